@@ -1,0 +1,239 @@
+import { generateSchema } from '@anatine/zod-openapi';
+import type { AppRoute, AppRouter } from '@ts-rest/core';
+import { isAppRoute } from '@ts-rest/core';
+import { generateOpenApi } from '@ts-rest/open-api';
+import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from 'openapi3-ts';
+import {
+  ERROR_STATUS,
+  HEADER,
+  marketsContract,
+  namedSchemas,
+  routeMeta,
+  tournamentsContract,
+  type AuthKind,
+} from '../src/index.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const SECURITY_SCHEMES = {
+  builderKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADER.builderApiKey,
+    description: 'Builder API key identifying the calling application (tenant). One key works on both hosts.',
+  },
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'User JWT from the eoa/idp login flow (audience `duelkit:user`).',
+  },
+  adminAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Admin JWT from /svc/admin/auth/login (audience `duelkit:admin`); never accepted on user routes.',
+  },
+  walletAddress: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADER.walletAddress,
+    description: 'Wallet credential (tournaments host): the signing address. See docs/auth.md.',
+  },
+  walletSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADER.walletSignature,
+    description: 'Wallet credential: EIP-191 signature of the fixed login message.',
+  },
+  walletTimestamp: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADER.walletTimestamp,
+    description: 'Wallet credential: milliseconds since the epoch, within 5 minutes of the server clock.',
+  },
+  providerSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-webhook-signature',
+    description: 'HMAC signature of the raw webhook body by the bridge provider.',
+  },
+} as const;
+
+function securityFor(auth: AuthKind): Record<string, string[]>[] {
+  switch (auth) {
+    case 'public':
+    case 'builder-only':
+      return [{ builderKey: [] }];
+    case 'bearer':
+      return [{ builderKey: [], bearerAuth: [] }];
+    case 'optional-bearer':
+      return [{ builderKey: [], bearerAuth: [] }, { builderKey: [] }];
+    case 'admin':
+      return [{ builderKey: [], adminAuth: [] }];
+    case 'jwt-or-wallet':
+      return [
+        { builderKey: [], bearerAuth: [] },
+        { builderKey: [], walletAddress: [], walletSignature: [], walletTimestamp: [] },
+      ];
+    case 'webhook':
+      return [{ providerSignature: [] }];
+  }
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid credentials',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Idempotency key reused with a different request',
+  429: 'Rate limited; wait Retry-After seconds',
+  500: 'Unexpected server error (only the request id is exposed)',
+  503: 'A dependency is unavailable; retry after Retry-After seconds',
+};
+
+function describeErrors(status: number): string {
+  const codes = Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s === status)
+    .map(([code]) => `\`${code}\``);
+  const base = ERROR_DESCRIPTIONS[status] ?? 'Error';
+  return codes.length ? `${base}. Codes: ${codes.join(', ')}.` : base;
+}
+
+function mapOperation(operation: OperationObject, route: AppRoute): OperationObject {
+  const m = routeMeta(route);
+  const parameters = [...((operation.parameters as ParameterObject[] | undefined) ?? [])];
+  if (m.idempotent && !parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === HEADER.idempotencyKey)) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'One key per logical operation (1-255 printable characters). The same key with the same body replays the stored response for 24 h; with a different body it is rejected with 422 IDEMPOTENCY_KEY_REUSED.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  parameters.push({
+    name: 'x-request-id',
+    in: 'header',
+    required: false,
+    description: 'Correlation id; echoed on the response. Generated when absent.',
+    schema: { type: 'string', maxLength: 128 },
+  });
+  const responses = { ...operation.responses } as Record<string, { description?: string; headers?: unknown }>;
+  for (const [status, response] of Object.entries(responses)) {
+    const code = Number(status);
+    if (code >= 400) response.description = describeErrors(code);
+    if (code === 429 || code === 503) {
+      response.headers = {
+        'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+      };
+    }
+  }
+  return {
+    ...operation,
+    tags: [m.tag],
+    security: securityFor(m.auth),
+    parameters,
+    responses: responses as OperationObject['responses'],
+    'x-duelkit-auth': m.auth,
+    'x-duelkit-idempotent': m.idempotent,
+    'x-duelkit-spec-section': m.section,
+  };
+}
+
+function canonical(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k] as Json)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Replaces inline copies of named schemas with `$ref`s, top-down so the largest match wins. */
+function refNamedSchemas(doc: OpenAPIObject): void {
+  const byShape = new Map<string, string>();
+  const components: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(namedSchemas)) {
+    const json = generateSchema(schema) as unknown as Json;
+    byShape.set(canonical(json), name);
+    components[name] = json;
+  }
+  const used = new Set<string>();
+  const walk = (node: Json, isRoot: boolean): Json => {
+    if (!node || typeof node !== 'object') return node;
+    if (!isRoot && !Array.isArray(node)) {
+      const name = byShape.get(canonical(node));
+      if (name) {
+        used.add(name);
+        return { $ref: `#/components/schemas/${name}` };
+      }
+    }
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v as Json, false);
+    return out;
+  };
+  doc.paths = walk(doc.paths as Json, true) as OpenAPIObject['paths'];
+  const schemas: Record<string, SchemaObject> = {};
+  // Components may reference each other; walk each one's children but keep its own root.
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const name of [...used]) {
+      if (schemas[name]) continue;
+      schemas[name] = walk(components[name] as Json, true) as SchemaObject;
+      grew = true;
+    }
+  }
+  doc.components = { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).sort()) };
+}
+
+function tagsOf(router: AppRouter): string[] {
+  const tags = new Set<string>();
+  const visit = (r: AppRouter | AppRoute) => {
+    if (isAppRoute(r)) tags.add(routeMeta(r).tag);
+    else Object.values(r).forEach((child) => visit(child as AppRouter | AppRoute));
+  };
+  visit(router);
+  return [...tags].sort();
+}
+
+function build(router: AppRouter, host: 'markets' | 'tournaments', title: string, port: number): OpenAPIObject {
+  const doc = generateOpenApi(
+    router,
+    {
+      info: {
+        title,
+        version: '0.1.0',
+        description: `Duelkit ${host} host. Errors always use the ApiError body; see docs/errors.md for codes.`,
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      },
+      servers: [{ url: `http://localhost:${port}`, description: 'Local development (embedded defaults)' }],
+      tags: tagsOf(router).map((name) => ({ name, description: `${name} endpoints` })),
+    },
+    { setOperationId: 'concatenated-path', operationMapper: mapOperation },
+  );
+  doc.components = { securitySchemes: SECURITY_SCHEMES as unknown as Record<string, never> };
+  refNamedSchemas(doc);
+  return doc;
+}
+
+/** Both hosts' OpenAPI documents, exactly as committed under docs/openapi/. */
+export function generateDocuments(): Record<'markets' | 'tournaments', OpenAPIObject> {
+  return {
+    markets: build(marketsContract, 'markets', 'Duelkit markets API', 3000),
+    tournaments: build(tournamentsContract, 'tournaments', 'Duelkit tournaments API', 3001),
+  };
+}
+
+/** Serialised form written to disk: stable key order from the generator, two-space indent. */
+export function serialise(doc: OpenAPIObject): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

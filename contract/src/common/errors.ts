@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * Every machine-readable error code the service returns, with the one HTTP status it maps to.
+ * Clients branch on `code`, never on `message`. Later areas add their codes here, so the
+ * server, the OpenAPI documents and the SDK share one table.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  BUILDER_KEY_INVALID: 401,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  GEO_BLOCKED: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_FLIGHT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UPSTREAM_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const codes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** Zod enum of all error codes. */
+export const ErrorCodeSchema = z.enum(codes).describe('Stable machine-readable error code');
+
+/** HTTP status a given error code is always returned with. */
+export function statusForCode(code: ErrorCode): (typeof ERROR_STATUS)[ErrorCode] {
+  return ERROR_STATUS[code];
+}
+
+/** Error codes returned with a given HTTP status. */
+export function codesForStatus(status: number): ErrorCode[] {
+  return codes.filter((code) => ERROR_STATUS[code] === status);
+}
+
+/** Per-field validation messages, keyed by a dotted path such as `body.startTime` or `query.limit`. */
+export const FieldErrorsSchema = z
+  .record(z.string(), z.array(z.string()))
+  .describe('Validation messages keyed by the dotted path of the offending field');
+export type FieldErrors = z.infer<typeof FieldErrorsSchema>;
+
+/** The body of every non-2xx response on both hosts. */
+export const ApiErrorSchema = z
+  .object({
+    code: ErrorCodeSchema,
+    message: z.string().describe('Human-readable explanation; do not branch on it'),
+    requestId: z.string().describe('Correlation id, also sent as the x-request-id header'),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Structured context for the error, specific to the code'),
+    fieldErrors: FieldErrorsSchema.optional(),
+  })
+  .strict();
+export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;

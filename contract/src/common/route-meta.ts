@@ -1,0 +1,51 @@
+/**
+ * How a route authenticates its caller, as in the `auth` column of the spec's endpoint list.
+ * Every kind except `webhook` also requires the `x-builder-api-key` header.
+ */
+export type AuthKind =
+  | 'public'
+  | 'bearer'
+  | 'optional-bearer'
+  | 'admin'
+  | 'jwt-or-wallet'
+  | 'builder-only'
+  | 'webhook';
+
+/** Metadata carried by every contract route; the server and the OpenAPI generator read it. */
+export interface RouteMeta {
+  /** Who may call the route. */
+  readonly auth: AuthKind;
+  /** Whether the route honours an `Idempotency-Key` header. */
+  readonly idempotent: boolean;
+  /** Section of the service interface that specifies the route, e.g. `4.17`. */
+  readonly section: string;
+  /** OpenAPI tag (the spec area). */
+  readonly tag: string;
+  /** Routes outside the spec (operational) do not require a builder key. */
+  readonly operational?: boolean;
+}
+
+/** Builds a route's metadata; `idempotent` defaults to false. */
+export function meta(
+  tag: string,
+  section: string,
+  auth: AuthKind,
+  options: { idempotent?: boolean; operational?: boolean } = {},
+): RouteMeta {
+  return {
+    auth,
+    tag,
+    section,
+    idempotent: options.idempotent ?? false,
+    ...(options.operational ? { operational: true } : {}),
+  };
+}
+
+/** Reads the metadata of a contract route, failing loudly when a route was declared without it. */
+export function routeMeta(route: { metadata?: unknown; path: string }): RouteMeta {
+  const m = route.metadata as Partial<RouteMeta> | undefined;
+  if (!m || typeof m.auth !== 'string' || typeof m.section !== 'string') {
+    throw new Error(`contract route ${route.path} has no metadata`);
+  }
+  return m as RouteMeta;
+}

@@ -1,0 +1,34 @@
+export { marketsContract } from './markets/index.js';
+export { tournamentsContract } from './tournaments/index.js';
+export {
+  ERROR_STATUS,
+  ErrorCodeSchema,
+  ApiErrorSchema,
+  FieldErrorsSchema,
+  statusForCode,
+  codesForStatus,
+} from './common/errors.js';
+export type { ErrorCode, ApiErrorBody, FieldErrors } from './common/errors.js';
+export {
+  AddressSchema,
+  TxHashSchema,
+  DuelIdSchema,
+  AmountSchema,
+  SignedAmountSchema,
+  TimestampSchema,
+  CollateralStackSchema,
+  HexSchema,
+  parseAmount,
+  formatAmount,
+} from './common/primitives.js';
+export type { Address, TxHash, DuelId, Amount, Timestamp, CollateralStack } from './common/primitives.js';
+export { PaginationQuerySchema, PaginationSchema, paginated } from './common/pagination.js';
+export type { PaginationQuery, Pagination } from './common/pagination.js';
+export { HEADER, IdempotencyKeySchema, RequestIdSchema } from './common/headers.js';
+export { meta, routeMeta } from './common/route-meta.js';
+export type { AuthKind, RouteMeta } from './common/route-meta.js';
+export { commonResponses } from './common/responses.js';
+export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';
+export type { Health, Readiness } from './common/health.js';
+export { c } from './common/contract.js';
+export { namedSchemas } from './named-schemas.js';

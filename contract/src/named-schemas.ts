@@ -1,0 +1,17 @@
+import type { ZodTypeAny } from 'zod';
+import { ApiErrorSchema } from './common/errors.js';
+import { DependencyCheckSchema, HealthSchema, ReadinessSchema } from './common/health.js';
+import { PaginationSchema } from './common/pagination.js';
+
+/**
+ * Schemas published as named OpenAPI components (`#/components/schemas/<name>`). The generator
+ * replaces every inline copy of one of these with a `$ref`. Areas register their shared shapes
+ * here.
+ */
+export const namedSchemas: Record<string, ZodTypeAny> = {
+  ApiError: ApiErrorSchema,
+  Pagination: PaginationSchema,
+  Health: HealthSchema,
+  Readiness: ReadinessSchema,
+  DependencyCheck: DependencyCheckSchema,
+};

@@ -1,0 +1,14 @@
+import { c } from '../common/contract.js';
+import { commonResponses } from '../common/responses.js';
+import { tournamentsHealthContract } from './health.contract.js';
+
+/**
+ * Root router of the tournaments host. Each spec area lives in its own `<area>.contract.ts` and is
+ * mounted here under its namespace.
+ */
+export const tournamentsContract = c.router(
+  {
+    health: tournamentsHealthContract,
+  },
+  { commonResponses, strictStatusCodes: true },
+);

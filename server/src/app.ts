@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { RequestContext } from '@mikro-orm/core';
+import { createExpressEndpoints, type TsRestExpressOptions } from '@ts-rest/express';
+import cors from 'cors';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { AppRouter } from '@ts-rest/core';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { HEADER, marketsContract, tournamentsContract } from '@duelkit/contract';
+import type { Container } from './container.js';
+import { requireBuilderKey } from './http/middleware/builder-key.js';
+import { authenticate } from './http/middleware/authenticate.js';
+import { errorHandler, notFound } from './http/middleware/error-handler.js';
+import { idempotency } from './http/middleware/idempotency.js';
+import { rateLimit } from './http/middleware/rate-limit.js';
+import { requestId } from './http/middleware/request-id.js';
+import { marketsRouter } from './http/routes/markets.router.js';
+import { tournamentsRouter } from './http/routes/tournaments.router.js';
+import { redactUrl } from './logger.js';
+import { requestIdOf } from './http/request-context.js';
+
+type Host = 'markets' | 'tournaments';
+
+function openApiDocument(host: Host): string {
+  return readFileSync(fileURLToPath(new URL(`../../docs/openapi/${host}.json`, import.meta.url)), 'utf8');
+}
+
+/** ts-rest options shared by both hosts; the middleware are plain Express handlers. */
+interface EndpointOptions {
+  logInitialization: false;
+  jsonQuery: false;
+  responseValidation: true;
+  globalMiddleware: RequestHandler[];
+  requestValidationErrorHandler: (err: unknown, req: Request, res: Response, next: NextFunction) => void;
+}
+
+function tsRest<T extends AppRouter>(options: EndpointOptions): TsRestExpressOptions<T> {
+  return options as unknown as TsRestExpressOptions<T>;
+}
+
+function createApp(c: Container, host: Host, mount: (app: Express, options: EndpointOptions) => void): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', c.config.http.trustProxy);
+
+  app.use(requestId());
+  app.use(
+    pinoHttp({
+      logger: c.logger,
+      genReqId: (req) => requestIdOf(req as Request),
+      customProps: () => ({ host }),
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(helmet());
+  app.use(
+    cors({
+      origin: c.config.http.corsOrigins === '*' ? true : [...c.config.http.corsOrigins],
+      exposedHeaders: [
+        HEADER.requestId,
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Idempotent-Replayed',
+      ],
+    }),
+  );
+
+  // Operational routes, outside the spec: no builder key.
+  app.get('/health', (_req, res) => {
+    res.json(c.health.liveness(host));
+  });
+  app.get('/ready', (_req, res, next) => {
+    c.health.readiness().then((r) => res.status(r.status === 'ready' ? 200 : 503).json(r), next);
+  });
+  const openapi = openApiDocument(host);
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
+
+  if (host === 'tournaments') {
+    app.use(
+      rateLimit({ scope: 'client IP', pick: () => c.limits.tournamentsIp, keyOf: (req) => req.ip, headers: false }),
+    );
+  }
+  app.use(requireBuilderKey(c.builderKeys));
+  app.use(
+    rateLimit({
+      scope: 'builder key',
+      pick: (req) => (req.tenant?.tier === 'selfserve' ? c.limits.selfserve : c.limits.team),
+      keyOf: (req) => req.tenant?.keyId,
+      headers: true,
+    }),
+  );
+  app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
+  app.use(express.json({ limit: c.config.http.jsonBodyLimit }));
+
+  mount(app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    globalMiddleware: [authenticate(c.authenticator), idempotency(c.idempotency, c.logger)],
+    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+  });
+
+  app.use(notFound());
+  app.use(errorHandler(c.logger));
+  return app;
+}
+
+/** The markets host. Never listens; main.ts does. */
+export function createMarketsApp(c: Container): Express {
+  return createApp(c, 'markets', (app, options) =>
+    createExpressEndpoints(marketsContract, marketsRouter(c), app, tsRest(options)),
+  );
+}
+
+/** The tournaments host. Never listens; main.ts does. */
+export function createTournamentsApp(c: Container): Express {
+  return createApp(c, 'tournaments', (app, options) =>
+    createExpressEndpoints(tournamentsContract, tournamentsRouter(c), app, tsRest(options)),
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * Writes a new migration with the difference between the entities and the database schema after
+ * all committed migrations. Run against a scratch database: `DATABASE_URL=... pnpm db:migration:create`,
+ * then add the class to src/db/migrations/index.ts.
+ */
+import { MikroORM } from '@mikro-orm/postgresql';
+import { loadConfig } from '../config.js';
+import { ormOptions } from '../db/orm.js';
+
+const config = loadConfig();
+if (!config.database.url) throw new Error('DATABASE_URL must point at a scratch database');
+const base = ormOptions(config.database.url, 2);
+const { migrationsList: _committed, ...discovered } = base.migrations ?? {};
+const orm = await MikroORM.init({ ...base, migrations: discovered });
+const migrator = orm.getMigrator();
+await migrator.up();
+const result = await migrator.createMigration(undefined, false, false, process.argv[2] ?? 'Change');
+console.log(result.fileName ? `created ${result.fileName}` : 'no schema changes');
+await orm.close();

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const csv = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** The environment the server reads, once, at start-up. Nothing else reads process.env. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Markets host port. */
+  PORT: port.default(3000),
+  /** Tournaments host port. */
+  TOURNAMENTS_PORT: port.default(3001),
+  /** Which hosts this process serves. */
+  SERVE_HOSTS: z.enum(['both', 'markets', 'tournaments']).default('both'),
+  /** Interface to bind. */
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PostgreSQL connection string. Unset: embedded PostgreSQL (PGlite) in this process. */
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Where the embedded database keeps its files. Unset: in memory (lost on exit). */
+  DUELKIT_DATA_DIR: z.string().min(1).optional(),
+  /** Redis connection string. Unset: in-memory rate limits and caches (single instance only). */
+  REDIS_URL: z.string().url().optional(),
+  /** Express `trust proxy` setting: false, true, a hop count, or a comma list of subnets. */
+  TRUST_PROXY: z.string().default('false'),
+  CORS_ORIGINS: z.string().default('*'),
+  JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  /** Requests per minute per builder key, by tier. */
+  RATE_LIMIT_TEAM_PER_MIN: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_SELFSERVE_PER_MIN: z.coerce.number().int().min(1).default(300),
+  /** Requests per minute per client IP on the tournaments host (all routes). */
+  TOURNAMENTS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
+  /** Value of the development builder key created on first start when no key exists. */
+  DUELKIT_DEV_BUILDER_KEY: z.string().min(16).optional(),
+  /** How long a builder-key lookup is cached in memory (revocation takes effect within it). */
+  BUILDER_KEY_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Trusted header carrying the caller's ISO country code (set by your CDN), e.g. cf-ipcountry. */
+  GEO_COUNTRY_HEADER: z.string().toLowerCase().optional(),
+  /** Offline GeoIP database: CSV of `start_ip,end_ip,country` rows (IPv4/IPv6). */
+  GEOIP_CSV_PATH: z.string().optional(),
+  /** ISO 3166-1 alpha-2 codes refused for usdc collateral. */
+  GEO_BLOCKED_COUNTRIES: csv.default(''),
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 7).default(24),
+  /** How long a duplicate waits for the first request with the same key before 409. */
+  IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** An in-flight key older than this is considered abandoned (its process died) and may be retaken. */
+  IDEMPOTENCY_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  RUN_MIGRATIONS: bool.default('true'),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  readonly env: 'development' | 'test' | 'production';
+  readonly http: {
+    readonly host: string;
+    readonly marketsPort: number;
+    readonly tournamentsPort: number;
+    readonly serve: 'both' | 'markets' | 'tournaments';
+    readonly trustProxy: boolean | number | string[];
+    readonly corsOrigins: '*' | string[];
+    readonly jsonBodyLimit: string;
+    readonly shutdownGraceMs: number;
+  };
+  readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  readonly database: {
+    readonly url: string | undefined;
+    readonly poolSize: number;
+    readonly dataDir: string | undefined;
+    readonly runMigrations: boolean;
+  };
+  readonly redisUrl: string | undefined;
+  readonly rateLimits: {
+    readonly teamPerMin: number;
+    readonly selfservePerMin: number;
+    readonly tournamentsIpPerMin: number;
+  };
+  readonly builderKeys: { readonly devKey: string | undefined; readonly cacheMs: number };
+  readonly geo: {
+    readonly countryHeader: string | undefined;
+    readonly csvPath: string | undefined;
+    readonly blockedCountries: readonly string[];
+  };
+  readonly idempotency: { readonly ttlMs: number; readonly waitMs: number; readonly lockTimeoutMs: number };
+}
+
+/** One message listing every bad key, so a misconfigured deployment is fixed in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
+}
+
+/** Reads and validates the environment. Empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const badCountries = e.GEO_BLOCKED_COUNTRIES.filter((c) => !/^[A-Za-z]{2}$/.test(c));
+  if (badCountries.length) problems.push(`GEO_BLOCKED_COUNTRIES: not ISO alpha-2: ${badCountries.join(', ')}`);
+  if (e.SERVE_HOSTS === 'both' && e.PORT !== 0 && e.PORT === e.TOURNAMENTS_PORT) {
+    problems.push('TOURNAMENTS_PORT: must differ from PORT when both hosts run in one process');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze({
+    env: e.NODE_ENV,
+    http: {
+      host: e.HOST,
+      marketsPort: e.PORT,
+      tournamentsPort: e.TOURNAMENTS_PORT,
+      serve: e.SERVE_HOSTS,
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      corsOrigins: e.CORS_ORIGINS === '*' ? ('*' as const) : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
+      jsonBodyLimit: e.JSON_BODY_LIMIT,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    },
+    logLevel: e.LOG_LEVEL,
+    database: {
+      url: e.DATABASE_URL,
+      poolSize: e.DATABASE_POOL_SIZE,
+      dataDir: e.DUELKIT_DATA_DIR,
+      runMigrations: e.RUN_MIGRATIONS,
+    },
+    redisUrl: e.REDIS_URL,
+    rateLimits: {
+      teamPerMin: e.RATE_LIMIT_TEAM_PER_MIN,
+      selfservePerMin: e.RATE_LIMIT_SELFSERVE_PER_MIN,
+      tournamentsIpPerMin: e.TOURNAMENTS_IP_LIMIT_PER_MIN,
+    },
+    builderKeys: { devKey: e.DUELKIT_DEV_BUILDER_KEY, cacheMs: e.BUILDER_KEY_CACHE_MS },
+    geo: {
+      countryHeader: e.GEO_COUNTRY_HEADER,
+      csvPath: e.GEOIP_CSV_PATH,
+      blockedCountries: e.GEO_BLOCKED_COUNTRIES.map((c) => c.toUpperCase()),
+    },
+    idempotency: {
+      ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3_600_000,
+      waitMs: e.IDEMPOTENCY_WAIT_MS,
+      lockTimeoutMs: e.IDEMPOTENCY_LOCK_TIMEOUT_MS,
+    },
+  });
+}

@@ -1,0 +1,5 @@
+import { BuilderAppEntity, BuilderKeyEntity } from '../builders/builder-key.entity.js';
+import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
+
+/** Every entity the ORM knows. Areas add theirs here. */
+export const entities = [BuilderAppEntity, BuilderKeyEntity, IdempotencyRecordEntity];

@@ -1,0 +1,9 @@
+import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
+
+/**
+ * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
+ * the same under tsx, vitest and any bundle. Create new ones with `pnpm db:migration:create`.
+ */
+export const migrationsList = [
+  { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+];

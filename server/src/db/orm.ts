@@ -1,0 +1,39 @@
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { fileURLToPath } from 'node:url';
+import { entities } from './entities.js';
+import { migrationsList } from './migrations/index.js';
+
+export type Orm = MikroORM;
+
+/** MikroORM options shared by the server, the CLI and the tests. */
+export function ormOptions(url: string, poolSize: number): Options {
+  return {
+    clientUrl: url,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolSize },
+    allowGlobalContext: false,
+    debug: false,
+    // Schema changes go through committed migrations only.
+    ensureDatabase: false,
+    discovery: { warnWhenNoEntities: true },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      path: fileURLToPath(new URL('./migrations', import.meta.url)),
+      pathTs: fileURLToPath(new URL('./migrations', import.meta.url)),
+      emit: 'ts',
+      snapshot: false,
+      transactional: true,
+      allOrNothing: true,
+      migrationsList,
+    },
+  };
+}
+
+/** Connects and, unless told not to, applies pending migrations. */
+export async function initOrm(url: string, poolSize: number, runMigrations = true): Promise<Orm> {
+  const orm = await MikroORM.init(ormOptions(url, poolSize));
+  if (runMigrations) await orm.getMigrator().up();
+  return orm;
+}

@@ -1,0 +1,27 @@
+import type { RequestHandler } from 'express';
+import { HEADER } from '@duelkit/contract';
+import type { BuilderKeyService } from '../../builders/builder-key.service.js';
+import { AppError } from '../app-error.js';
+
+/** Requires a known, unrevoked x-builder-api-key and attaches its tenant to the request. */
+export function requireBuilderKey(keys: BuilderKeyService): RequestHandler {
+  return (req, _res, next) => {
+    const sent = req.headers[HEADER.builderApiKey];
+    const key = Array.isArray(sent) ? sent[0] : sent;
+    if (!key) {
+      next(new AppError('BUILDER_KEY_INVALID', 'Builder API key required (x-builder-api-key header)'));
+      return;
+    }
+    keys.resolve(key).then(
+      (tenant) => {
+        if (!tenant) {
+          next(new AppError('BUILDER_KEY_INVALID', 'Builder API key is unknown or revoked'));
+          return;
+        }
+        req.tenant = tenant;
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  };
+}

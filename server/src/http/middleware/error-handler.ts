@@ -1,0 +1,93 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { RequestValidationError } from '@ts-rest/express';
+import { ZodError } from 'zod';
+import type { FieldErrors } from '@duelkit/contract';
+import type { Logger } from '../../logger.js';
+import { AppError, isAppError } from '../app-error.js';
+import { sendError } from '../send-error.js';
+import { requestIdOf } from '../request-context.js';
+
+/** Collects zod issues into `{ "<where>.<path>": [messages] }`. */
+export function fieldErrorsOf(where: string, error: ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const extra =
+      issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const path of extra) {
+      const key = [where, ...path.map(String)].join('.');
+      const message = issue.code === 'unrecognized_keys' ? 'is not allowed' : issue.message;
+      (out[key] ??= []).push(message);
+    }
+  }
+  return out;
+}
+
+function fromValidation(err: RequestValidationError): AppError {
+  const fieldErrors: FieldErrors = {
+    ...(err.pathParams ? fieldErrorsOf('params', err.pathParams) : {}),
+    ...(err.headers ? fieldErrorsOf('headers', err.headers) : {}),
+    ...(err.query ? fieldErrorsOf('query', err.query) : {}),
+    ...(err.body ? fieldErrorsOf('body', err.body) : {}),
+  };
+  const fields = Object.keys(fieldErrors);
+  return new AppError('VALIDATION_FAILED', `Invalid request: ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}`, {
+    fieldErrors,
+  });
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+  limit?: number;
+}
+
+function fromBodyParser(err: BodyParserError): AppError | null {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new AppError('MALFORMED_JSON', 'Request body is not valid JSON');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large', {
+        details: err.limit === undefined ? {} : { limitBytes: err.limit },
+      });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('VALIDATION_FAILED', 'Request body could not be read');
+    default:
+      return null;
+  }
+}
+
+/** The one error middleware: everything becomes an ApiError body; the unexpected becomes INTERNAL. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    let appError: AppError;
+    if (isAppError(err)) appError = err;
+    else if (err instanceof RequestValidationError) appError = fromValidation(err);
+    else if (err instanceof ZodError) {
+      appError = new AppError('VALIDATION_FAILED', 'Invalid request', { fieldErrors: fieldErrorsOf('body', err) });
+    } else {
+      const parsed = err && typeof err === 'object' ? fromBodyParser(err as BodyParserError) : null;
+      appError = parsed ?? new AppError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
+    }
+    if (appError.status >= 500) {
+      logger.error({ err: appError.cause ?? appError, requestId: requestIdOf(req), code: appError.code }, 'request failed');
+    }
+    sendError(req, res, appError);
+  };
+}
+
+/** Unknown routes answer 404 in the same body as every other error. */
+export function notFound(): RequestHandler {
+  return (req, _res, next) => {
+    next(new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`));
+  };
+}

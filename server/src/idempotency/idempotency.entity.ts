@@ -1,0 +1,43 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/**
+ * One Idempotency-Key as used by one caller of one tenant on one route. `state` is `in_flight`
+ * while the first request runs and `completed` once its response is stored.
+ */
+export interface IdempotencyRecord {
+  id: string;
+  tenantId: string;
+  caller: string;
+  route: string;
+  idempotencyKey: string;
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  responseStatus: number | null;
+  responseBody: unknown;
+  responseHeaders: Record<string, string> | null;
+  lockedAt: Date;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export const IdempotencyRecordEntity = new EntitySchema<IdempotencyRecord>({
+  name: 'IdempotencyRecord',
+  tableName: 'idempotency_keys',
+  uniques: [{ properties: ['tenantId', 'caller', 'route', 'idempotencyKey'] }],
+  indexes: [{ properties: ['expiresAt'] }],
+  properties: {
+    id: { type: 'bigint', primary: true, autoincrement: true },
+    tenantId: { type: 'uuid' },
+    caller: { type: 'string', length: 200 },
+    route: { type: 'string', length: 300 },
+    idempotencyKey: { type: 'string', length: 255 },
+    fingerprint: { type: 'string', length: 64 },
+    state: { type: 'string', length: 16 },
+    responseStatus: { type: 'integer', nullable: true },
+    responseBody: { type: 'json', nullable: true },
+    responseHeaders: { type: 'json', nullable: true },
+    lockedAt: { type: 'Date', columnType: 'timestamptz' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    expiresAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

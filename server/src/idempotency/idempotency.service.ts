@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Orm } from '../db/orm.js';
+
+export interface IdempotencyScope {
+  readonly tenantId: string;
+  readonly caller: string;
+  /** Method and route pattern, e.g. `POST /svc/user/bets/create`. */
+  readonly route: string;
+  readonly key: string;
+}
+
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export type IdempotencyBegin =
+  | { readonly kind: 'proceed'; readonly recordId: string }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'mismatch' }
+  | { readonly kind: 'in_flight' };
+
+export interface IdempotencySettings {
+  readonly ttlMs: number;
+  /** How long a duplicate waits for the first request to finish before giving up with in_flight. */
+  readonly waitMs: number;
+  /** An in-flight record older than this belongs to a dead process and may be taken over. */
+  readonly lockTimeoutMs: number;
+}
+
+interface Row {
+  id: string;
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  response_status: number | null;
+  response_body: unknown;
+  locked_at: Date;
+  expires_at: Date;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj)
+      .sort()
+      .filter((k) => obj[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Fingerprint of what makes two requests "the same": path, query and body, key order aside. */
+export function requestFingerprint(path: string, query: unknown, body: unknown): string {
+  return createHash('sha256')
+    .update(path)
+    .update('\n')
+    .update(canonicalJson(query ?? {}))
+    .update('\n')
+    .update(canonicalJson(body ?? null))
+    .digest('hex');
+}
+
+/**
+ * Idempotency-Key bookkeeping in PostgreSQL. The unique (tenant, caller, route, key) row is the
+ * lock: exactly one request inserts it and runs; duplicates wait for its stored response.
+ */
+export class IdempotencyService {
+  private readonly wakeups = new EventEmitter();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly settings: IdempotencySettings,
+  ) {
+    this.wakeups.setMaxListeners(0);
+  }
+
+  async begin(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyBegin> {
+    const deadline = Date.now() + this.settings.waitMs;
+    let backoff = 25;
+    for (;;) {
+      const inserted = await this.execute<{ id: string }>(
+        `insert into idempotency_keys (tenant_id, caller, route, idempotency_key, fingerprint, state, locked_at, created_at, expires_at)
+         values (?, ?, ?, ?, ?, 'in_flight', now(), now(), now() + (? || ' milliseconds')::interval)
+         on conflict (tenant_id, caller, route, idempotency_key) do nothing
+         returning id`,
+        [scope.tenantId, scope.caller, scope.route, scope.key, fingerprint, String(this.settings.ttlMs)],
+      );
+      if (inserted[0]) return { kind: 'proceed', recordId: String(inserted[0].id) };
+
+      const [row] = await this.execute<Row>(
+        `select id, fingerprint, state, response_status, response_body, locked_at, expires_at
+           from idempotency_keys
+          where tenant_id = ? and caller = ? and route = ? and idempotency_key = ?`,
+        [scope.tenantId, scope.caller, scope.route, scope.key],
+      );
+      if (!row) continue; // removed between our insert and select: try again
+      if (new Date(row.expires_at).getTime() <= Date.now()) {
+        await this.execute('delete from idempotency_keys where id = ? and expires_at <= now()', [row.id]);
+        continue;
+      }
+      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      if (row.state === 'completed' && row.response_status !== null) {
+        return { kind: 'replay', response: { status: row.response_status, body: row.response_body } };
+      }
+      if (new Date(row.locked_at).getTime() < Date.now() - this.settings.lockTimeoutMs) {
+        const taken = await this.execute<{ id: string }>(
+          `update idempotency_keys set locked_at = now()
+            where id = ? and state = 'in_flight'
+              and locked_at < now() - (? || ' milliseconds')::interval
+            returning id`,
+          [row.id, String(this.settings.lockTimeoutMs)],
+        );
+        if (taken[0]) return { kind: 'proceed', recordId: String(row.id) };
+        continue;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return { kind: 'in_flight' };
+      await this.waitForChange(scopeKey(scope), Math.min(backoff, remaining));
+      backoff = Math.min(backoff * 2, 500);
+    }
+  }
+
+  /** Stores the response of the request that ran, so duplicates replay it. */
+  async complete(scope: IdempotencyScope, recordId: string, response: StoredResponse): Promise<void> {
+    await this.execute(
+      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb where id = ?`,
+      [response.status, JSON.stringify(response.body ?? null), recordId],
+    );
+    this.wakeups.emit(scopeKey(scope));
+  }
+
+  /** Forgets a key whose request produced no storable result (5xx, rate limited), so a retry runs. */
+  async release(scope: IdempotencyScope, recordId: string): Promise<void> {
+    await this.execute(`delete from idempotency_keys where id = ? and state = 'in_flight'`, [recordId]);
+    this.wakeups.emit(scopeKey(scope));
+  }
+
+  /** Deletes expired records; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const rows = await this.execute<{ id: string }>(
+      'delete from idempotency_keys where expires_at <= now() returning id',
+      [],
+    );
+    return rows.length;
+  }
+
+  private async waitForChange(key: string, ms: number): Promise<void> {
+    const ac = new AbortController();
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        const onWake = () => resolve();
+        this.wakeups.once(key, onWake);
+        ac.signal.addEventListener('abort', () => this.wakeups.off(key, onWake));
+      }),
+      sleep(ms, undefined, { signal: ac.signal }).catch(() => undefined),
+    ]);
+    ac.abort();
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
+  }
+}
+
+function scopeKey(scope: IdempotencyScope): string {
+  return `${scope.tenantId}|${scope.caller}|${scope.route}|${scope.key}`;
+}

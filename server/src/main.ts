@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startDuelkit } from './server.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+const logger = createLogger(config.logLevel);
+const running = await startDuelkit(config, { logger });
+
+let signals = 0;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    signals += 1;
+    if (signals > 1) process.exit(1);
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
