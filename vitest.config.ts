@@ -1,13 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
-const resolve = { conditions: ['duelkit-source'] };
+// Workspace packages resolve to their TypeScript source (the `duelkit-source` export condition);
+// the rest are Vite's default server conditions, which setting the list replaces.
+const conditions = ['duelkit-source', 'module', 'node', 'development|production'];
+const resolve = { conditions };
+const ssr = { resolve: { conditions, externalConditions: conditions } };
 
 export default defineConfig({
   resolve,
+  ssr,
   test: {
     projects: [
       {
         resolve,
+        ssr,
         test: {
           name: 'unit',
           include: ['{contract,server,sdk,examples}/**/*.test.ts'],
@@ -17,6 +23,7 @@ export default defineConfig({
       },
       {
         resolve,
+        ssr,
         test: {
           name: 'integration',
           include: ['{contract,server,sdk,examples}/**/*.int.test.ts'],
@@ -29,6 +36,7 @@ export default defineConfig({
       },
       {
         resolve,
+        ssr,
         test: {
           name: 'e2e',
           include: ['{contract,server,sdk,examples}/**/*.e2e.test.ts'],

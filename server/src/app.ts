@@ -27,7 +27,7 @@ function openApiDocument(host: Host): string {
 }
 
 /** ts-rest options shared by both hosts; the middleware are plain Express handlers. */
-interface EndpointOptions {
+export interface EndpointOptions {
   logInitialization: false;
   jsonQuery: false;
   responseValidation: true;
@@ -35,11 +35,19 @@ interface EndpointOptions {
   requestValidationErrorHandler: (err: unknown, req: Request, res: Response, next: NextFunction) => void;
 }
 
-function tsRest<T extends AppRouter>(options: EndpointOptions): TsRestExpressOptions<T> {
+export function tsRest<T extends AppRouter>(options: EndpointOptions): TsRestExpressOptions<T> {
   return options as unknown as TsRestExpressOptions<T>;
 }
 
-function createApp(c: Container, host: Host, mount: (app: Express, options: EndpointOptions) => void): Express {
+/**
+ * One host: the shared middleware stack around the contract routes that `mount` registers.
+ * Exported so tests can mount a contract of their own behind the very same stack.
+ */
+export function createHostApp(
+  c: Container,
+  host: Host,
+  mount: (app: Express, options: EndpointOptions) => void,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -117,14 +125,14 @@ function createApp(c: Container, host: Host, mount: (app: Express, options: Endp
 
 /** The markets host. Never listens; main.ts does. */
 export function createMarketsApp(c: Container): Express {
-  return createApp(c, 'markets', (app, options) =>
+  return createHostApp(c, 'markets', (app, options) =>
     createExpressEndpoints(marketsContract, marketsRouter(c), app, tsRest(options)),
   );
 }
 
 /** The tournaments host. Never listens; main.ts does. */
 export function createTournamentsApp(c: Container): Express {
-  return createApp(c, 'tournaments', (app, options) =>
+  return createHostApp(c, 'tournaments', (app, options) =>
     createExpressEndpoints(tournamentsContract, tournamentsRouter(c), app, tsRest(options)),
   );
 }

@@ -24,6 +24,7 @@ export function ormOptions(url: string, poolSize: number): Options {
       pathTs: fileURLToPath(new URL('./migrations', import.meta.url)),
       emit: 'ts',
       snapshot: false,
+      silent: true,
       transactional: true,
       allOrNothing: true,
       migrationsList,

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import type { BuilderTier } from '../../src/builders/builder-key.entity.js';
+import { loadConfig } from '../../src/config.js';
+import type { ContainerOverrides } from '../../src/container.js';
+import { createLogger } from '../../src/logger.js';
+import { startDuelkit, type RunningServer } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestServer extends RunningServer {
+  readonly marketsUrl: string;
+  readonly tournamentsUrl: string;
+  readonly database: TestDatabase;
+  /** A team-tier builder key of a fresh builder app. */
+  readonly builderKey: string;
+  createKey(tier?: BuilderTier): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts both hosts on random ports against a fresh database on the real PostgreSQL (and the real
+ * Redis when `env.REDIS_URL` is given).
+ */
+export async function startTestServer(
+  env: Record<string, string | undefined> = {},
+  overrides: ContainerOverrides = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    TOURNAMENTS_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: '5',
+    SHUTDOWN_GRACE_MS: '1000',
+    BUILDER_KEY_CACHE_MS: '0',
+    DUELKIT_DEV_BUILDER_KEY: `dk_test_${randomBytes(12).toString('hex')}`,
+    ...env,
+  });
+  const running = await startDuelkit(config, { logger: createLogger('silent'), overrides });
+  const createKey = async (tier: BuilderTier = 'team') =>
+    (await running.container.builderKeys.create({ name: `test-${tier}`, tier })).key;
+  const builderKey = await createKey('team');
+  return {
+    ...running,
+    marketsUrl: running.marketsUrl as string,
+    tournamentsUrl: running.tournamentsUrl as string,
+    database,
+    builderKey,
+    createKey,
+    async close() {
+      await running.stop();
+      await database.drop();
+    },
+  };
+}
