@@ -138,7 +138,7 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
     tags: [m.tag],
     security: securityFor(m.auth),
     parameters,
-    responses: responses as OperationObject['responses'],
+    responses: responses,
     'x-duelkit-auth': m.auth,
     'x-duelkit-idempotent': m.idempotent,
     'x-duelkit-spec-section': m.section,
@@ -156,18 +156,34 @@ function canonical(value: Json): string {
   return JSON.stringify(value);
 }
 
+/**
+ * zod's `unknown()` comes out as `{ nullable: true }` with no type, which OpenAPI 3.0 does not
+ * allow; an empty schema already means "any JSON value".
+ */
+function fixNullable(node: Json): Json {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  if (node['nullable'] === true && node['type'] === undefined) {
+    const { nullable: _dropped, ...rest } = node;
+    if (!rest['anyOf'] && !rest['oneOf'] && !rest['allOf'] && !rest['$ref']) return rest;
+    return { ...rest, nullable: true, type: 'object' };
+  }
+  return node;
+}
+
 /** Replaces inline copies of named schemas with `$ref`s, top-down so the largest match wins. */
 function refNamedSchemas(doc: OpenAPIObject): void {
   const byShape = new Map<string, string>();
   const components: Record<string, Json> = {};
   for (const [name, schema] of Object.entries(namedSchemas)) {
-    const json = generateSchema(schema) as unknown as Json;
+    const raw: unknown = generateSchema(schema);
+    const json = fixNullable(raw as Json);
     byShape.set(canonical(json), name);
     components[name] = json;
   }
   const used = new Set<string>();
   const walk = (node: Json, isRoot: boolean): Json => {
     if (!node || typeof node !== 'object') return node;
+    node = fixNullable(node);
     if (!isRoot && !Array.isArray(node)) {
       const name = byShape.get(canonical(node));
       if (name) {
@@ -177,10 +193,10 @@ function refNamedSchemas(doc: OpenAPIObject): void {
     }
     if (Array.isArray(node)) return node.map((n) => walk(n, false));
     const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(node)) out[k] = walk(v as Json, false);
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v, false);
     return out;
   };
-  doc.paths = walk(doc.paths as Json, true) as OpenAPIObject['paths'];
+  doc.paths = walk(doc.paths, true) as OpenAPIObject['paths'];
   const schemas: Record<string, SchemaObject> = {};
   // Components may reference each other; walk each one's children but keep its own root.
   let grew = true;
@@ -199,7 +215,7 @@ function tagsOf(router: AppRouter): string[] {
   const tags = new Set<string>();
   const visit = (r: AppRouter | AppRoute) => {
     if (isAppRoute(r)) tags.add(routeMeta(r).tag);
-    else Object.values(r).forEach((child) => visit(child as AppRouter | AppRoute));
+    else Object.values(r).forEach((child) => visit(child));
   };
   visit(router);
   return [...tags].sort();
@@ -220,7 +236,7 @@ function build(router: AppRouter, host: 'markets' | 'tournaments', title: string
     },
     { setOperationId: 'concatenated-path', operationMapper: mapOperation },
   );
-  doc.components = { securitySchemes: SECURITY_SCHEMES as unknown as Record<string, never> };
+  doc.components = { securitySchemes: SECURITY_SCHEMES };
   refNamedSchemas(doc);
   return doc;
 }

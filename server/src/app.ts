@@ -36,7 +36,7 @@ export interface EndpointOptions {
 }
 
 export function tsRest<T extends AppRouter>(options: EndpointOptions): TsRestExpressOptions<T> {
-  return options as unknown as TsRestExpressOptions<T>;
+  return options;
 }
 
 /**

@@ -50,7 +50,7 @@ beforeAll(async () => {
           const [row] = await em
             .getConnection()
             .execute<{ id: number }[]>('insert into test_effects (amount) values (?) returning id', [body.amount]);
-          const [{ n }] = (await em.getConnection().execute('select count(*)::int as n from test_effects')) as [{ n: number }];
+          const [{ n }] = await em.getConnection().execute<[{ n: number }]>('select count(*)::int as n from test_effects');
           return { status: 201, body: { id: Number(row?.id), amount: body.amount, effects: n } };
         },
       }),
@@ -176,9 +176,9 @@ describe('idempotency', () => {
 
   it('runs exactly one effect for 25 concurrent duplicates, all answered with the same body', async () => {
     const conn = server.container.orm.em.fork().getConnection();
-    const [{ n: before }] = (await conn.execute('select count(*)::int as n from test_effects')) as [{ n: number }];
+    const [{ n: before }] = await conn.execute<[{ n: number }]>('select count(*)::int as n from test_effects');
     const results = await Promise.all(Array.from({ length: 25 }, () => order('concurrent-1', '42')));
-    const [{ n: after }] = (await conn.execute('select count(*)::int as n from test_effects')) as [{ n: number }];
+    const [{ n: after }] = await conn.execute<[{ n: number }]>('select count(*)::int as n from test_effects');
     expect(after - before).toBe(1);
     expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));
     expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);

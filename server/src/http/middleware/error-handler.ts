@@ -75,7 +75,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     else if (err instanceof ZodError) {
       appError = new AppError('VALIDATION_FAILED', 'Invalid request', { fieldErrors: fieldErrorsOf('body', err) });
     } else {
-      const parsed = err && typeof err === 'object' ? fromBodyParser(err as BodyParserError) : null;
+      const parsed = err && typeof err === 'object' ? fromBodyParser(err) : null;
       appError = parsed ?? new AppError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
     }
     if (appError.status >= 500) {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { routeMeta } from '../src/index.js';
+import { contractRoutes, coverage, readSpec, routeKey } from './spec-coverage.js';
+
+describe('contract against the spec endpoint list', () => {
+  const spec = new Map(readSpec().map((e) => [routeKey(e.host, e.method, e.path), e]));
+
+  it('has no route that is not in endpoints.tsv', () => {
+    expect(coverage().extra).toEqual([]);
+  });
+
+  it('declares the auth kind, success status and section the spec lists for every route', () => {
+    for (const { host, route } of contractRoutes()) {
+      const entry = spec.get(routeKey(host, route.method, route.path));
+      const meta = routeMeta(route);
+      expect({ path: route.path, auth: meta.auth, section: meta.section }).toEqual({
+        path: route.path,
+        auth: entry?.auth,
+        section: entry?.section,
+      });
+      expect(Object.keys(route.responses)).toContain(String(entry?.success));
+    }
+  });
+
+  it('gives every route a schema for every status, including errors', () => {
+    for (const { route } of contractRoutes()) {
+      for (const status of ['400', '401', '403', '404', '429', '500']) {
+        expect(route.responses, `${route.path} ${status}`).toHaveProperty(status);
+      }
+    }
+  });
+});
