@@ -10,6 +10,7 @@ export default defineConfig({
   resolve,
   ssr,
   test: {
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     projects: [
       {
         resolve,

@@ -1,0 +1,23 @@
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { startDuelkit } from '../../src/server.js';
+
+// The full stack on embedded defaults (or DATABASE_URL/REDIS_URL when set), logging at info to
+// /dev/null so serialisation cost is counted but the terminal is not flooded.
+const key = 'dk_bench_key_0123456789abcdef';
+const config = loadConfig({
+  ...process.env,
+  PORT: '0',
+  TOURNAMENTS_PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  DUELKIT_DEV_BUILDER_KEY: key,
+  RATE_LIMIT_TEAM_PER_MIN: '100000000',
+  TOURNAMENTS_IP_LIMIT_PER_MIN: '100000000',
+});
+const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
+const running = await startDuelkit(config, { logger });
+process.stdout.write(`${JSON.stringify({ url: running.tournamentsUrl, marketsUrl: running.marketsUrl, key })}\n`);
+process.on('SIGTERM', () => {
+  void running.stop().then(() => process.exit(0));
+});
