@@ -1,5 +1,6 @@
 import { BuilderAppEntity, BuilderKeyEntity } from '../builders/builder-key.entity.js';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
+import { LeaseEntity } from '../jobs/lease.js';
 
 /** Every entity the ORM knows. Areas add theirs here. */
-export const entities = [BuilderAppEntity, BuilderKeyEntity, IdempotencyRecordEntity];
+export const entities = [BuilderAppEntity, BuilderKeyEntity, IdempotencyRecordEntity, LeaseEntity];

@@ -1,4 +1,5 @@
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
+import { Migration20261122020000Leases } from './Migration20261122020000Leases.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -6,4 +7,5 @@ import { Migration20261122000000Foundation } from './Migration20261122000000Foun
  */
 export const migrationsList = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+  { name: 'Migration20261122020000Leases', class: Migration20261122020000Leases },
 ];
