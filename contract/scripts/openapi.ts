@@ -181,9 +181,9 @@ function refNamedSchemas(doc: OpenAPIObject): void {
     components[name] = json;
   }
   const used = new Set<string>();
-  const walk = (node: Json, isRoot: boolean): Json => {
+  const walk = (input: Json, isRoot: boolean): Json => {
+    const node = fixNullable(input);
     if (!node || typeof node !== 'object') return node;
-    node = fixNullable(node);
     if (!isRoot && !Array.isArray(node)) {
       const name = byShape.get(canonical(node));
       if (name) {

@@ -30,5 +30,4 @@ export type { AuthKind, RouteMeta } from './common/route-meta.js';
 export { commonResponses } from './common/responses.js';
 export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';
 export type { Health, Readiness } from './common/health.js';
-export { c } from './common/contract.js';
 export { namedSchemas } from './named-schemas.js';

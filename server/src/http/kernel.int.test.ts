@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AmountSchema, ApiErrorSchema, c, commonResponses, meta } from '@duelkit/contract';
+import { initContract } from '@ts-rest/core';
+import { AmountSchema, ApiErrorSchema, commonResponses, meta } from '@duelkit/contract';
+
+const c = initContract();
 import { createHostApp, tsRest } from '../app.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 
