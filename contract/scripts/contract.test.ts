@@ -1,9 +1,14 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routeMeta } from '../src/index.js';
-import { contractRoutes, coverage, readSpec, routeKey } from './spec-coverage.js';
+import { contractRoutes, coverage, readSpec, routeKey, sharedSpecFile, vendoredSpecFile } from './spec-coverage.js';
 
 describe('contract against the spec endpoint list', () => {
   const spec = new Map(readSpec().map((e) => [routeKey(e.host, e.method, e.path), e]));
+
+  it.skipIf(!existsSync(sharedSpecFile))('vendors the current shared/spec/endpoints.tsv', () => {
+    expect(readFileSync(vendoredSpecFile, 'utf8')).toBe(readFileSync(sharedSpecFile, 'utf8'));
+  });
 
   it('has no route that is not in endpoints.tsv', () => {
     expect(coverage().extra).toEqual([]);

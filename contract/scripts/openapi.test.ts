@@ -21,7 +21,7 @@ describe.each(['markets', 'tournaments'] as const)('docs/openapi/%s.json', (host
     await expect(SwaggerParser.validate(JSON.parse(readFileSync(file, 'utf8')) as never)).resolves.toBeTruthy();
   });
 
-  it('puts shared shapes in named components', () => {
+  it.skipIf(Object.keys(docs[host].paths).length === 0)('puts shared shapes in named components', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('#/components/schemas/ApiError');
     expect(docs[host].components?.securitySchemes).toHaveProperty('builderKey');

@@ -13,7 +13,12 @@ export interface SpecEndpoint {
   section: string;
 }
 
-const specFile = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/spec/endpoints.tsv');
+const here = dirname(fileURLToPath(import.meta.url));
+/** The spec's endpoint list, vendored so the package checks itself without shared/ beside it. */
+export const vendoredSpecFile = resolve(here, '../spec/endpoints.tsv');
+/** The upstream list in shared/, when the checkout has it beside it. */
+export const sharedSpecFile = resolve(here, '../../../shared/spec/endpoints.tsv');
+const specFile = vendoredSpecFile;
 
 export function readSpec(file = specFile): SpecEndpoint[] {
   return readFileSync(file, 'utf8')
