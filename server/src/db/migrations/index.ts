@@ -1,5 +1,6 @@
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122020000Leases } from './Migration20261122020000Leases.js';
+import { Migration20261122030000Duels } from './Migration20261122030000Duels.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -8,4 +9,5 @@ import { Migration20261122020000Leases } from './Migration20261122020000Leases.j
 export const migrationsList = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122020000Leases', class: Migration20261122020000Leases },
+  { name: 'Migration20261122030000Duels', class: Migration20261122030000Duels },
 ];

@@ -1,0 +1,102 @@
+import type { Orm } from '../db/orm.js';
+import type { Duel, DuelStatus } from './duel.entity.js';
+
+export type DuelSortBy = 'createdAt' | 'startTime' | 'endTime' | 'extMarketVolume24h';
+
+/** Filters and ordering of a duel list (§4.6), already validated. */
+export interface DuelListFilter {
+  readonly collateralStack?: 'usdc' | 'credits' | undefined;
+  readonly category?: string | undefined;
+  readonly status?: Exclude<DuelStatus, 'cancelled'> | undefined;
+  readonly leagueId?: string | undefined;
+  readonly includePrivate: boolean;
+  readonly sortBy: DuelSortBy;
+  readonly sortOrder: 'asc' | 'desc';
+}
+
+export interface DuelPageRequest extends DuelListFilter {
+  readonly page: number;
+  readonly limit: number;
+}
+
+/** Sort keys map to columns through this table only: user input never reaches the SQL text. */
+const SORT_COLUMN: Record<DuelSortBy, string> = {
+  createdAt: '"created_at"',
+  startTime: '"start_time"',
+  endTime: '"end_time"',
+  extMarketVolume24h: '"ext_volume24h"',
+};
+
+const COLUMNS = `"id", "duel_id" as "duelId", "builder_app_id" as "builderAppId", "creator_user_id" as "creatorUserId",
+  "creator_address" as "creatorAddress", "question", "description", "category", "tags", "options", "duel_type" as "duelType",
+  "collateral_stack" as "collateralStack", "is_private" as "isPrivate", "league_id" as "leagueId",
+  "parent_market_id" as "parentMarketId", "cover_image_url" as "coverImageUrl", "start_time" as "startTime",
+  "end_time" as "endTime", "created_at" as "createdAt", "status", "chain_state" as "chainState", "tx_hash" as "txHash",
+  "chain_error" as "chainError", "winning_option_index" as "winningOptionIndex", "pool_balances" as "poolBalances",
+  "total_volume"::text as "totalVolume", "unique_participants" as "uniqueParticipants", "yes_bps" as "yesBps",
+  "ext_market_id" as "extMarketId", "ext_volume24h"::text as "extVolume24h", "ext_live" as "extLive",
+  "is_canonical" as "isCanonical"`;
+
+function where(filter: DuelListFilter): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (!filter.includePrivate) clauses.push('not "is_private"');
+  if (filter.collateralStack) {
+    clauses.push('"collateral_stack" = ?');
+    params.push(filter.collateralStack);
+  }
+  if (filter.category) {
+    clauses.push('"category" = ?');
+    params.push(filter.category);
+  }
+  if (filter.status) {
+    clauses.push('"status" = ?');
+    params.push(filter.status);
+  }
+  if (filter.leagueId) {
+    clauses.push('"league_id" = ?');
+    params.push(filter.leagueId);
+  }
+  // Ranking by paired external volume only makes sense for canonical duels.
+  if (filter.sortBy === 'extMarketVolume24h') clauses.push('"is_canonical"');
+  return { sql: clauses.length ? `where ${clauses.join(' and ')}` : '', params };
+}
+
+/** Reads of the duel read model. */
+export class DuelRepository {
+  constructor(private readonly orm: Orm) {}
+
+  async page(req: DuelPageRequest): Promise<Duel[]> {
+    const { sql, params } = where(req);
+    const dir = req.sortOrder === 'asc' ? 'asc' : 'desc';
+    const nulls = req.sortBy === 'extMarketVolume24h' ? ` nulls ${dir === 'desc' ? 'last' : 'first'}` : '';
+    return this.execute<Duel>(
+      `select ${COLUMNS} from "duels" ${sql}
+        order by ${SORT_COLUMN[req.sortBy]} ${dir}${nulls}, "id" ${dir}
+        limit ? offset ?`,
+      [...params, req.limit, (req.page - 1) * req.limit],
+    );
+  }
+
+  async count(filter: DuelListFilter): Promise<number> {
+    const { sql, params } = where(filter);
+    const [row] = await this.execute<{ n: number }>(`select count(*)::int as "n" from "duels" ${sql}`, params);
+    return row?.n ?? 0;
+  }
+
+  async byDuelId(duelId: string): Promise<Duel | null> {
+    const [row] = await this.execute<Duel>(`select ${COLUMNS} from "duels" where "duel_id" = ?`, [duelId.toLowerCase()]);
+    return row ?? null;
+  }
+
+  /** True when `id` is a database row id: lets a 404 say which id was expected instead. */
+  async existsByRowId(id: string): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+    const rows = await this.execute<{ id: string }>('select "id" from "duels" where "id" = ?', [id]);
+    return rows.length > 0;
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
+  }
+}
