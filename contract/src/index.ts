@@ -31,3 +31,11 @@ export { commonResponses } from './common/responses.js';
 export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';
 export type { Health, Readiness } from './common/health.js';
 export { namedSchemas } from './named-schemas.js';
+export {
+  JsonValueSchema,
+  SportsTtlSchema,
+  SportsProxyRequestSchema,
+  SportsMetaSchema,
+  SportsResponseSchema,
+} from './tournaments/sports.contract.js';
+export type { SportsTtl, SportsProxyRequest, SportsResponse } from './tournaments/sports.contract.js';

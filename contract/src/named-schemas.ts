@@ -2,6 +2,7 @@ import type { ZodTypeAny } from 'zod';
 import { ApiErrorSchema } from './common/errors.js';
 import { DependencyCheckSchema, HealthSchema, ReadinessSchema } from './common/health.js';
 import { PaginationSchema } from './common/pagination.js';
+import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 
 /**
  * Schemas published as named OpenAPI components (`#/components/schemas/<name>`). The generator
@@ -14,4 +15,7 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   Health: HealthSchema,
   Readiness: ReadinessSchema,
   DependencyCheck: DependencyCheckSchema,
+  SportsProxyRequest: SportsProxyRequestSchema,
+  SportsResponse: SportsResponseSchema,
+  SportsMeta: SportsMetaSchema,
 };

@@ -58,6 +58,16 @@ const EnvSchema = z.object({
   IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   /** An in-flight key older than this is considered abandoned (its process died) and may be retaken. */
   IDEMPOTENCY_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** `fake`: a local stand-in provider on loopback (development, tests); `sportmonks`: the real API. */
+  SPORTS_PROVIDER: z.enum(['fake', 'sportmonks']).default('fake'),
+  SPORTMONKS_API_TOKEN: z.string().min(1).optional(),
+  SPORTMONKS_V3_BASE_URL: z.string().url().default('https://api.sportmonks.com/v3'),
+  SPORTMONKS_CRICKET_V2_BASE_URL: z.string().url().default('https://cricket.sportmonks.com/api/v2.0'),
+  SPORTS_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(8_000),
+  /** Bound of the in-memory sports cache (used when REDIS_URL is unset). */
+  SPORTS_CACHE_MAX_BYTES: z.coerce.number().int().min(1_000_000).default(64 * 1024 * 1024),
+  SPORTS_PROXY_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
+  SPORTS_HELPERS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   RUN_MIGRATIONS: bool.default('true'),
 });
@@ -96,6 +106,16 @@ export interface Config {
     readonly blockedCountries: readonly string[];
   };
   readonly idempotency: { readonly ttlMs: number; readonly waitMs: number; readonly lockTimeoutMs: number };
+  readonly sports: {
+    readonly provider: 'fake' | 'sportmonks';
+    readonly token: string | undefined;
+    readonly v3BaseUrl: string;
+    readonly cricketV2BaseUrl: string;
+    readonly timeoutMs: number;
+    readonly cacheMaxBytes: number;
+    readonly proxyIpPerMin: number;
+    readonly helpersIpPerMin: number;
+  };
 }
 
 /** One message listing every bad key, so a misconfigured deployment is fixed in one go. */
@@ -126,6 +146,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (badCountries.length) problems.push(`GEO_BLOCKED_COUNTRIES: not ISO alpha-2: ${badCountries.join(', ')}`);
   if (e.SERVE_HOSTS === 'both' && e.PORT !== 0 && e.PORT === e.TOURNAMENTS_PORT) {
     problems.push('TOURNAMENTS_PORT: must differ from PORT when both hosts run in one process');
+  }
+  if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
+    problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks');
   }
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
@@ -163,6 +186,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3_600_000,
       waitMs: e.IDEMPOTENCY_WAIT_MS,
       lockTimeoutMs: e.IDEMPOTENCY_LOCK_TIMEOUT_MS,
+    },
+    sports: {
+      provider: e.SPORTS_PROVIDER,
+      token: e.SPORTMONKS_API_TOKEN,
+      v3BaseUrl: e.SPORTMONKS_V3_BASE_URL,
+      cricketV2BaseUrl: e.SPORTMONKS_CRICKET_V2_BASE_URL,
+      timeoutMs: e.SPORTS_UPSTREAM_TIMEOUT_MS,
+      cacheMaxBytes: e.SPORTS_CACHE_MAX_BYTES,
+      proxyIpPerMin: e.SPORTS_PROXY_IP_LIMIT_PER_MIN,
+      helpersIpPerMin: e.SPORTS_HELPERS_IP_LIMIT_PER_MIN,
     },
   });
 }

@@ -6,6 +6,13 @@ import { initOrm, type Orm } from './db/orm.js';
 import { GeoGate } from './geo/geo-gate.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './geo/geo-lookup.js';
 import { HealthService } from './health/health.service.js';
+import type { CachePort } from './adapters/cache/cache.port.js';
+import { MemoryCacheAdapter } from './adapters/cache/memory-cache.adapter.js';
+import { RedisCacheAdapter } from './adapters/cache/redis-cache.adapter.js';
+import { startFakeSportmonks } from './adapters/sports-provider/fake-sportmonks.server.js';
+import { SportmonksHttpAdapter } from './adapters/sports-provider/sportmonks-http.adapter.js';
+import type { SportsProviderPort } from './adapters/sports-provider/sports-provider.port.js';
+import { SportsService } from './sports/sports.service.js';
 import { noCredentials, type Authenticator } from './http/middleware/authenticate.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import type { Logger } from './logger.js';
@@ -23,11 +30,14 @@ export interface Container {
     readonly team: RateLimiter;
     readonly selfserve: RateLimiter;
     readonly tournamentsIp: RateLimiter;
+    readonly sportsProxyIp: RateLimiter;
+    readonly sportsHelpersIp: RateLimiter;
     readonly factory: RateLimiterFactory;
   };
   readonly geo: GeoGate;
   readonly health: HealthService;
   readonly authenticator: Authenticator;
+  readonly sports: SportsService;
   close(): Promise<void>;
 }
 
@@ -62,6 +72,28 @@ function createGeoLookup(config: Config): GeoLookupPort {
 export interface ContainerOverrides {
   authenticator?: Authenticator;
   geoLookup?: GeoLookupPort;
+  sportsProvider?: SportsProviderPort;
+}
+
+/** The real provider when configured; otherwise the local fake, served on loopback. */
+async function createSportsProvider(config: Config, closers: (() => Promise<void>)[]): Promise<SportsProviderPort> {
+  if (config.sports.provider === 'sportmonks') {
+    return new SportmonksHttpAdapter({
+      token: config.sports.token ?? '',
+      v3BaseUrl: config.sports.v3BaseUrl,
+      cricketV2BaseUrl: config.sports.cricketV2BaseUrl,
+      timeoutMs: config.sports.timeoutMs,
+    });
+  }
+  const fake = await startFakeSportmonks();
+  closers.push(() => fake.close());
+  // The fake is reached through the real HTTP adapter, so development exercises the real path.
+  return new SportmonksHttpAdapter({
+    token: fake.token,
+    v3BaseUrl: fake.v3BaseUrl,
+    cricketV2BaseUrl: fake.cricketV2BaseUrl,
+    timeoutMs: config.sports.timeoutMs,
+  });
 }
 
 export async function createContainer(
@@ -93,6 +125,10 @@ export async function createContainer(
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
   );
   const health = new HealthService(orm, redis);
+  const sportsCache: CachePort = redis
+    ? new RedisCacheAdapter(redis)
+    : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
+  const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers));
   const container: Container = {
     config,
     logger,
@@ -104,11 +140,14 @@ export async function createContainer(
       team: factory.create('key:team', config.rateLimits.teamPerMin),
       selfserve: factory.create('key:selfserve', config.rateLimits.selfservePerMin),
       tournamentsIp: factory.create('ip:tournaments', config.rateLimits.tournamentsIpPerMin),
+      sportsProxyIp: factory.create('ip:sports-proxy', config.sports.proxyIpPerMin),
+      sportsHelpersIp: factory.create('ip:sports-helpers', config.sports.helpersIpPerMin),
       factory,
     },
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
     authenticator: overrides.authenticator ?? noCredentials,
+    sports: new SportsService(sportsProvider, sportsCache, logger),
     async close() {
       for (const close of closers) await close();
     },

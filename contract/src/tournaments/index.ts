@@ -1,6 +1,7 @@
 import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
+import { sportsContract } from './sports.contract.js';
 
 /**
  * Root router of the tournaments host. Each spec area lives in its own `<area>.contract.ts` and is
@@ -9,6 +10,7 @@ import { tournamentsHealthContract } from './health.contract.js';
 export const tournamentsContract = c.router(
   {
     health: tournamentsHealthContract,
+    sports: sportsContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

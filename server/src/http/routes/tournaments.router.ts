@@ -1,7 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { tournamentsContract } from '@duelkit/contract';
 import type { Container } from '../../container.js';
+import { rateLimit } from '../middleware/rate-limit.js';
 import { tournamentsHealthRoutes } from './health.routes.js';
+import { sportsRoutes } from './sports.routes.js';
 
 const s = initServer();
 
@@ -9,5 +11,10 @@ const s = initServer();
 export function tournamentsRouter(c: Container) {
   return s.router(tournamentsContract, {
     health: tournamentsHealthRoutes(c),
+    sports: sportsRoutes({
+      sports: c.sports,
+      proxyIpLimit: rateLimit({ scope: 'client IP', pick: () => c.limits.sportsProxyIp, keyOf: (req) => req.ip, headers: false }),
+      helpersIpLimit: rateLimit({ scope: 'client IP', pick: () => c.limits.sportsHelpersIp, keyOf: (req) => req.ip, headers: false }),
+    }),
   });
 }
