@@ -5,13 +5,19 @@ import { ApiErrorSchema } from '../common/errors.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
+function isJsonValue(value: unknown): value is Json {
+  const t = typeof value;
+  return value === null || t === 'string' || t === 'number' || t === 'boolean' || t === 'object';
+}
+
 /**
  * Any JSON value. The provider's payloads are passed through untouched, so their shape is the
- * provider's (see docs/sports-proxy.md); everything around them is typed.
+ * provider's (see docs/sports-proxy.md); everything around them is typed. A shallow check: the
+ * value always comes from JSON.parse, and a recursive schema would cost milliseconds per answer.
  */
-export const JsonValueSchema: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
-);
+export const JsonValueSchema = z
+  .custom<Json>(isJsonValue, { message: 'must be a JSON value' })
+  .describe('Upstream JSON, passed through unchanged (usually an object with `data`)');
 
 /** Cache windows a caller can ask for (§4.18). */
 export const SportsTtlSchema = z
