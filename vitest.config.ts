@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // the rest are Vite's default server conditions, which setting the list replaces.
 const conditions = ['duelkit-source', 'module', 'node', 'development|production'];
 const resolve = { conditions };
-const ssr = { resolve: { conditions, externalConditions: conditions } };
+// Externalised dependencies are loaded by Node itself, so only Node-compatible conditions apply.
+const ssr = { resolve: { conditions, externalConditions: ['duelkit-source', 'node'] } };
 
 export default defineConfig({
   resolve,

@@ -160,8 +160,14 @@ function canonical(value: Json): string {
  * zod's `unknown()` comes out as `{ nullable: true }` with no type, which OpenAPI 3.0 does not
  * allow; an empty schema already means "any JSON value".
  */
-function fixNullable(node: Json): Json {
-  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+function fixNullable(input: Json): Json {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
+  let node: { [key: string]: Json } = input;
+  // OpenAPI 3.0 wants boolean exclusive bounds beside minimum/maximum, not 3.1's numbers.
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    const value = node[exclusive];
+    if (typeof value === 'number') node = { ...node, [bound]: value, [exclusive]: true };
+  }
   if (node['nullable'] === true && node['type'] === undefined) {
     const { nullable: _dropped, ...rest } = node;
     if (!rest['anyOf'] && !rest['oneOf'] && !rest['allOf'] && !rest['$ref']) return rest;

@@ -39,3 +39,6 @@ export {
   SportsResponseSchema,
 } from './tournaments/sports.contract.js';
 export type { SportsTtl, SportsProxyRequest, SportsResponse } from './tournaments/sports.contract.js';
+export { UserSchema, UsernameSchema, SessionSchema, EoaChallengeSchema } from './markets/auth.schemas.js';
+export type { User } from './markets/auth.schemas.js';
+export { AdminSchema } from './markets/admin-auth.contract.js';

@@ -2,6 +2,8 @@ import type { ZodTypeAny } from 'zod';
 import { ApiErrorSchema } from './common/errors.js';
 import { DependencyCheckSchema, HealthSchema, ReadinessSchema } from './common/health.js';
 import { PaginationSchema } from './common/pagination.js';
+import { AdminSchema } from './markets/admin-auth.contract.js';
+import { EoaChallengeSchema, SessionSchema, SignatureResponseSchema, UserSchema } from './markets/auth.schemas.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 
 /**
@@ -15,6 +17,11 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   Health: HealthSchema,
   Readiness: ReadinessSchema,
   DependencyCheck: DependencyCheckSchema,
+  User: UserSchema,
+  Session: SessionSchema,
+  EoaChallenge: EoaChallengeSchema,
+  Signature: SignatureResponseSchema,
+  Admin: AdminSchema,
   SportsProxyRequest: SportsProxyRequestSchema,
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,

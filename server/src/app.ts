@@ -88,6 +88,10 @@ export function createHostApp(
   app.get('/ready', (_req, res, next) => {
     c.health.readiness().then((r) => res.status(r.status === 'ready' ? 200 : 503).json(r), next);
   });
+  if (host === 'markets' && c.mediaRoot) {
+    // Uploaded files on local disk (embedded defaults); with S3 they are served by the bucket.
+    app.use('/media', express.static(c.mediaRoot, { fallthrough: false, index: false, dotfiles: 'deny', maxAge: '1y', immutable: true }));
+  }
   const openapi = openApiDocument(host);
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);

@@ -68,6 +68,30 @@ const EnvSchema = z.object({
   SPORTS_CACHE_MAX_BYTES: z.coerce.number().int().min(1_000_000).default(64 * 1024 * 1024),
   SPORTS_PROXY_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
   SPORTS_HELPERS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
+  /** HMAC key for user and admin JWTs (≥ 32 characters). Development default outside production. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Earlier JWT secrets still accepted for verification while their tokens live (comma list). */
+  JWT_PREVIOUS_SECRETS: csv.default(''),
+  USER_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(168),
+  ADMIN_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(72).default(12),
+  /** Domain and URI Sign-In with Ethereum messages are bound to. */
+  SIWE_DOMAIN: z.string().min(1).default('localhost'),
+  SIWE_URI: z.string().url().default('http://localhost:3000'),
+  SIWE_NONCE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  CHAIN_ID: z.coerce.number().int().min(1).default(31337),
+  /** 32-byte AES-256-GCM key (base64 or 0x hex) encrypting managed wallet keys and TOTP secrets. */
+  WALLET_MASTER_KEY: z.string().min(32).optional(),
+  /** Identity providers: JSON list of {"issuer","jwksUri","audience"}. */
+  IDP_ISSUERS: z.string().default('[]'),
+  /** Where profile images go: `local` (disk, served at /media) or `s3`. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_LOCAL_DIR: z.string().min(1).optional(),
+  /** Public URL of the markets host, used in links the server hands out. */
+  PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_PUBLIC_BASE_URL: z.string().url().optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   RUN_MIGRATIONS: bool.default('true'),
 });
@@ -106,6 +130,24 @@ export interface Config {
     readonly blockedCountries: readonly string[];
   };
   readonly idempotency: { readonly ttlMs: number; readonly waitMs: number; readonly lockTimeoutMs: number };
+  readonly auth: {
+    readonly jwtSecret: string;
+    readonly previousJwtSecrets: readonly string[];
+    readonly userTokenTtlSeconds: number;
+    readonly adminTokenTtlSeconds: number;
+    readonly siweDomain: string;
+    readonly siweUri: string;
+    readonly nonceTtlSeconds: number;
+    readonly chainId: number;
+    readonly walletMasterKey: Buffer;
+    readonly idpIssuers: readonly { issuer: string; jwksUri: string; audience: string }[];
+  };
+  readonly storage: {
+    readonly driver: 'local' | 's3';
+    readonly localDir: string | undefined;
+    readonly publicBaseUrl: string;
+    readonly s3: { bucket: string | undefined; region: string; endpoint: string | undefined; publicBaseUrl: string | undefined };
+  };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';
     readonly token: string | undefined;
@@ -124,6 +166,27 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** Development-only secrets: refused in production (see loadConfig). */
+const DEV_JWT_SECRET = 'duelkit-development-jwt-secret-not-for-production';
+const DEV_MASTER_KEY = '0x' + '64756b'.repeat(10) + '6475';
+
+const IssuersSchema = z.array(
+  z.object({ issuer: z.string().url(), jwksUri: z.string().url(), audience: z.string().min(1) }).strict(),
+);
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function parseKey(value: string): Buffer | null {
+  const bytes = value.startsWith('0x') ? Buffer.from(value.slice(2), 'hex') : Buffer.from(value, 'base64');
+  return bytes.length === 32 ? bytes : null;
 }
 
 function parseTrustProxy(value: string): boolean | number | string[] {
@@ -147,6 +210,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SERVE_HOSTS === 'both' && e.PORT !== 0 && e.PORT === e.TOURNAMENTS_PORT) {
     problems.push('TOURNAMENTS_PORT: must differ from PORT when both hosts run in one process');
   }
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.JWT_SECRET) problems.push('JWT_SECRET: required in production');
+  if (production && !e.WALLET_MASTER_KEY) problems.push('WALLET_MASTER_KEY: required in production');
+  const masterKey = parseKey(e.WALLET_MASTER_KEY ?? DEV_MASTER_KEY);
+  if (!masterKey) problems.push('WALLET_MASTER_KEY: must be 32 bytes as base64 or 0x-prefixed hex');
+  const issuers = IssuersSchema.safeParse(safeJson(e.IDP_ISSUERS));
+  if (!issuers.success) problems.push('IDP_ISSUERS: must be a JSON list of {"issuer","jwksUri","audience"}');
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
     problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks');
   }
@@ -186,6 +257,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3_600_000,
       waitMs: e.IDEMPOTENCY_WAIT_MS,
       lockTimeoutMs: e.IDEMPOTENCY_LOCK_TIMEOUT_MS,
+    },
+    auth: {
+      jwtSecret: e.JWT_SECRET ?? DEV_JWT_SECRET,
+      previousJwtSecrets: e.JWT_PREVIOUS_SECRETS,
+      userTokenTtlSeconds: e.USER_TOKEN_TTL_HOURS * 3600,
+      adminTokenTtlSeconds: e.ADMIN_TOKEN_TTL_HOURS * 3600,
+      siweDomain: e.SIWE_DOMAIN,
+      siweUri: e.SIWE_URI,
+      nonceTtlSeconds: e.SIWE_NONCE_TTL_SECONDS,
+      chainId: e.CHAIN_ID,
+      walletMasterKey: masterKey as Buffer,
+      idpIssuers: issuers.success ? issuers.data : [],
+    },
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      localDir: e.STORAGE_LOCAL_DIR,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+      s3: { bucket: e.S3_BUCKET, region: e.S3_REGION, endpoint: e.S3_ENDPOINT, publicBaseUrl: e.S3_PUBLIC_BASE_URL },
     },
     sports: {
       provider: e.SPORTS_PROVIDER,

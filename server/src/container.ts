@@ -13,7 +13,21 @@ import { startFakeSportmonks } from './adapters/sports-provider/fake-sportmonks.
 import { SportmonksHttpAdapter } from './adapters/sports-provider/sportmonks-http.adapter.js';
 import type { SportsProviderPort } from './adapters/sports-provider/sports-provider.port.js';
 import { SportsService } from './sports/sports.service.js';
-import { noCredentials, type Authenticator } from './http/middleware/authenticate.js';
+import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
+import type { StoragePort } from './adapters/storage/storage.port.js';
+import { AdminAuthService } from './identity/admin-auth.service.js';
+import { AuthService } from './identity/auth.service.js';
+import { IdentityAuthenticator } from './identity/authenticator.js';
+import { IdpService } from './identity/idp.service.js';
+import { SecretBox } from './identity/secret-box.js';
+import { SiweService } from './identity/siwe.service.js';
+import { TokenService } from './identity/token.service.js';
+import { UserService } from './identity/user.service.js';
+import { WalletCredentialVerifier } from './identity/wallet-credential.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Authenticator } from './http/middleware/authenticate.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import type { Logger } from './logger.js';
 import { RateLimiterFactory, type RateLimiter } from './rate-limit/rate-limiter.js';
@@ -32,12 +46,23 @@ export interface Container {
     readonly tournamentsIp: RateLimiter;
     readonly sportsProxyIp: RateLimiter;
     readonly sportsHelpersIp: RateLimiter;
+    readonly adminLoginPerEmail: RateLimiter;
+    readonly adminLoginPerIp: RateLimiter;
     readonly factory: RateLimiterFactory;
   };
   readonly geo: GeoGate;
   readonly health: HealthService;
   readonly authenticator: Authenticator;
   readonly sports: SportsService;
+  readonly identity: {
+    readonly box: SecretBox;
+    readonly tokens: TokenService;
+    readonly users: UserService;
+    readonly auth: AuthService;
+    readonly admins: AdminAuthService;
+  };
+  /** Directory the markets host serves at /media, when files are stored on local disk. */
+  readonly mediaRoot: string | undefined;
   close(): Promise<void>;
 }
 
@@ -73,6 +98,21 @@ export interface ContainerOverrides {
   authenticator?: Authenticator;
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
+  storage?: StoragePort;
+}
+
+async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
+  if (config.storage.driver === 's3') {
+    // Loaded only when configured: the AWS SDK is large and not needed on embedded defaults.
+    const { S3Storage } = await import('./adapters/storage/s3.adapter.js');
+    const { bucket, region, endpoint, publicBaseUrl } = config.storage.s3;
+    const base = publicBaseUrl ?? `https://${bucket}.s3.${region}.amazonaws.com`;
+    return { storage: new S3Storage(bucket as string, region, endpoint, base), mediaRoot: undefined };
+  }
+  const root =
+    config.storage.localDir ??
+    (config.database.dataDir ? join(config.database.dataDir, 'media') : mkdtempSync(join(tmpdir(), 'duelkit-media-')));
+  return { storage: new LocalDiskStorage(root, config.storage.publicBaseUrl), mediaRoot: root };
 }
 
 /** The real provider when configured; otherwise the local fake, served on loopback. */
@@ -128,6 +168,25 @@ export async function createContainer(
   const sportsCache: CachePort = redis
     ? new RedisCacheAdapter(redis)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
+  const box = new SecretBox(config.auth.walletMasterKey);
+  const tokens = new TokenService(
+    config.auth.jwtSecret,
+    config.auth.previousJwtSecrets,
+    config.auth.userTokenTtlSeconds,
+    config.auth.adminTokenTtlSeconds,
+  );
+  const users = new UserService(orm, box, tokens);
+  const admins = new AdminAuthService(orm, box, tokens);
+  const { storage, mediaRoot } = overrides.storage
+    ? { storage: overrides.storage, mediaRoot: undefined }
+    : await createStorage(config);
+  const siwe = new SiweService(orm, {
+    domain: config.auth.siweDomain,
+    uri: config.auth.siweUri,
+    chainId: config.auth.chainId,
+    nonceTtlSeconds: config.auth.nonceTtlSeconds,
+  });
+  const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
   const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers));
   const container: Container = {
     config,
@@ -142,12 +201,17 @@ export async function createContainer(
       tournamentsIp: factory.create('ip:tournaments', config.rateLimits.tournamentsIpPerMin),
       sportsProxyIp: factory.create('ip:sports-proxy', config.sports.proxyIpPerMin),
       sportsHelpersIp: factory.create('ip:sports-helpers', config.sports.helpersIpPerMin),
+      adminLoginPerEmail: factory.create('admin-login:email', 10, 15 * 60),
+      adminLoginPerIp: factory.create('admin-login:ip', 30, 15 * 60),
       factory,
     },
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
-    authenticator: overrides.authenticator ?? noCredentials,
+    authenticator:
+      overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
     sports: new SportsService(sportsProvider, sportsCache, logger),
+    identity: { box, tokens, users, auth, admins },
+    mediaRoot,
     async close() {
       for (const close of closers) await close();
     },

@@ -2,6 +2,7 @@ import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
 import { sportsContract } from './sports.contract.js';
+import { tournamentsAuthContract } from './user-auth.contract.js';
 
 /**
  * Root router of the tournaments host. Each spec area lives in its own `<area>.contract.ts` and is
@@ -11,6 +12,7 @@ export const tournamentsContract = c.router(
   {
     health: tournamentsHealthContract,
     sports: sportsContract,
+    auth: tournamentsAuthContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -2,6 +2,15 @@ import { BuilderAppEntity, BuilderKeyEntity } from '../builders/builder-key.enti
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
 import { DuelEntity } from '../markets/duel.entity.js';
+import {
+  AdminEntity,
+  AuthNonceEntity,
+  RevokedTokenEntity,
+  UsedWalletCredentialEntity,
+  UserEntity,
+  UserIdentityEntity,
+} from '../identity/identity.entities.js';
 
 /** Every entity the ORM knows. Areas add theirs here. */
-export const entities = [BuilderAppEntity, BuilderKeyEntity, IdempotencyRecordEntity, LeaseEntity, DuelEntity];
+export const entities = [BuilderAppEntity, BuilderKeyEntity, IdempotencyRecordEntity, LeaseEntity, DuelEntity,
+  UserEntity, UserIdentityEntity, AuthNonceEntity, AdminEntity, RevokedTokenEntity, UsedWalletCredentialEntity];

@@ -11,9 +11,17 @@ export type Principal =
       readonly eoaAddress: string;
       readonly builderAppId: string;
       readonly tokenId: string;
+      /** Token expiry, seconds since the epoch. */
+      readonly expiresAt: number;
     }
-  | { readonly kind: 'admin'; readonly adminId: string; readonly email: string; readonly tokenId: string }
-  | { readonly kind: 'wallet'; readonly address: string };
+  | {
+      readonly kind: 'admin';
+      readonly adminId: string;
+      readonly email: string;
+      readonly tokenId: string;
+      readonly expiresAt: number;
+    }
+  | { readonly kind: 'wallet'; readonly address: string; readonly expiresAt: number };
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

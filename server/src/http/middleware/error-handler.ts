@@ -42,7 +42,17 @@ interface BodyParserError {
   limit?: number;
 }
 
-function fromBodyParser(err: BodyParserError): AppError | null {
+function fromBodyParser(err: BodyParserError & { name?: string; code?: string; field?: string }): AppError | null {
+  if (err.name === 'MulterError') {
+    return err.code === 'LIMIT_FILE_SIZE'
+      ? new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 5 MB')
+      : new AppError('VALIDATION_FAILED', `Invalid upload: ${err.code ?? 'malformed multipart body'}`, {
+          fieldErrors: { [`body.${err.field ?? 'image'}`]: [String(err.code)] },
+        });
+  }
+  if (typeof err.status === 'number' && err.status === 404 && err.expose) {
+    return new AppError('NOT_FOUND', 'No such file');
+  }
   switch (err.type) {
     case 'entity.parse.failed':
       return new AppError('MALFORMED_JSON', 'Request body is not valid JSON');

@@ -4,6 +4,7 @@ import type { Container } from '../../container.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { tournamentsHealthRoutes } from './health.routes.js';
 import { sportsRoutes } from './sports.routes.js';
+import { tournamentsAuthRoutes } from './tournaments-auth.routes.js';
 
 const s = initServer();
 
@@ -11,6 +12,7 @@ const s = initServer();
 export function tournamentsRouter(c: Container) {
   return s.router(tournamentsContract, {
     health: tournamentsHealthRoutes(c),
+    auth: tournamentsAuthRoutes(),
     sports: sportsRoutes({
       sports: c.sports,
       proxyIpLimit: rateLimit({ scope: 'client IP', pick: () => c.limits.sportsProxyIp, keyOf: (req) => req.ip, headers: false }),
