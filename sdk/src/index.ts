@@ -1,0 +1,27 @@
+export { DuelkitClient } from './client.js';
+export type { DuelkitClientOptions } from './client.js';
+export {
+  DuelkitError,
+  ApiError,
+  ValidationError,
+  AuthenticationError,
+  PermissionDeniedError,
+  GeoBlockedError,
+  NotFoundError,
+  ConflictError,
+  LegalBlockError,
+  RateLimitError,
+  ServerError,
+  ConnectionError,
+  TimeoutError,
+  AbortError,
+  ResponseValidationError,
+  RegistrationRequiredError,
+  isDuelkitError,
+  isApiError,
+  isRetryable,
+} from './core/errors.js';
+export { memoryTokenStore } from './core/auth.js';
+export type { Signer, StoredSession, TokenStore } from './core/auth.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export type { CallOptions, ResponseMeta, RouteInput, RouteOutput } from './core/types.js';
