@@ -38,16 +38,23 @@ const USER_AUTH = new Set(['bearer', 'optional-bearer', 'jwt-or-wallet']);
 
 type Input = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
 
+/** Path, query and form values are scalars; objects go as JSON rather than `[object Object]`. */
+function scalar(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value) ?? '';
+}
+
 function urlOf(base: string, route: AppRoute, input: Input): string {
   const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
     const value = input.params?.[name];
     if (value === undefined) throw new TypeError(`missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    return encodeURIComponent(scalar(value));
   });
   const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
   url.pathname = `${new URL(base).pathname.replace(/\/$/, '')}${path}`;
   for (const [k, v] of Object.entries(input.query ?? {})) {
-    if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    if (v !== undefined && v !== null) url.searchParams.set(k, scalar(v));
   }
   return url.toString();
 }
@@ -58,7 +65,7 @@ function bodyOf(route: AppRoute, body: unknown): { payload: BodyInit | undefined
     if (body instanceof FormData) return { payload: body, contentType: undefined };
     const form = new FormData();
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-      form.append(k, v instanceof Blob ? v : String(v));
+      form.append(k, v instanceof Blob ? v : scalar(v));
     }
     return { payload: form, contentType: undefined };
   }
@@ -173,11 +180,11 @@ export class Transport {
       combined.dispose();
     }
     const text = await res.text().catch(() => '');
-    let body: unknown = undefined;
+    let body: unknown;
     try {
       body = text ? (JSON.parse(text) as unknown) : undefined;
     } catch {
-      body = undefined; // HTML or plain text error pages
+      // HTML or plain-text error pages carry no JSON body.
     }
     if (!res.ok) {
       const err = ApiError.generate(res.status, body ?? { message: res.statusText || `HTTP ${res.status}` }, res.headers, ctx.idempotencyKey);

@@ -9,11 +9,11 @@ export function bindRouter<T extends AppRouter>(transport: Transport, base: () =
     if (isAppRoute(entry)) {
       const route: AppRoute = entry;
       const withResponse = (input?: object, options?: CallOptions): Promise<{ data: unknown; meta: ResponseMeta }> =>
-        transport.call(base(), route, (input ?? {}) as never, options);
+        transport.call(base(), route, (input ?? {}), options);
       const method = async (input?: object, options?: CallOptions) => (await withResponse(input, options)).data;
       out[name] = Object.assign(method, { withResponse });
     } else {
-      out[name] = bindRouter(transport, base, entry as AppRouter);
+      out[name] = bindRouter(transport, base, entry);
     }
   }
   return out as BoundRouter<T>;

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 import { walletLoginMessage } from './wallet-credential.js';
 
+// Response bodies are read loosely here; their shapes are checked by the contract tests.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = Record<string, any>;
+
 let server: TestServer;
 let issuer: { url: string; server: Server; sign: (claims: Record<string, unknown>, opts?: { aud?: string; exp?: string }) => Promise<string> };
 
@@ -51,7 +55,7 @@ async function api(path: string, init: { method?: string; body?: unknown; token?
   if (init.token) headers['authorization'] = `Bearer ${init.token}`;
   const base = path.startsWith('/user/') ? server.tournamentsUrl : server.marketsUrl;
   const res = await fetch(`${base}${path}`, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Body };
 }
 
 async function signedChallenge(account: ReturnType<typeof privateKeyToAccount>, key?: string) {
@@ -141,13 +145,13 @@ describe('wallet sign-in', () => {
     const typed = {
       domain: { name: 'Duelkit', version: '1', chainId: 31337 },
       types: { Mail: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }] },
-      primaryType: 'Mail',
+      primaryType: 'Mail' as const,
       message: { to: '0x00000000000000000000000000000000000000aa', amount: '5000000000000000000' },
     };
     const res = await api('/svc/user/wallet/sign-typed-data', { body: typed, token });
     expect(res.status).toBe(200);
     expect(
-      await verifyTypedData({ address: user.address as `0x${string}`, ...typed, message: { ...typed.message, amount: 5_000_000_000_000_000_000n }, signature: res.body['signature'] } as never),
+      await verifyTypedData({ address: user.address as `0x${string}`, ...typed, message: { ...typed.message, amount: 5_000_000_000_000_000_000n }, signature: res.body['signature'] }),
     ).toBe(true);
   });
 });
@@ -179,7 +183,7 @@ describe('profile images', () => {
       headers: { 'x-builder-api-key': server.builderKey, authorization: `Bearer ${token}` },
       body: form,
     });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as Body };
   };
 
   it('stores a PNG by content and serves it; refuses text named .png and files over 5 MB', async () => {

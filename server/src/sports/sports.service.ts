@@ -313,7 +313,7 @@ export class SportsService {
 }
 
 function dataOf(body: unknown): unknown {
-  return body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
+  return body && typeof body === 'object' && 'data' in body ? (body).data : body;
 }
 
 function answer(cacheKey: string, entry: CacheEntry, fromCache: boolean, isStale: boolean): SportsResponse {

@@ -39,9 +39,9 @@ export class SportmonksHttpAdapter implements SportsProviderPort {
     let body: unknown = null;
     try {
       const text = await res.text();
-      body = text ? (JSON.parse(text) as unknown) : null;
+      if (text) body = JSON.parse(text) as unknown;
     } catch {
-      body = null;
+      // A non-JSON body (an HTML error page) is passed on as null.
     }
     const retryAfterSeconds = retryAfterOf(res, body);
     return retryAfterSeconds === undefined ? { status: res.status, body } : { status: res.status, body, retryAfterSeconds };
