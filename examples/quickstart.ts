@@ -14,7 +14,9 @@ if (!builderApiKey) {
   console.error('Set DUELKIT_BUILDER_KEY to your builder key (the server logs a development key on first start).');
   process.exit(2);
 }
-const account = privateKeyToAccount((process.env['DUELKIT_PRIVATE_KEY'] as `0x${string}` | undefined) ?? generatePrivateKey());
+const account = privateKeyToAccount(
+  (process.env['DUELKIT_PRIVATE_KEY'] as `0x${string}` | undefined) ?? generatePrivateKey(),
+);
 
 const client = new DuelkitClient({
   marketsUrl: process.env['DUELKIT_MARKETS_URL'] ?? 'http://localhost:3000',

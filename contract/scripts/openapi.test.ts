@@ -33,7 +33,7 @@ describe.each(['markets', 'tournaments'] as const)('docs/openapi/%s.json', (host
     const result = await run(bin, ['lint', file, '--format', 'json'], { cwd: resolve(docsDir, '../..') }).catch(
       (err: { stdout: string }) => ({ stdout: err.stdout }),
     );
-    const report = JSON.parse(result.stdout) as { totals: { errors: number } ; problems: unknown[] };
+    const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: unknown[] };
     expect(report.problems.filter((p) => (p as { severity: string }).severity === 'error')).toEqual([]);
     expect(report.totals.errors).toBe(0);
   }, 60_000);

@@ -164,7 +164,10 @@ function fixNullable(input: Json): Json {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
   let node: { [key: string]: Json } = input;
   // OpenAPI 3.0 wants boolean exclusive bounds beside minimum/maximum, not 3.1's numbers.
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     const value = node[exclusive];
     if (typeof value === 'number') node = { ...node, [bound]: value, [exclusive]: true };
   }

@@ -66,7 +66,12 @@ export function coverage() {
     if (specKeys.has(key)) implemented.add(key);
     else extra.push(key);
   }
-  return { total: spec.length, covered: implemented.size, extra, missing: [...specKeys.keys()].filter((k) => !implemented.has(k)) };
+  return {
+    total: spec.length,
+    covered: implemented.size,
+    extra,
+    missing: [...specKeys.keys()].filter((k) => !implemented.has(k)),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

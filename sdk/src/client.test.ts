@@ -54,7 +54,12 @@ function signInHandlers(counter: { challenges: number; logins: number }, token =
     }),
     http.post(`${M}/svc/user/auth/eoa/login`, () => {
       counter.logins += 1;
-      return HttpResponse.json({ exists: true, token: token(), expiresAt: new Date(Date.now() + 3_600_000).toISOString(), user });
+      return HttpResponse.json({
+        exists: true,
+        token: token(),
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        user,
+      });
     }),
   ];
 }
@@ -67,7 +72,9 @@ describe('retries', () => {
       http.post(`${M}/svc/user/bulk-register/register-simple`, ({ request }) => {
         keys.push(request.headers.get('idempotency-key'));
         times.push(Date.now());
-        return keys.length === 1 ? apiError(429, 'RATE_LIMITED', { 'Retry-After': '1' }) : HttpResponse.json(registered, { status: 201 });
+        return keys.length === 1
+          ? apiError(429, 'RATE_LIMITED', { 'Retry-After': '1' })
+          : HttpResponse.json(registered, { status: 201 });
       }),
     );
     const res = await client().bulkRegister.registerSimple.withResponse({ body: { address } });
@@ -107,7 +114,9 @@ describe('retries', () => {
   });
 
   it('returns promptly with AbortError when aborted during backoff', async () => {
-    server.use(http.get(`${T}/api/parlay/health`, () => apiError(503, 'UPSTREAM_UNAVAILABLE', { 'Retry-After': '10' })));
+    server.use(
+      http.get(`${T}/api/parlay/health`, () => apiError(503, 'UPSTREAM_UNAVAILABLE', { 'Retry-After': '10' })),
+    );
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 50);
@@ -117,7 +126,9 @@ describe('retries', () => {
 
   it('throws RateLimitError with retryAfterMs instead of waiting past the caller’s deadline', async () => {
     server.use(http.get(`${T}/api/parlay/health`, () => apiError(429, 'RATE_LIMITED', { 'Retry-After': '30' })));
-    const err = await client().health.parlayHealth({}, { timeoutMs: 1_000 }).catch((e: unknown) => e);
+    const err = await client()
+      .health.parlayHealth({}, { timeoutMs: 1_000 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfterMs).toBe(30_000);
   });
@@ -130,15 +141,24 @@ describe('retries', () => {
         return apiError(403, 'GEO_BLOCKED');
       }),
     );
-    const err = await client().bulkRegister.registerSimple({ body: { address } }).catch((e: unknown) => e);
+    const err = await client()
+      .bulkRegister.registerSimple({ body: { address } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GeoBlockedError);
     expect(calls).toBe(1);
     expect((err as GeoBlockedError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('turns an HTML 403 page into PermissionDeniedError', async () => {
-    server.use(http.get(`${T}/api/parlay/health`, () => new HttpResponse('<html>Forbidden</html>', { status: 403, headers: { 'content-type': 'text/html' } })));
-    const err = await client().health.parlayHealth().catch((e: unknown) => e);
+    server.use(
+      http.get(
+        `${T}/api/parlay/health`,
+        () => new HttpResponse('<html>Forbidden</html>', { status: 403, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
+    const err = await client()
+      .health.parlayHealth()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermissionDeniedError);
     expect(isDuelkitError(err)).toBe(true);
     expect((err as PermissionDeniedError).code).toBe('UNKNOWN');
@@ -182,7 +202,10 @@ describe('sign-in', () => {
 
   it('surfaces a second 401 as AuthenticationError without looping, and never re-signs on 403', async () => {
     const counter = { challenges: 0, logins: 0 };
-    server.use(...signInHandlers(counter), http.post(`${M}/svc/user/wallet/sign`, () => apiError(401, 'TOKEN_INVALID')));
+    server.use(
+      ...signInHandlers(counter),
+      http.post(`${M}/svc/user/wallet/sign`, () => apiError(401, 'TOKEN_INVALID')),
+    );
     const c = client({ signer: privateKeyToAccount(generatePrivateKey()) });
     await expect(c.wallet.sign({ body: { message: 'hi' } })).rejects.toBeInstanceOf(AuthenticationError);
     expect(counter.challenges).toBe(2);
@@ -197,8 +220,16 @@ describe('logging', () => {
     const lines: string[] = [];
     const sink = (m: string, d?: Record<string, unknown>) => lines.push(`${m} ${JSON.stringify(d ?? {})}`);
     const counter = { challenges: 0, logins: 0 };
-    server.use(...signInHandlers(counter, () => 'secret-bearer-token'), http.post(`${M}/svc/user/wallet/sign`, () => apiError(500, 'INTERNAL')));
-    const c = client({ signer: privateKeyToAccount(generatePrivateKey()), logLevel: 'debug', maxRetries: 0, logger: { debug: sink, info: sink, warn: sink, error: sink } });
+    server.use(
+      ...signInHandlers(counter, () => 'secret-bearer-token'),
+      http.post(`${M}/svc/user/wallet/sign`, () => apiError(500, 'INTERNAL')),
+    );
+    const c = client({
+      signer: privateKeyToAccount(generatePrivateKey()),
+      logLevel: 'debug',
+      maxRetries: 0,
+      logger: { debug: sink, info: sink, warn: sink, error: sink },
+    });
     await c.wallet.sign({ body: { message: 'hi' } }).catch(() => undefined);
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain(KEY);

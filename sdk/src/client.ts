@@ -58,7 +58,13 @@ export class DuelkitClient {
       timeoutMs: options.timeoutMs ?? 30_000,
       logger,
     });
-    const session = new AuthSession(transport, options.marketsUrl, options.tokenStore ?? memoryTokenStore(), options.signer, logger);
+    const session = new AuthSession(
+      transport,
+      options.marketsUrl,
+      options.tokenStore ?? memoryTokenStore(),
+      options.signer,
+      logger,
+    );
     transport.setTokenSource(session);
     const markets = () => options.marketsUrl;
     const tournaments = () => options.tournamentsUrl;
@@ -77,4 +83,3 @@ export class DuelkitClient {
     this.sports = bindRouter(transport, tournaments, tournamentsContract.sports);
   }
 }
-

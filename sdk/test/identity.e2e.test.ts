@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const clientFor = (key: string, signer = privateKeyToAccount(generatePrivateKey())) =>
-  new DuelkitClient({ marketsUrl: server.marketsUrl, tournamentsUrl: server.tournamentsUrl, builderApiKey: key, signer, maxRetries: 0 });
+  new DuelkitClient({
+    marketsUrl: server.marketsUrl,
+    tournamentsUrl: server.tournamentsUrl,
+    builderApiKey: key,
+    signer,
+    maxRetries: 0,
+  });
 
 describe('identity through the SDK', () => {
   it('registers a new wallet, signs it in again, and signs with the managed wallet', async () => {
@@ -28,7 +34,13 @@ describe('identity through the SDK', () => {
     expect(again.user?.id).toBe(first.user?.id);
     const signed = await client.wallet.sign({ body: { message: 'e2e' } });
     expect(signed.address).toBe(first.user?.address);
-    expect(await verifyMessage({ address: signed.address as `0x${string}`, message: 'e2e', signature: signed.signature as `0x${string}` })).toBe(true);
+    expect(
+      await verifyMessage({
+        address: signed.address as `0x${string}`,
+        message: 'e2e',
+        signature: signed.signature as `0x${string}`,
+      }),
+    ).toBe(true);
   });
 
   it('fails a reused nonce and a token presented with another builder key', async () => {
@@ -37,7 +49,9 @@ describe('identity through the SDK', () => {
     const challenge = await client.auth.eoaChallenge({ body: { address: signer.address } });
     const signature = await signer.signMessage({ message: challenge.message });
     await client.auth.eoaLogin({ body: { message: challenge.message, signature } });
-    const reused = await client.auth.eoaLogin({ body: { message: challenge.message, signature } }).catch((e: unknown) => e);
+    const reused = await client.auth
+      .eoaLogin({ body: { message: challenge.message, signature } })
+      .catch((e: unknown) => e);
     expect((reused as AuthenticationError).code).toBe('NONCE_REUSED');
 
     const session = await clientFor(server.builderKey, signer).auth.signIn({ username: 'e2e_bob' });
@@ -56,13 +70,17 @@ describe('identity through the SDK', () => {
   it('keeps an admin with 2FA from acting until the TOTP step', async () => {
     await server.container.identity.admins.create('e2e-admin@example.com', 'e2e admin password');
     const admin = clientFor(server.builderKey);
-    const login = await admin.adminAuth.login({ body: { email: 'e2e-admin@example.com', password: 'e2e admin password' } });
+    const login = await admin.adminAuth.login({
+      body: { email: 'e2e-admin@example.com', password: 'e2e admin password' },
+    });
     if (login.status !== 'authenticated') throw new Error('expected a session');
     admin.adminAuth.useToken(login.token);
     const { secret } = await admin.adminAuth.twoFactorSetup({ body: {} });
     await admin.adminAuth.twoFactorVerifySetup({ body: { code: authenticator.generate(secret) } });
 
-    const second = await admin.adminAuth.login({ body: { email: 'e2e-admin@example.com', password: 'e2e admin password' } });
+    const second = await admin.adminAuth.login({
+      body: { email: 'e2e-admin@example.com', password: 'e2e admin password' },
+    });
     if (second.status !== '2fa_required') throw new Error('expected a 2FA challenge');
     admin.adminAuth.useToken(second.challengeToken);
     const blocked = await admin.adminAuth.me().catch((e: unknown) => e);
@@ -77,10 +95,19 @@ describe('examples/quickstart.ts', () => {
   it('signs in against a running server and prints the user', async () => {
     const run = promisify(execFile);
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--conditions=duelkit-source', 'examples/quickstart.ts'], {
-      cwd: root,
-      env: { ...process.env, DUELKIT_BUILDER_KEY: server.builderKey, DUELKIT_MARKETS_URL: server.marketsUrl, DUELKIT_TOURNAMENTS_URL: server.tournamentsUrl },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=duelkit-source', 'examples/quickstart.ts'],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DUELKIT_BUILDER_KEY: server.builderKey,
+          DUELKIT_MARKETS_URL: server.marketsUrl,
+          DUELKIT_TOURNAMENTS_URL: server.tournamentsUrl,
+        },
+      },
+    );
     const printed = JSON.parse(stdout) as { wallet: string; user: { eoaAddress: string; username: string } };
     expect(printed.user.eoaAddress).toBe(printed.wallet);
     expect(printed.user.username).toMatch(/^user_/);

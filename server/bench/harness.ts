@@ -13,10 +13,14 @@ export interface Target {
 
 /** Starts a bench target in its own process; it prints one JSON line when ready. */
 export async function startTarget(file: string, env: Record<string, string> = {}): Promise<Target> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=duelkit-source', fileURLToPath(new URL(file, import.meta.url))], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=duelkit-source', fileURLToPath(new URL(file, import.meta.url))],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     if (line.startsWith('{')) return { proc, info: JSON.parse(line) as Target['info'] };
@@ -48,6 +52,8 @@ export function print(rows: Measured[], baseline: Measured): void {
   console.log('\n| target | requests/s | p99 ms | non-2xx | errors | × baseline |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${(r.rps / baseline.rps).toFixed(2)} |`);
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${(r.rps / baseline.rps).toFixed(2)} |`,
+    );
   }
 }

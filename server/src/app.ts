@@ -61,7 +61,11 @@ export function createHostApp(
       customProps: () => ({ host }),
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -90,7 +94,16 @@ export function createHostApp(
   });
   if (host === 'markets' && c.mediaRoot) {
     // Uploaded files on local disk (embedded defaults); with S3 they are served by the bucket.
-    app.use('/media', express.static(c.mediaRoot, { fallthrough: false, index: false, dotfiles: 'deny', maxAge: '1y', immutable: true }));
+    app.use(
+      '/media',
+      express.static(c.mediaRoot, {
+        fallthrough: false,
+        index: false,
+        dotfiles: 'deny',
+        maxAge: '1y',
+        immutable: true,
+      }),
+    );
   }
   const openapi = openApiDocument(host);
   app.get('/openapi.json', (_req, res) => {

@@ -4,14 +4,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const csv = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -37,7 +35,10 @@ const EnvSchema = z.object({
   /** Express `trust proxy` setting: false, true, a hop count, or a comma list of subnets. */
   TRUST_PROXY: z.string().default('false'),
   CORS_ORIGINS: z.string().default('*'),
-  JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  JSON_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
+    .default('1mb'),
   /** Requests per minute per builder key, by tier. */
   RATE_LIMIT_TEAM_PER_MIN: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_SELFSERVE_PER_MIN: z.coerce.number().int().min(1).default(300),
@@ -53,7 +54,12 @@ const EnvSchema = z.object({
   GEOIP_CSV_PATH: z.string().optional(),
   /** ISO 3166-1 alpha-2 codes refused for usdc collateral. */
   GEO_BLOCKED_COUNTRIES: csv.default(''),
-  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 7).default(24),
+  IDEMPOTENCY_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(24),
   /** How long a duplicate waits for the first request with the same key before 409. */
   IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   /** An in-flight key older than this is considered abandoned (its process died) and may be retaken. */
@@ -65,14 +71,23 @@ const EnvSchema = z.object({
   SPORTMONKS_CRICKET_V2_BASE_URL: z.string().url().default('https://cricket.sportmonks.com/api/v2.0'),
   SPORTS_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(8_000),
   /** Bound of the in-memory sports cache (used when REDIS_URL is unset). */
-  SPORTS_CACHE_MAX_BYTES: z.coerce.number().int().min(1_000_000).default(64 * 1024 * 1024),
+  SPORTS_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_000_000)
+    .default(64 * 1024 * 1024),
   SPORTS_PROXY_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
   SPORTS_HELPERS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
   /** HMAC key for user and admin JWTs (≥ 32 characters). Development default outside production. */
   JWT_SECRET: z.string().min(32).optional(),
   /** Earlier JWT secrets still accepted for verification while their tokens live (comma list). */
   JWT_PREVIOUS_SECRETS: csv.default(''),
-  USER_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(168),
+  USER_TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(168),
   ADMIN_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(72).default(12),
   /** Domain and URI Sign-In with Ethereum messages are bound to. */
   SIWE_DOMAIN: z.string().min(1).default('localhost'),
@@ -146,7 +161,12 @@ export interface Config {
     readonly driver: 'local' | 's3';
     readonly localDir: string | undefined;
     readonly publicBaseUrl: string;
-    readonly s3: { bucket: string | undefined; region: string; endpoint: string | undefined; publicBaseUrl: string | undefined };
+    readonly s3: {
+      bucket: string | undefined;
+      region: string;
+      endpoint: string | undefined;
+      publicBaseUrl: string | undefined;
+    };
   };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';

@@ -156,7 +156,7 @@ export async function createContainer(
   }
   const orm = await initOrm(url, poolSize, config.database.runMigrations);
   closers.push(() => orm.close(true));
-  if (embedded) closers.push(() => (embedded).stop());
+  if (embedded) closers.push(() => embedded.stop());
 
   const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
   if (redis) closers.unshift(async () => void (await redis.quit().catch(() => redis.disconnect())));

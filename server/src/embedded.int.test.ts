@@ -10,7 +10,13 @@ describe('embedded defaults', () => {
   beforeAll(async () => {
     // No DATABASE_URL and no REDIS_URL: embedded PostgreSQL and in-memory limits.
     running = await startDuelkit(
-      loadConfig({ PORT: '0', TOURNAMENTS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DUELKIT_DEV_BUILDER_KEY: devKey }),
+      loadConfig({
+        PORT: '0',
+        TOURNAMENTS_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DUELKIT_DEV_BUILDER_KEY: devKey,
+      }),
       { logger: createLogger('silent') },
     );
   }, 60_000);

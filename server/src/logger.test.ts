@@ -22,6 +22,8 @@ describe('logger', () => {
   });
 
   it('redacts secret query parameters from URLs', () => {
-    expect(redactUrl('/x?api_token=abc&page=2&API_TOKEN=def')).toBe('/x?api_token=[REDACTED]&page=2&API_TOKEN=[REDACTED]');
+    expect(redactUrl('/x?api_token=abc&page=2&API_TOKEN=def')).toBe(
+      '/x?api_token=[REDACTED]&page=2&API_TOKEN=[REDACTED]',
+    );
   });
 });

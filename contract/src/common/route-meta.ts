@@ -2,14 +2,7 @@
  * How a route authenticates its caller, as in the `auth` column of the spec's endpoint list.
  * Every kind except `webhook` also requires the `x-builder-api-key` header.
  */
-export type AuthKind =
-  | 'public'
-  | 'bearer'
-  | 'optional-bearer'
-  | 'admin'
-  | 'jwt-or-wallet'
-  | 'builder-only'
-  | 'webhook';
+export type AuthKind = 'public' | 'bearer' | 'optional-bearer' | 'admin' | 'jwt-or-wallet' | 'builder-only' | 'webhook';
 
 /** Metadata carried by every contract route; the server and the OpenAPI generator read it. */
 export interface RouteMeta {

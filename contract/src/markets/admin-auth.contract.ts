@@ -6,7 +6,12 @@ import { TimestampSchema } from '../common/primitives.js';
 const tag = 'Admin auth';
 
 export const AdminSchema = z
-  .object({ id: z.string().uuid(), email: z.string().email(), twoFactorEnabled: z.boolean(), createdAt: TimestampSchema })
+  .object({
+    id: z.string().uuid(),
+    email: z.string().email(),
+    twoFactorEnabled: z.boolean(),
+    createdAt: TimestampSchema,
+  })
   .strict();
 
 const AdminSessionSchema = z
@@ -35,7 +40,9 @@ export const adminAuthContract = c.router({
         z
           .object({
             status: z.literal('2fa_required'),
-            challengeToken: z.string().describe('Send as the bearer token of 2fa/verify; valid 5 minutes, for nothing else'),
+            challengeToken: z
+              .string()
+              .describe('Send as the bearer token of 2fa/verify; valid 5 minutes, for nothing else'),
             expiresAt: TimestampSchema,
           })
           .strict(),
@@ -102,7 +109,9 @@ export const adminAuthContract = c.router({
   verify: {
     method: 'GET',
     path: '/svc/admin/auth/verify',
-    responses: { 200: z.object({ valid: z.literal(true), adminId: z.string().uuid(), expiresAt: TimestampSchema }).strict() },
+    responses: {
+      200: z.object({ valid: z.literal(true), adminId: z.string().uuid(), expiresAt: TimestampSchema }).strict(),
+    },
     summary: 'Whether the admin token is valid',
     metadata: meta(tag, '4.16', 'admin'),
   },

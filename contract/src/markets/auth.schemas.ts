@@ -54,12 +54,18 @@ export const SignedMessageSchema = z
 
 export const EoaLoginResponseSchema = z.discriminatedUnion('exists', [
   SessionSchema,
-  z.object({ exists: z.literal(false) }).strict().describe('No account for this wallet yet: register it'),
+  z
+    .object({ exists: z.literal(false) })
+    .strict()
+    .describe('No account for this wallet yet: register it'),
 ]);
 
 export const EoaRegisterRequestSchema = SignedMessageSchema.extend({
   username: UsernameSchema,
-  inviteCode: z.string().regex(/^[A-Za-z0-9_-]{4,64}$/).optional(),
+  inviteCode: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{4,64}$/)
+    .optional(),
 }).strict();
 
 /** An identity-provider token: an OIDC id_token or a JWT access token. */
@@ -77,7 +83,11 @@ export const IdpRegisterRequestSchema = z
   .strict()
   .refine(oneToken, ONE_TOKEN);
 export const IdpMigrateRequestSchema = z
-  .object({ ...IdpTokenFields, message: SignedMessageSchema.shape.message, signature: SignedMessageSchema.shape.signature })
+  .object({
+    ...IdpTokenFields,
+    message: SignedMessageSchema.shape.message,
+    signature: SignedMessageSchema.shape.signature,
+  })
   .strict()
   .refine(oneToken, ONE_TOKEN);
 export const IdpLoginResponseSchema = EoaLoginResponseSchema;

@@ -22,7 +22,9 @@ export const JsonValueSchema = z
 /** Cache windows a caller can ask for (§4.18). */
 export const SportsTtlSchema = z
   .enum(['live', 'ended', 'news', 'logo', 'default'])
-  .describe('Cache window: live 30 s/5 min, ended 60 s/24 h, news 5 min/1 h, logo 24 h/7 d, default 60 s/30 min (fresh/stale)');
+  .describe(
+    'Cache window: live 30 s/5 min, ended 60 s/24 h, news 5 min/1 h, logo 24 h/7 d, default 60 s/30 min (fresh/stale)',
+  );
 export type SportsTtl = z.infer<typeof SportsTtlSchema>;
 
 const ParamValueSchema = z.union([z.string().max(2000), z.number(), z.boolean()]);

@@ -92,21 +92,33 @@ export class AuthSession implements TokenSource {
     const auth = marketsContract.auth;
     const address = addressOf(signer);
     const challenge = async () => {
-      const { data } = await this.transport.call<{ message: string }>(this.marketsUrl, auth.eoaChallenge, { body: { address } });
+      const { data } = await this.transport.call<{ message: string }>(this.marketsUrl, auth.eoaChallenge, {
+        body: { address },
+      });
       return { message: data.message, signature: await sign(signer, data.message) };
     };
-    const login = await this.transport.call<{ exists: boolean; token?: string; expiresAt?: string; user?: User }>(this.marketsUrl, auth.eoaLogin, {
-      body: await challenge(),
-    });
+    const login = await this.transport.call<{ exists: boolean; token?: string; expiresAt?: string; user?: User }>(
+      this.marketsUrl,
+      auth.eoaLogin,
+      {
+        body: await challenge(),
+      },
+    );
     let session = login.data;
     if (!session.exists) {
       if (!this.username) {
         throw new RegistrationRequiredError('This wallet has no account yet: call signIn({ username }) to register it');
       }
       this.logger.info('registering a new account', { address });
-      session = (await this.transport.call<{ exists: true; token: string; expiresAt: string; user: User }>(this.marketsUrl, auth.eoaRegister, {
-        body: { ...(await challenge()), username: this.username },
-      })).data;
+      session = (
+        await this.transport.call<{ exists: true; token: string; expiresAt: string; user: User }>(
+          this.marketsUrl,
+          auth.eoaRegister,
+          {
+            body: { ...(await challenge()), username: this.username },
+          },
+        )
+      ).data;
     }
     const stored: StoredSession = { token: session.token as string, expiresAt: session.expiresAt as string };
     if (session.user) stored.user = session.user;

@@ -58,7 +58,8 @@ export class ApiError extends DuelkitError {
       message: typeof b['message'] === 'string' ? b['message'] : `HTTP ${status}`,
       requestId: typeof b['requestId'] === 'string' ? b['requestId'] : (headers.get('x-request-id') ?? undefined),
       details: b['details'] && typeof b['details'] === 'object' ? (b['details'] as Record<string, unknown>) : undefined,
-      fieldErrors: b['fieldErrors'] && typeof b['fieldErrors'] === 'object' ? (b['fieldErrors'] as FieldErrors) : undefined,
+      fieldErrors:
+        b['fieldErrors'] && typeof b['fieldErrors'] === 'object' ? (b['fieldErrors'] as FieldErrors) : undefined,
       headers,
       idempotencyKey,
     };
@@ -140,7 +141,10 @@ const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
  * The single classification point: whether repeating the same request can succeed without a
  * double effect. A 500 is retried only when the request is a GET or carries an idempotency key.
  */
-export function isRetryable(err: unknown, request: { method: string; idempotencyKey?: string | undefined } = { method: 'GET' }): boolean {
+export function isRetryable(
+  err: unknown,
+  request: { method: string; idempotencyKey?: string | undefined } = { method: 'GET' },
+): boolean {
   if (!isDuelkitError(err)) return false;
   const name = err.name;
   if (name === 'ConnectionError' || name === 'TimeoutError') return true;

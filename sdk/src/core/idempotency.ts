@@ -1,6 +1,7 @@
 /** A UUID v4, from Web Crypto where available (Node ≥ 18, browsers). */
 export function newIdempotencyKey(): string {
-  const c = (globalThis as { crypto?: { randomUUID?: () => string; getRandomValues?: (a: Uint8Array) => Uint8Array } }).crypto;
+  const c = (globalThis as { crypto?: { randomUUID?: () => string; getRandomValues?: (a: Uint8Array) => Uint8Array } })
+    .crypto;
   if (c?.randomUUID) return c.randomUUID();
   const bytes = new Uint8Array(16);
   if (c?.getRandomValues) c.getRandomValues(bytes);

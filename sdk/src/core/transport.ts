@@ -83,7 +83,10 @@ function anySignal(signals: (AbortSignal | undefined)[]): { signal: AbortSignal;
     s.addEventListener('abort', on, { once: true });
     listeners.push([s, on]);
   }
-  return { signal: controller.signal, dispose: () => listeners.forEach(([s, on]) => s.removeEventListener('abort', on)) };
+  return {
+    signal: controller.signal,
+    dispose: () => listeners.forEach(([s, on]) => s.removeEventListener('abort', on)),
+  };
 }
 
 /**
@@ -108,7 +111,12 @@ export class Transport {
     this.adminToken = token;
   }
 
-  async call<T>(base: string, route: AppRoute, input: Input = {}, options: CallOptions = {}): Promise<{ data: T; meta: ResponseMeta }> {
+  async call<T>(
+    base: string,
+    route: AppRoute,
+    input: Input = {},
+    options: CallOptions = {},
+  ): Promise<{ data: T; meta: ResponseMeta }> {
     const meta = routeMeta(route);
     const idempotencyKey = meta.idempotent ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
     const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
@@ -118,8 +126,14 @@ export class Transport {
     for (;;) {
       let error: DuelkitError;
       try {
-        const token = meta.auth === 'admin' ? this.adminToken : usesUser && this.tokens ? await this.tokens.token() : null;
-        const outcome = await this.send(base, route, input, { token, idempotencyKey, signal: options.signal, deadline });
+        const token =
+          meta.auth === 'admin' ? this.adminToken : usesUser && this.tokens ? await this.tokens.token() : null;
+        const outcome = await this.send(base, route, input, {
+          token,
+          idempotencyKey,
+          signal: options.signal,
+          deadline,
+        });
         if (outcome instanceof ApiError) {
           if (
             outcome.status === 401 &&
@@ -142,11 +156,17 @@ export class Transport {
         error = err;
       }
       error.idempotencyKey ??= idempotencyKey;
-      if (!isRetryable(error, { method: route.method, idempotencyKey }) || retries >= this.config.maxRetries) throw error;
+      if (!isRetryable(error, { method: route.method, idempotencyKey }) || retries >= this.config.maxRetries)
+        throw error;
       const wait = (error instanceof ApiError ? retryAfterMs(error.headers) : undefined) ?? backoffMs(retries + 1);
       if (deadline !== undefined && Date.now() + wait > deadline) throw error;
       retries += 1;
-      this.config.logger.info('retrying', { path: route.path, status: error instanceof ApiError ? error.status : error.name, waitMs: wait, retry: retries });
+      this.config.logger.info('retrying', {
+        path: route.path,
+        status: error instanceof ApiError ? error.status : error.name,
+        waitMs: wait,
+        retry: retries,
+      });
       await sleep(wait, options.signal);
     }
   }
@@ -155,14 +175,25 @@ export class Transport {
     base: string,
     route: AppRoute,
     input: Input,
-    ctx: { token: string | null; idempotencyKey: string | undefined; signal: AbortSignal | undefined; deadline: number | undefined },
+    ctx: {
+      token: string | null;
+      idempotencyKey: string | undefined;
+      signal: AbortSignal | undefined;
+      deadline: number | undefined;
+    },
   ): Promise<ApiError | { data: unknown; meta: Omit<ResponseMeta, 'attempts'> }> {
     const { payload, contentType } = bodyOf(route, input.body);
-    const headers: Record<string, string> = { accept: 'application/json', 'x-builder-api-key': this.config.builderApiKey };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-builder-api-key': this.config.builderApiKey,
+    };
     if (contentType) headers['content-type'] = contentType;
     if (ctx.token) headers['authorization'] = `Bearer ${ctx.token}`;
     if (ctx.idempotencyKey) headers['idempotency-key'] = ctx.idempotencyKey;
-    const budget = Math.min(this.config.timeoutMs, ctx.deadline === undefined ? Infinity : Math.max(1, ctx.deadline - Date.now()));
+    const budget = Math.min(
+      this.config.timeoutMs,
+      ctx.deadline === undefined ? Infinity : Math.max(1, ctx.deadline - Date.now()),
+    );
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error('timeout')), budget);
     const combined = anySignal([ctx.signal, timeout.signal]);
@@ -170,10 +201,17 @@ export class Transport {
     this.config.logger.debug('request', { method: route.method, url, idempotencyKey: ctx.idempotencyKey });
     let res: Response;
     try {
-      res = await this.config.fetch(url, { method: route.method, headers, body: payload ?? null, signal: combined.signal });
+      res = await this.config.fetch(url, {
+        method: route.method,
+        headers,
+        body: payload ?? null,
+        signal: combined.signal,
+      });
     } catch (err) {
-      if (ctx.signal?.aborted) throw new AbortError('The request was aborted', { cause: err, idempotencyKey: ctx.idempotencyKey });
-      if (timeout.signal.aborted) throw new TimeoutError(`No answer within ${budget} ms`, { cause: err, idempotencyKey: ctx.idempotencyKey });
+      if (ctx.signal?.aborted)
+        throw new AbortError('The request was aborted', { cause: err, idempotencyKey: ctx.idempotencyKey });
+      if (timeout.signal.aborted)
+        throw new TimeoutError(`No answer within ${budget} ms`, { cause: err, idempotencyKey: ctx.idempotencyKey });
       throw new ConnectionError('The service could not be reached', { cause: err, idempotencyKey: ctx.idempotencyKey });
     } finally {
       clearTimeout(timer);
@@ -187,17 +225,36 @@ export class Transport {
       // HTML or plain-text error pages carry no JSON body.
     }
     if (!res.ok) {
-      const err = ApiError.generate(res.status, body ?? { message: res.statusText || `HTTP ${res.status}` }, res.headers, ctx.idempotencyKey);
-      this.config.logger.warn('request failed', { method: route.method, path: route.path, status: res.status, code: err.code, requestId: err.requestId });
+      const err = ApiError.generate(
+        res.status,
+        body ?? { message: res.statusText || `HTTP ${res.status}` },
+        res.headers,
+        ctx.idempotencyKey,
+      );
+      this.config.logger.warn('request failed', {
+        method: route.method,
+        path: route.path,
+        status: res.status,
+        code: err.code,
+        requestId: err.requestId,
+      });
       return err;
     }
     const schema = (route.responses as Record<number, unknown>)[res.status] as z.ZodTypeAny | undefined;
-    const parsed = schema && typeof schema.safeParse === 'function' ? schema.safeParse(body) : { success: true as const, data: body };
+    const parsed =
+      schema && typeof schema.safeParse === 'function'
+        ? schema.safeParse(body)
+        : { success: true as const, data: body };
     if (!parsed.success) {
-      throw new ResponseValidationError(`The ${res.status} answer of ${route.method} ${route.path} does not match the contract`, res.status, body, {
-        cause: parsed.error,
-        idempotencyKey: ctx.idempotencyKey,
-      });
+      throw new ResponseValidationError(
+        `The ${res.status} answer of ${route.method} ${route.path} does not match the contract`,
+        res.status,
+        body,
+        {
+          cause: parsed.error,
+          idempotencyKey: ctx.idempotencyKey,
+        },
+      );
     }
     return {
       data: parsed.data,
@@ -210,4 +267,3 @@ export class Transport {
     };
   }
 }
-

@@ -9,7 +9,7 @@ export function bindRouter<T extends AppRouter>(transport: Transport, base: () =
     if (isAppRoute(entry)) {
       const route: AppRoute = entry;
       const withResponse = (input?: object, options?: CallOptions): Promise<{ data: unknown; meta: ResponseMeta }> =>
-        transport.call(base(), route, (input ?? {}), options);
+        transport.call(base(), route, input ?? {}, options);
       const method = async (input?: object, options?: CallOptions) => (await withResponse(input, options)).data;
       out[name] = Object.assign(method, { withResponse });
     } else {

@@ -1,11 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Orm } from '../db/orm.js';
-import {
-  BuilderAppEntity,
-  BuilderKeyEntity,
-  type BuilderTier,
-} from './builder-key.entity.js';
+import { BuilderAppEntity, BuilderKeyEntity, type BuilderTier } from './builder-key.entity.js';
 
 /** The tenant a request acts for, resolved from its builder key. */
 export interface Tenant {
@@ -105,6 +101,11 @@ export class BuilderKeyService {
    */
   async ensureDevKey(devKey: string | undefined): Promise<CreatedKey | null> {
     if ((await this.orm.em.fork().count(BuilderKeyEntity, {})) > 0) return null;
-    return this.create({ name: 'development', tier: 'team', appName: 'development', ...(devKey ? { key: devKey } : {}) });
+    return this.create({
+      name: 'development',
+      tier: 'team',
+      appName: 'development',
+      ...(devKey ? { key: devKey } : {}),
+    });
   }
 }

@@ -8,7 +8,9 @@ import { TokenService } from '../identity/token.service.js';
 import { openDatabase } from './database.js';
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } }, strict: true });
-const args = z.object({ email: z.string().email(), password: z.string().min(12, 'at least 12 characters') }).safeParse(values);
+const args = z
+  .object({ email: z.string().email(), password: z.string().min(12, 'at least 12 characters') })
+  .safeParse(values);
 if (!args.success) {
   console.error('usage: pnpm admin:create --email <email> --password <password (≥ 12 characters)>');
   console.error(args.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n'));
@@ -18,7 +20,10 @@ const config = loadConfig();
 const db = await openDatabase(config);
 try {
   const tokens = new TokenService(config.auth.jwtSecret, config.auth.previousJwtSecrets, 60, 60);
-  const admin = await new AdminAuthService(db.orm, new SecretBox(config.auth.walletMasterKey), tokens).create(args.data.email, args.data.password);
+  const admin = await new AdminAuthService(db.orm, new SecretBox(config.auth.walletMasterKey), tokens).create(
+    args.data.email,
+    args.data.password,
+  );
   console.log(`admin ${admin.email} created (id ${admin.id}); sign in at POST /svc/admin/auth/login and turn on 2FA`);
 } finally {
   await db.close();

@@ -12,5 +12,16 @@ import {
 } from '../identity/identity.entities.js';
 
 /** Every entity the ORM knows. Areas add theirs here. */
-export const entities = [BuilderAppEntity, BuilderKeyEntity, IdempotencyRecordEntity, LeaseEntity, DuelEntity,
-  UserEntity, UserIdentityEntity, AuthNonceEntity, AdminEntity, RevokedTokenEntity, UsedWalletCredentialEntity];
+export const entities = [
+  BuilderAppEntity,
+  BuilderKeyEntity,
+  IdempotencyRecordEntity,
+  LeaseEntity,
+  DuelEntity,
+  UserEntity,
+  UserIdentityEntity,
+  AuthNonceEntity,
+  AdminEntity,
+  RevokedTokenEntity,
+  UsedWalletCredentialEntity,
+];

@@ -30,7 +30,9 @@ describe('GeoGate', () => {
   });
 
   it('never gates credits', () => {
-    expect(codeOf(() => gate.assertAllowed('credits', { ip: '8.8.8.8', headers: { 'cf-ipcountry': 'US' } }))).toBeNull();
+    expect(
+      codeOf(() => gate.assertAllowed('credits', { ip: '8.8.8.8', headers: { 'cf-ipcountry': 'US' } })),
+    ).toBeNull();
   });
 
   it('allows usdc from other and unknown countries', () => {

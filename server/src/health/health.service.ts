@@ -30,7 +30,11 @@ export class HealthService {
   private readonly startedAt = Date.now();
   private readonly probes = new Map<string, ReadinessProbe | null>();
 
-  constructor(orm: Orm, redis: Redis | undefined, private readonly timeoutMs = 2_000) {
+  constructor(
+    orm: Orm,
+    redis: Redis | undefined,
+    private readonly timeoutMs = 2_000,
+  ) {
     this.probes.set('postgres', async () => {
       await orm.em.fork().getConnection().execute('select 1');
     });

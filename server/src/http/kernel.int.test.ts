@@ -34,7 +34,11 @@ async function call(url: string, init: RequestInit & { key?: string | null } = {
   if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
   const res = await fetch(url, { ...init, headers });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
 }
 
 beforeAll(async () => {
@@ -53,7 +57,9 @@ beforeAll(async () => {
           const [row] = await em
             .getConnection()
             .execute<{ id: number }[]>('insert into test_effects (amount) values (?) returning id', [body.amount]);
-          const [{ n }] = await em.getConnection().execute<[{ n: number }]>('select count(*)::int as n from test_effects');
+          const [{ n }] = await em
+            .getConnection()
+            .execute<[{ n: number }]>('select count(*)::int as n from test_effects');
           return { status: 201, body: { id: Number(row?.id), amount: body.amount, effects: n } };
         },
       }),
@@ -100,7 +106,9 @@ describe('request ids and errors', () => {
   it('echoes a sane client request id and replaces an insane one', async () => {
     const ok = await call(`${server.tournamentsUrl}/api/parlay/health`, { headers: { 'x-request-id': 'abc-123' } });
     expect(ok.headers.get('x-request-id')).toBe('abc-123');
-    const bad = await call(`${server.tournamentsUrl}/api/parlay/health`, { headers: { 'x-request-id': 'a b<script>' } });
+    const bad = await call(`${server.tournamentsUrl}/api/parlay/health`, {
+      headers: { 'x-request-id': 'a b<script>' },
+    });
     expect(bad.headers.get('x-request-id')).not.toBe('a b<script>');
   });
 

@@ -15,9 +15,13 @@ async function freePort(): Promise<number> {
 
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i++) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -95,7 +99,9 @@ describe('when Redis goes away mid-run', () => {
     expect(statuses).toContain(429);
     const ready = await fetch(`${server.tournamentsUrl}/ready`);
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks['redis']?.status).toBe('down');
+    expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks['redis']?.status).toBe(
+      'down',
+    );
   });
 });
 

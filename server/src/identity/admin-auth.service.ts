@@ -7,7 +7,12 @@ import { AdminEntity, RevokedTokenEntity, type AdminRecord } from './identity.en
 import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './token.service.js';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 /** `scrypt$N$r$p$salt$hash`, all parameters stored so they can be raised later. */
@@ -104,25 +109,33 @@ export class AdminAuthService {
 
   async setup(adminId: string) {
     const admin = await this.byId(adminId);
-    if (admin.twoFactorEnabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
+    if (admin.twoFactorEnabled)
+      throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     const secret = authenticator.generateSecret(20);
-    await this.orm.em.fork().nativeUpdate(AdminEntity, { id: adminId }, { totpPendingCiphertext: this.box.seal(secret) });
+    await this.orm.em
+      .fork()
+      .nativeUpdate(AdminEntity, { id: adminId }, { totpPendingCiphertext: this.box.seal(secret) });
     return { secret, otpauthUri: authenticator.keyuri(admin.email, this.issuerName, secret) };
   }
 
   async verifySetup(adminId: string, code: string) {
     const admin = await this.byId(adminId);
-    if (admin.twoFactorEnabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
+    if (admin.twoFactorEnabled)
+      throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     if (!admin.totpPendingCiphertext) throw new AppError('TWO_FACTOR_NOT_ENABLED', 'Call 2fa/setup first');
     const secret = this.box.open(admin.totpPendingCiphertext);
     if (!authenticator.check(code, secret)) throw new AppError('TWO_FACTOR_INVALID', 'The code is wrong or expired');
     const backupCodes = newBackupCodes();
-    await this.orm.em.fork().nativeUpdate(AdminEntity, { id: adminId }, {
-      totpSecretCiphertext: admin.totpPendingCiphertext,
-      totpPendingCiphertext: null,
-      twoFactorEnabled: true,
-      backupCodeHashes: backupCodes.map(hashCode),
-    });
+    await this.orm.em.fork().nativeUpdate(
+      AdminEntity,
+      { id: adminId },
+      {
+        totpSecretCiphertext: admin.totpPendingCiphertext,
+        totpPendingCiphertext: null,
+        twoFactorEnabled: true,
+        backupCodeHashes: backupCodes.map(hashCode),
+      },
+    );
     return { enabled: true as const, backupCodes };
   }
 
@@ -130,11 +143,15 @@ export class AdminAuthService {
     const admin = await this.byId(adminId);
     if (!admin.twoFactorEnabled) throw new AppError('TWO_FACTOR_NOT_ENABLED', 'Two-factor authentication is off');
     await this.checkCode(admin, code, { allowBackup: true });
-    await this.orm.em.fork().nativeUpdate(AdminEntity, { id: adminId }, {
-      totpSecretCiphertext: null,
-      twoFactorEnabled: false,
-      backupCodeHashes: [],
-    });
+    await this.orm.em.fork().nativeUpdate(
+      AdminEntity,
+      { id: adminId },
+      {
+        totpSecretCiphertext: null,
+        twoFactorEnabled: false,
+        backupCodeHashes: [],
+      },
+    );
     return { enabled: false as const };
   }
 
@@ -143,7 +160,9 @@ export class AdminAuthService {
     if (!admin.twoFactorEnabled) throw new AppError('TWO_FACTOR_NOT_ENABLED', 'Two-factor authentication is off');
     await this.checkCode(admin, code, { allowBackup: false });
     const backupCodes = newBackupCodes();
-    await this.orm.em.fork().nativeUpdate(AdminEntity, { id: adminId }, { backupCodeHashes: backupCodes.map(hashCode) });
+    await this.orm.em
+      .fork()
+      .nativeUpdate(AdminEntity, { id: adminId }, { backupCodeHashes: backupCodes.map(hashCode) });
     return { backupCodes };
   }
 
@@ -151,7 +170,10 @@ export class AdminAuthService {
     await this.orm.em
       .fork()
       .getConnection()
-      .execute('insert into revoked_tokens (id, expires_at) values (?, ?) on conflict (id) do nothing', [jti, new Date(exp * 1000)]);
+      .execute('insert into revoked_tokens (id, expires_at) values (?, ?) on conflict (id) do nothing', [
+        jti,
+        new Date(exp * 1000),
+      ]);
   }
 
   async isRevoked(jti: string): Promise<boolean> {

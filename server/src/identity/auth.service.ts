@@ -29,9 +29,13 @@ export class AuthService {
     return user ? this.users.session(user) : { exists: false as const };
   }
 
-  async eoaRegister(builderAppId: string, input: { message: string; signature: string; username: string; inviteCode?: string | undefined }) {
+  async eoaRegister(
+    builderAppId: string,
+    input: { message: string; signature: string; username: string; inviteCode?: string | undefined },
+  ) {
     const eoa = await this.siwe.verify(builderAppId, input.message, input.signature);
-    if (await this.users.byEoa(builderAppId, eoa)) throw new AppError('ACCOUNT_EXISTS', 'This wallet already has an account; sign in instead');
+    if (await this.users.byEoa(builderAppId, eoa))
+      throw new AppError('ACCOUNT_EXISTS', 'This wallet already has an account; sign in instead');
     const user = await this.users.create({ builderAppId, eoa, username: input.username, inviteCode: input.inviteCode });
     return this.users.session(user);
   }
@@ -59,7 +63,8 @@ export class AuthService {
     const user = await this.users.byEoa(builderAppId, eoa);
     if (!user) throw new AppError('NOT_FOUND', 'This wallet has no account to link to; register it first');
     const linked = await this.users.byIdentity(builderAppId, identity.issuer, identity.subject);
-    if (linked && linked.id !== user.id) throw new AppError('IDENTITY_ALREADY_LINKED', 'This identity is linked to another account');
+    if (linked && linked.id !== user.id)
+      throw new AppError('IDENTITY_ALREADY_LINKED', 'This identity is linked to another account');
     if (!linked) await this.users.linkIdentity(user, identity.issuer, identity.subject);
     return this.users.session(user);
   }
@@ -70,7 +75,10 @@ export class AuthService {
   }
 
   async profileImage(userId: string, file: { buffer: Buffer } | undefined) {
-    if (!file) throw new AppError('VALIDATION_FAILED', 'Send the image as the multipart field `image`', { fieldErrors: { 'body.image': ['Required'] } });
+    if (!file)
+      throw new AppError('VALIDATION_FAILED', 'Send the image as the multipart field `image`', {
+        fieldErrors: { 'body.image': ['Required'] },
+      });
     const kind = sniffImage(file.buffer);
     if (!kind) throw new AppError('UNSUPPORTED_IMAGE', 'The file is not a PNG, JPEG, WebP or GIF image');
     const url = await this.storage.put(`profile-images/${userId}/${randomUUID()}.${kind.ext}`, file.buffer, kind.mime);
@@ -80,11 +88,21 @@ export class AuthService {
 
   async sign(userId: string, message: string | { raw: string }) {
     const account = await this.account(userId);
-    const signature = await account.signMessage({ message: typeof message === 'string' ? message : { raw: message.raw as Hex } });
+    const signature = await account.signMessage({
+      message: typeof message === 'string' ? message : { raw: message.raw as Hex },
+    });
     return { address: account.address, signature };
   }
 
-  async signTypedData(userId: string, typed: { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> }) {
+  async signTypedData(
+    userId: string,
+    typed: {
+      domain: Record<string, unknown>;
+      types: Record<string, { name: string; type: string }[]>;
+      primaryType: string;
+      message: Record<string, unknown>;
+    },
+  ) {
     const account = await this.account(userId);
     try {
       const signature = await account.signTypedData(typed as unknown as TypedDataDefinition);
@@ -98,7 +116,11 @@ export class AuthService {
     const result = await this.users.registerAddresses(builderAppId, [address]);
     const user = await this.users.byEoa(builderAppId, address);
     if (!user) throw new AppError('INTERNAL', 'account missing after registration');
-    return { address: getAddress(address), status: result.created ? ('created' as const) : ('exists' as const), user: toUser(user) };
+    return {
+      address: getAddress(address),
+      status: result.created ? ('created' as const) : ('exists' as const),
+      user: toUser(user),
+    };
   }
 
   registerBulk(builderAppId: string, addresses: readonly string[]) {

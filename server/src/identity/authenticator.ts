@@ -30,7 +30,8 @@ export class IdentityAuthenticator implements Authenticator {
     const token = bearer(req);
     if (!token) return null;
     const aud = TokenService.audienceOf(token);
-    if (aud && aud !== USER_AUDIENCE) throw new AppError('TOKEN_INVALID', 'An admin token is not accepted on user routes');
+    if (aud && aud !== USER_AUDIENCE)
+      throw new AppError('TOKEN_INVALID', 'An admin token is not accepted on user routes');
     const claims = await this.tokens.verifyUser(token);
     if (req.tenant && claims.bap !== req.tenant.builderAppId) {
       throw new AppError('TENANT_MISMATCH', 'This token belongs to another builder app than the x-builder-api-key');
@@ -71,7 +72,10 @@ export class IdentityAuthenticator implements Authenticator {
     const timestamp = one(HEADER.walletTimestamp);
     if (!address && !signature && !timestamp) return null;
     if (!address || !signature || !timestamp) {
-      throw new AppError('WALLET_CREDENTIAL_INVALID', 'Send all three x-wallet-address, x-wallet-signature and x-wallet-timestamp');
+      throw new AppError(
+        'WALLET_CREDENTIAL_INVALID',
+        'Send all three x-wallet-address, x-wallet-signature and x-wallet-timestamp',
+      );
     }
     const verified = await this.wallets.verify(address, signature, timestamp);
     return { kind: 'wallet', address: verified.address, expiresAt: Math.floor(verified.expiresAt.getTime() / 1000) };

@@ -13,7 +13,11 @@ import { walletLoginMessage } from './wallet-credential.js';
 type Body = Record<string, any>;
 
 let server: TestServer;
-let issuer: { url: string; server: Server; sign: (claims: Record<string, unknown>, opts?: { aud?: string; exp?: string }) => Promise<string> };
+let issuer: {
+  url: string;
+  server: Server;
+  sign: (claims: Record<string, unknown>, opts?: { aud?: string; exp?: string }) => Promise<string>;
+};
 
 async function startIssuer() {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
@@ -49,17 +53,27 @@ afterAll(async () => {
   issuer?.server.close();
 });
 
-async function api(path: string, init: { method?: string; body?: unknown; token?: string; key?: string; headers?: Record<string, string> } = {}) {
+async function api(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string; key?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { 'x-builder-api-key': init.key ?? server.builderKey, ...init.headers };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.token) headers['authorization'] = `Bearer ${init.token}`;
   const base = path.startsWith('/user/') ? server.tournamentsUrl : server.marketsUrl;
-  const res = await fetch(`${base}${path}`, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+  const res = await fetch(`${base}${path}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
   return { status: res.status, body: (await res.json()) as Body };
 }
 
 async function signedChallenge(account: ReturnType<typeof privateKeyToAccount>, key?: string) {
-  const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address }, ...(key ? { key } : {}) });
+  const challenge = await api('/svc/user/auth/eoa/challenge', {
+    body: { address: account.address },
+    ...(key ? { key } : {}),
+  });
   expect(challenge.status).toBe(200);
   const message = challenge.body['message'] as string;
   return { message, signature: await account.signMessage({ message }) };
@@ -77,7 +91,9 @@ describe('wallet sign-in', () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const first = await api('/svc/user/auth/eoa/login', { body: await signedChallenge(account) });
     expect(first).toEqual({ status: 200, body: { exists: false } });
-    const reg = await api('/svc/user/auth/eoa/register', { body: { ...(await signedChallenge(account)), username: 'alice_1' } });
+    const reg = await api('/svc/user/auth/eoa/register', {
+      body: { ...(await signedChallenge(account)), username: 'alice_1' },
+    });
     expect(reg.status).toBe(201);
     expect(reg.body['user']).toMatchObject({ username: 'alice_1', eoaAddress: account.address });
     const again = await api('/svc/user/auth/eoa/login', { body: await signedChallenge(account) });
@@ -85,7 +101,9 @@ describe('wallet sign-in', () => {
     const sig = await api('/svc/user/wallet/sign', { body: { message: 'hello' }, token: again.body['token'] });
     expect(sig.status).toBe(200);
     expect(sig.body['address']).toBe(reg.body['user'].address);
-    expect(await verifyMessage({ address: sig.body['address'], message: 'hello', signature: sig.body['signature'] })).toBe(true);
+    expect(
+      await verifyMessage({ address: sig.body['address'], message: 'hello', signature: sig.body['signature'] }),
+    ).toBe(true);
   });
 
   it('refuses a reused nonce, a bad signature and a taken username', async () => {
@@ -95,19 +113,33 @@ describe('wallet sign-in', () => {
     expect((await api('/svc/user/auth/eoa/login', { body: signed })).body['code']).toBe('NONCE_REUSED');
     const other = privateKeyToAccount(generatePrivateKey());
     const forged = await signedChallenge(account);
-    const bad = await api('/svc/user/auth/eoa/login', { body: { message: forged.message, signature: await other.signMessage({ message: forged.message }) } });
+    const bad = await api('/svc/user/auth/eoa/login', {
+      body: { message: forged.message, signature: await other.signMessage({ message: forged.message }) },
+    });
     expect(bad).toMatchObject({ status: 401, body: { code: 'SIGNATURE_INVALID' } });
     await register('bob_taken');
-    const dup = await api('/svc/user/auth/eoa/register', { body: { ...(await signedChallenge(other)), username: 'BOB_TAKEN' } });
+    const dup = await api('/svc/user/auth/eoa/register', {
+      body: { ...(await signedChallenge(other)), username: 'BOB_TAKEN' },
+    });
     expect(dup).toMatchObject({ status: 409, body: { code: 'USERNAME_TAKEN' } });
-    expect((await api('/svc/user/auth/check-username?username=Bob_Taken')).body).toEqual({ username: 'Bob_Taken', available: false, reason: 'taken' });
-    expect((await api('/svc/user/auth/check-username?username=9lives')).body).toMatchObject({ available: false, reason: 'invalid' });
+    expect((await api('/svc/user/auth/check-username?username=Bob_Taken')).body).toEqual({
+      username: 'Bob_Taken',
+      available: false,
+      reason: 'taken',
+    });
+    expect((await api('/svc/user/auth/check-username?username=9lives')).body).toMatchObject({
+      available: false,
+      reason: 'invalid',
+    });
   });
 
   it('refuses an expired nonce', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const signed = await signedChallenge(account);
-    await server.container.orm.em.fork().getConnection().execute("update auth_nonces set expires_at = now() - interval '1 second'");
+    await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute("update auth_nonces set expires_at = now() - interval '1 second'");
     expect((await api('/svc/user/auth/eoa/login', { body: signed })).body['code']).toBe('NONCE_EXPIRED');
   });
 
@@ -127,7 +159,9 @@ describe('wallet sign-in', () => {
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, address: '0x0000000000000000000000000000000000000001' })).toString('base64url')}.${s}`;
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`;
     for (const bad of [tampered, none, 'garbage']) {
-      expect((await api('/svc/user/wallet/sign', { body: { message: 'x' }, token: bad })).body['code']).toBe('TOKEN_INVALID');
+      expect((await api('/svc/user/wallet/sign', { body: { message: 'x' }, token: bad })).body['code']).toBe(
+        'TOKEN_INVALID',
+      );
     }
     const { TokenService } = await import('./token.service.js');
     const expired = await new TokenService('duelkit-development-jwt-secret-not-for-production', [], -10, 60).signUser({
@@ -136,7 +170,9 @@ describe('wallet sign-in', () => {
       address: payload['address'] as string,
       eoaAddress: null,
     });
-    expect((await api('/svc/user/wallet/sign', { body: { message: 'x' }, token: expired.token })).body['code']).toBe('TOKEN_EXPIRED');
+    expect((await api('/svc/user/wallet/sign', { body: { message: 'x' }, token: expired.token })).body['code']).toBe(
+      'TOKEN_EXPIRED',
+    );
     expect((await api('/svc/user/wallet/sign', { body: { message: 'x' } })).body['code']).toBe('UNAUTHENTICATED');
   });
 
@@ -144,14 +180,24 @@ describe('wallet sign-in', () => {
     const { token, user } = await register('erin_1');
     const typed = {
       domain: { name: 'Duelkit', version: '1', chainId: 31337 },
-      types: { Mail: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }] },
+      types: {
+        Mail: [
+          { name: 'to', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+        ],
+      },
       primaryType: 'Mail' as const,
       message: { to: '0x00000000000000000000000000000000000000aa', amount: '5000000000000000000' },
     };
     const res = await api('/svc/user/wallet/sign-typed-data', { body: typed, token });
     expect(res.status).toBe(200);
     expect(
-      await verifyTypedData({ address: user.address as `0x${string}`, ...typed, message: { ...typed.message, amount: 5_000_000_000_000_000_000n }, signature: res.body['signature'] }),
+      await verifyTypedData({
+        address: user.address as `0x${string}`,
+        ...typed,
+        message: { ...typed.message, amount: 5_000_000_000_000_000_000n },
+        signature: res.body['signature'],
+      }),
     ).toBe(true);
   });
 });
@@ -160,8 +206,12 @@ describe('bulk registration', () => {
   it('creates, reports existing and invalid addresses, and refuses more than 200', async () => {
     const a = privateKeyToAccount(generatePrivateKey()).address;
     const b = privateKeyToAccount(generatePrivateKey()).address;
-    expect((await api('/svc/user/bulk-register/register-simple', { body: { address: a } })).body).toMatchObject({ status: 'created' });
-    const bulk = await api('/svc/user/bulk-register/register-bulk', { body: { addresses: [a, b, b.toLowerCase(), 'nope'] } });
+    expect((await api('/svc/user/bulk-register/register-simple', { body: { address: a } })).body).toMatchObject({
+      status: 'created',
+    });
+    const bulk = await api('/svc/user/bulk-register/register-bulk', {
+      body: { addresses: [a, b, b.toLowerCase(), 'nope'] },
+    });
     expect(bulk.body).toMatchObject({ created: 1, existing: 2, invalid: 1 });
     expect((await api(`/svc/user/bulk-register/check-user?address=${b}`)).body).toEqual({ exists: true, address: b });
     const tooMany = Array.from({ length: 201 }, () => privateKeyToAccount(generatePrivateKey()).address);
@@ -205,24 +255,41 @@ describe('identity providers', () => {
     const reg = await api('/svc/user/auth/idp/register', { body: { idToken, username: 'gina_1' } });
     expect(reg.status).toBe(201);
     expect((await api('/svc/user/auth/idp/login', { body: { idToken } })).body['user'].id).toBe(reg.body['user'].id);
-    expect((await api('/svc/user/auth/idp/login', { body: { idToken: await issuer.sign({ sub: 'x' }, { aud: 'other' }) } })).body['code']).toBe('IDENTITY_TOKEN_INVALID');
-    expect((await api('/svc/user/auth/idp/login', { body: { idToken: await issuer.sign({ sub: 'x' }, { exp: '-1m' }) } })).body['code']).toBe('IDENTITY_TOKEN_INVALID');
+    expect(
+      (await api('/svc/user/auth/idp/login', { body: { idToken: await issuer.sign({ sub: 'x' }, { aud: 'other' }) } }))
+        .body['code'],
+    ).toBe('IDENTITY_TOKEN_INVALID');
+    expect(
+      (await api('/svc/user/auth/idp/login', { body: { idToken: await issuer.sign({ sub: 'x' }, { exp: '-1m' }) } }))
+        .body['code'],
+    ).toBe('IDENTITY_TOKEN_INVALID');
 
     const wallet = await register('hank_1');
     const migrate = await api('/svc/user/auth/idp/migrate', {
       body: { idToken: await issuer.sign({ sub: 'idp-user-2' }), ...(await signedChallenge(wallet.account)) },
     });
     expect(migrate.body['user'].id).toBe(wallet.user.id);
-    expect((await api('/svc/user/auth/idp/login', { body: { idToken: await issuer.sign({ sub: 'idp-user-2' }) } })).body['user'].id).toBe(wallet.user.id);
+    expect(
+      (await api('/svc/user/auth/idp/login', { body: { idToken: await issuer.sign({ sub: 'idp-user-2' }) } })).body[
+        'user'
+      ].id,
+    ).toBe(wallet.user.id);
   });
 });
 
 describe('tournaments host', () => {
   it('accepts a markets JWT and a wallet credential once, within its window', async () => {
     const { token, user } = await register('ivy_1');
-    expect((await api('/user/auth/check', { token })).body).toEqual({ authenticated: true, address: user.address, method: 'jwt' });
+    expect((await api('/user/auth/check', { token })).body).toEqual({
+      authenticated: true,
+      address: user.address,
+      method: 'jwt',
+    });
     expect((await api('/user/auth/check')).body).toEqual({ authenticated: false });
-    expect((await api('/user/auth/login', { body: {}, token })).body).toMatchObject({ method: 'jwt', address: user.address });
+    expect((await api('/user/auth/login', { body: {}, token })).body).toMatchObject({
+      method: 'jwt',
+      address: user.address,
+    });
 
     const account = privateKeyToAccount(generatePrivateKey());
     const ts = String(Date.now());
@@ -231,11 +298,20 @@ describe('tournaments host', () => {
       'x-wallet-timestamp': ts,
       'x-wallet-signature': await account.signMessage({ message: walletLoginMessage(account.address, ts) }),
     };
-    expect((await api('/user/auth/login', { body: {}, headers })).body).toMatchObject({ method: 'wallet', address: getAddress(account.address) });
+    expect((await api('/user/auth/login', { body: {}, headers })).body).toMatchObject({
+      method: 'wallet',
+      address: getAddress(account.address),
+    });
     expect((await api('/user/auth/login', { body: {}, headers })).body['code']).toBe('WALLET_CREDENTIAL_INVALID');
     const old = String(Date.now() - 6 * 60_000);
-    const stale = { ...headers, 'x-wallet-timestamp': old, 'x-wallet-signature': await account.signMessage({ message: walletLoginMessage(account.address, old) }) };
-    expect((await api('/user/auth/login', { body: {}, headers: stale })).body['code']).toBe('WALLET_CREDENTIAL_INVALID');
+    const stale = {
+      ...headers,
+      'x-wallet-timestamp': old,
+      'x-wallet-signature': await account.signMessage({ message: walletLoginMessage(account.address, old) }),
+    };
+    expect((await api('/user/auth/login', { body: {}, headers: stale })).body['code']).toBe(
+      'WALLET_CREDENTIAL_INVALID',
+    );
     expect((await api('/user/auth/login', { body: {} })).body['code']).toBe('UNAUTHENTICATED');
   });
 
@@ -244,7 +320,11 @@ describe('tournaments host', () => {
     const ts = String(Date.now());
     const res = await api('/svc/user/wallet/sign', {
       body: { message: 'x' },
-      headers: { 'x-wallet-address': account.address, 'x-wallet-timestamp': ts, 'x-wallet-signature': await account.signMessage({ message: walletLoginMessage(account.address, ts) }) },
+      headers: {
+        'x-wallet-address': account.address,
+        'x-wallet-timestamp': ts,
+        'x-wallet-signature': await account.signMessage({ message: walletLoginMessage(account.address, ts) }),
+      },
     });
     expect(res).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED' } });
   });
@@ -253,12 +333,21 @@ describe('tournaments host', () => {
 describe('admin auth', () => {
   it('logs in without 2FA, keeps admin and user tokens apart, and revokes on logout', async () => {
     await server.container.identity.admins.create('root@example.com', 'correct horse battery');
-    expect((await api('/svc/admin/auth/login', { body: { email: 'root@example.com', password: 'wrong' } })).body['code']).toBe('INVALID_CREDENTIALS');
-    expect((await api('/svc/admin/auth/login', { body: { email: 'nobody@example.com', password: 'wrong' } })).body['code']).toBe('INVALID_CREDENTIALS');
-    const login = await api('/svc/admin/auth/login', { body: { email: 'root@example.com', password: 'correct horse battery' } });
+    expect(
+      (await api('/svc/admin/auth/login', { body: { email: 'root@example.com', password: 'wrong' } })).body['code'],
+    ).toBe('INVALID_CREDENTIALS');
+    expect(
+      (await api('/svc/admin/auth/login', { body: { email: 'nobody@example.com', password: 'wrong' } })).body['code'],
+    ).toBe('INVALID_CREDENTIALS');
+    const login = await api('/svc/admin/auth/login', {
+      body: { email: 'root@example.com', password: 'correct horse battery' },
+    });
     expect(login.body['status']).toBe('authenticated');
     const token = login.body['token'] as string;
-    expect((await api('/svc/admin/auth/me', { token })).body).toMatchObject({ email: 'root@example.com', twoFactorEnabled: false });
+    expect((await api('/svc/admin/auth/me', { token })).body).toMatchObject({
+      email: 'root@example.com',
+      twoFactorEnabled: false,
+    });
     const { token: userToken } = await register('judy_1');
     expect((await api('/svc/admin/auth/me', { token: userToken })).status).toBe(401);
     expect((await api('/svc/user/wallet/sign', { body: { message: 'x' }, token })).status).toBe(401);
@@ -268,35 +357,59 @@ describe('admin auth', () => {
 
   it('with 2FA on, cannot act until the TOTP step; a backup code works once', async () => {
     await server.container.identity.admins.create('ops@example.com', 'another long password');
-    const first = await api('/svc/admin/auth/login', { body: { email: 'ops@example.com', password: 'another long password' } });
+    const first = await api('/svc/admin/auth/login', {
+      body: { email: 'ops@example.com', password: 'another long password' },
+    });
     const token = first.body['token'] as string;
     const setup = await api('/svc/admin/auth/2fa/setup', { body: {}, token });
     const secret = setup.body['secret'] as string;
     expect(setup.body['otpauthUri']).toContain('otpauth://totp/');
-    const enabled = await api('/svc/admin/auth/2fa/verify-setup', { body: { code: authenticator.generate(secret) }, token });
+    const enabled = await api('/svc/admin/auth/2fa/verify-setup', {
+      body: { code: authenticator.generate(secret) },
+      token,
+    });
     const backupCodes = enabled.body['backupCodes'] as string[];
     expect(backupCodes).toHaveLength(10);
 
-    const login = await api('/svc/admin/auth/login', { body: { email: 'ops@example.com', password: 'another long password' } });
+    const login = await api('/svc/admin/auth/login', {
+      body: { email: 'ops@example.com', password: 'another long password' },
+    });
     expect(login.body['status']).toBe('2fa_required');
     const challenge = login.body['challengeToken'] as string;
     expect((await api('/svc/admin/auth/me', { token: challenge })).body['code']).toBe('TWO_FACTOR_REQUIRED');
-    expect((await api('/svc/admin/auth/2fa/verify', { body: { code: '000000' }, token: challenge })).body['code']).toBe('TWO_FACTOR_INVALID');
-    const done = await api('/svc/admin/auth/2fa/verify', { body: { code: authenticator.generate(secret) }, token: challenge });
+    expect((await api('/svc/admin/auth/2fa/verify', { body: { code: '000000' }, token: challenge })).body['code']).toBe(
+      'TWO_FACTOR_INVALID',
+    );
+    const done = await api('/svc/admin/auth/2fa/verify', {
+      body: { code: authenticator.generate(secret) },
+      token: challenge,
+    });
     expect(done.body['status']).toBe('authenticated');
     expect((await api('/svc/admin/auth/me', { token: done.body['token'] })).body['twoFactorEnabled']).toBe(true);
 
-    const again = await api('/svc/admin/auth/login', { body: { email: 'ops@example.com', password: 'another long password' } });
-    const viaBackup = await api('/svc/admin/auth/2fa/verify', { body: { code: backupCodes[0] }, token: again.body['challengeToken'] });
+    const again = await api('/svc/admin/auth/login', {
+      body: { email: 'ops@example.com', password: 'another long password' },
+    });
+    const viaBackup = await api('/svc/admin/auth/2fa/verify', {
+      body: { code: backupCodes[0] },
+      token: again.body['challengeToken'],
+    });
     expect(viaBackup.body['status']).toBe('authenticated');
-    const third = await api('/svc/admin/auth/login', { body: { email: 'ops@example.com', password: 'another long password' } });
-    expect((await api('/svc/admin/auth/2fa/verify', { body: { code: backupCodes[0] }, token: third.body['challengeToken'] })).body['code']).toBe('TWO_FACTOR_INVALID');
+    const third = await api('/svc/admin/auth/login', {
+      body: { email: 'ops@example.com', password: 'another long password' },
+    });
+    expect(
+      (await api('/svc/admin/auth/2fa/verify', { body: { code: backupCodes[0] }, token: third.body['challengeToken'] }))
+        .body['code'],
+    ).toBe('TWO_FACTOR_INVALID');
   });
 
   it('limits login attempts per email with 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await api('/svc/admin/auth/login', { body: { email: 'target@example.com', password: 'x' } })).status);
+      statuses.push(
+        (await api('/svc/admin/auth/login', { body: { email: 'target@example.com', password: 'x' } })).status,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses[10]).toBe(429);

@@ -19,7 +19,10 @@ export class IdpService {
 
   constructor(issuers: readonly IdpIssuer[]) {
     for (const issuer of issuers) {
-      this.keys.set(issuer.issuer, { issuer, jwks: createRemoteJWKSet(new URL(issuer.jwksUri), { timeoutDuration: 5_000 }) });
+      this.keys.set(issuer.issuer, {
+        issuer,
+        jwks: createRemoteJWKSet(new URL(issuer.jwksUri), { timeoutDuration: 5_000 }),
+      });
     }
   }
 
@@ -31,7 +34,11 @@ export class IdpService {
       throw new AppError('IDENTITY_TOKEN_INVALID', 'The identity token is not a JWT');
     }
     const entry = typeof iss === 'string' ? this.keys.get(iss) : undefined;
-    if (!entry) throw new AppError('IDENTITY_TOKEN_INVALID', 'The identity token comes from an issuer this server does not trust');
+    if (!entry)
+      throw new AppError(
+        'IDENTITY_TOKEN_INVALID',
+        'The identity token comes from an issuer this server does not trust',
+      );
     try {
       const { payload } = await jwtVerify(token, entry.jwks, {
         issuer: entry.issuer.issuer,
@@ -42,7 +49,8 @@ export class IdpService {
       return { issuer: entry.issuer.issuer, subject: payload.sub };
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (err instanceof errors.JWTExpired) throw new AppError('IDENTITY_TOKEN_INVALID', 'The identity token has expired');
+      if (err instanceof errors.JWTExpired)
+        throw new AppError('IDENTITY_TOKEN_INVALID', 'The identity token has expired');
       throw new AppError('IDENTITY_TOKEN_INVALID', 'The identity token could not be verified');
     }
   }

@@ -62,19 +62,25 @@ export class SiweService {
   /** Verifies a signed challenge for this builder app and consumes its nonce; returns the signer. */
   async verify(builderAppId: string, message: string, signature: string): Promise<string> {
     const parsed = parseSiweMessage(message);
-    if (!parsed.address || !parsed.nonce) throw new AppError('SIGNATURE_INVALID', 'Not a Sign-In with Ethereum message');
+    if (!parsed.address || !parsed.nonce)
+      throw new AppError('SIGNATURE_INVALID', 'Not a Sign-In with Ethereum message');
     const appInMessage = parsed.resources?.find((r) => r.startsWith(RESOURCE_PREFIX))?.slice(RESOURCE_PREFIX.length);
     if (appInMessage !== builderAppId) {
       throw new AppError('TENANT_MISMATCH', 'This challenge was issued to another builder app');
     }
-    if (parsed.domain !== this.settings.domain || !validateSiweMessage({ message: parsed, domain: this.settings.domain })) {
+    if (
+      parsed.domain !== this.settings.domain ||
+      !validateSiweMessage({ message: parsed, domain: this.settings.domain })
+    ) {
       // validateSiweMessage also checks the time window; tell an expired nonce apart below.
       if (parsed.expirationTime && parsed.expirationTime.getTime() <= Date.now()) {
         throw new AppError('NONCE_EXPIRED', 'The challenge has expired; request a new one');
       }
       throw new AppError('SIGNATURE_INVALID', 'The message is not valid for this domain');
     }
-    const valid = await verifyMessage({ address: parsed.address, message, signature: signature as Hex }).catch(() => false);
+    const valid = await verifyMessage({ address: parsed.address, message, signature: signature as Hex }).catch(
+      () => false,
+    );
     if (!valid) throw new AppError('SIGNATURE_INVALID', 'The signature does not match the address in the message');
     const rows = await this.orm.em
       .fork()
@@ -90,7 +96,7 @@ export class SiweService {
            from auth_nonces n where n.nonce = ?`,
         [parsed.nonce, builderAppId, getAddress(parsed.address), parsed.nonce],
       );
-    const row = rows[0] as ({ expired: boolean; used: boolean; spent: string | number } | undefined);
+    const row = rows[0] as { expired: boolean; used: boolean; spent: string | number } | undefined;
     if (!row) throw new AppError('SIGNATURE_INVALID', 'Unknown challenge nonce');
     if (Number(row.spent) === 1) return getAddress(parsed.address);
     if (row.used) throw new AppError('NONCE_REUSED', 'This challenge was already used; request a new one');

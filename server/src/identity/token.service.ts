@@ -30,7 +30,10 @@ interface Key {
 }
 
 function keyOf(secret: string): Key {
-  return { kid: createHash('sha256').update(secret).digest('hex').slice(0, 12), secret: new TextEncoder().encode(secret) };
+  return {
+    kid: createHash('sha256').update(secret).digest('hex').slice(0, 12),
+    secret: new TextEncoder().encode(secret),
+  };
 }
 
 /**
@@ -52,7 +55,12 @@ export class TokenService {
   }
 
   async signUser(claims: Omit<UserClaims, 'jti' | 'exp'>): Promise<{ token: string; expiresAt: Date }> {
-    return this.sign({ bap: claims.bap, address: claims.address, eoaAddress: claims.eoaAddress }, claims.sub, USER_AUDIENCE, this.userTtlSeconds);
+    return this.sign(
+      { bap: claims.bap, address: claims.address, eoaAddress: claims.eoaAddress },
+      claims.sub,
+      USER_AUDIENCE,
+      this.userTtlSeconds,
+    );
   }
 
   async signAdmin(sub: string, email: string, mfaPending: boolean): Promise<{ token: string; expiresAt: Date }> {

@@ -10,7 +10,17 @@ import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './token.service.js';
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,19}$/;
-const RESERVED = new Set(['admin', 'administrator', 'root', 'system', 'support', 'duelkit', 'moderator', 'null', 'undefined']);
+const RESERVED = new Set([
+  'admin',
+  'administrator',
+  'root',
+  'system',
+  'support',
+  'duelkit',
+  'moderator',
+  'null',
+  'undefined',
+]);
 
 export type UsernameVerdict = { available: true } | { available: false; reason: 'taken' | 'invalid' | 'reserved' };
 
@@ -50,12 +60,19 @@ export class UserService {
   }
 
   /** Creates an account with a fresh managed wallet. */
-  async create(input: { builderAppId: string; eoa: string | null; username: string | null; inviteCode?: string | undefined }): Promise<UserRecord> {
+  async create(input: {
+    builderAppId: string;
+    eoa: string | null;
+    username: string | null;
+    inviteCode?: string | undefined;
+  }): Promise<UserRecord> {
     if (input.username) {
       const verdict = await this.checkUsername(input.builderAppId, input.username);
       if (!verdict.available) {
         if (verdict.reason === 'taken') throw new AppError('USERNAME_TAKEN', `Username ${input.username} is taken`);
-        throw new AppError('USERNAME_INVALID', `Username ${input.username} is ${verdict.reason}`, { details: { reason: verdict.reason } });
+        throw new AppError('USERNAME_INVALID', `Username ${input.username} is ${verdict.reason}`, {
+          details: { reason: verdict.reason },
+        });
       }
     }
     const wallet = createManagedWallet(this.box);
@@ -77,7 +94,8 @@ export class UserService {
       await em.flush();
     } catch (err) {
       if (err instanceof UniqueConstraintViolationException) {
-        if (String(err.message).includes('username')) throw new AppError('USERNAME_TAKEN', `Username ${input.username} is taken`);
+        if (String(err.message).includes('username'))
+          throw new AppError('USERNAME_TAKEN', `Username ${input.username} is taken`);
         throw new AppError('ACCOUNT_EXISTS', 'This wallet already has an account; sign in instead');
       }
       throw err;
@@ -135,7 +153,14 @@ export class UserService {
 
   async linkIdentity(user: UserRecord, issuer: string, subject: string): Promise<void> {
     const em = this.orm.em.fork();
-    em.create(UserIdentityEntity, { id: randomUUID(), builderAppId: user.builderAppId, userId: user.id, issuer, subject, createdAt: new Date() });
+    em.create(UserIdentityEntity, {
+      id: randomUUID(),
+      builderAppId: user.builderAppId,
+      userId: user.id,
+      issuer,
+      subject,
+      createdAt: new Date(),
+    });
     try {
       await em.flush();
     } catch (err) {

@@ -22,7 +22,8 @@ export class WalletCredentialVerifier {
     if (!isAddress(address, { strict: false })) throw fail('x-wallet-address is not an address');
     if (!/^\d{13}$/.test(timestamp)) throw fail('x-wallet-timestamp must be milliseconds since the epoch');
     const ts = Number(timestamp);
-    if (Math.abs(Date.now() - ts) > WALLET_CREDENTIAL_WINDOW_MS) throw fail('the timestamp is outside the 5-minute window');
+    if (Math.abs(Date.now() - ts) > WALLET_CREDENTIAL_WINDOW_MS)
+      throw fail('the timestamp is outside the 5-minute window');
     const ok = await verifyMessage({
       address: getAddress(address),
       message: walletLoginMessage(address, timestamp),
@@ -30,7 +31,9 @@ export class WalletCredentialVerifier {
     }).catch(() => false);
     if (!ok) throw fail('the signature does not match');
     const expiresAt = new Date(ts + WALLET_CREDENTIAL_WINDOW_MS);
-    const id = createHash('sha256').update(`${getAddress(address)}|${signature.toLowerCase()}`).digest('hex');
+    const id = createHash('sha256')
+      .update(`${getAddress(address)}|${signature.toLowerCase()}`)
+      .digest('hex');
     const rows = await this.orm.em
       .fork()
       .getConnection()

@@ -28,7 +28,12 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 describe('JobEngine on PostgreSQL', () => {
   let engine: JobEngine;
   beforeAll(async () => {
-    engine = await JobEngine.start({ databaseUrl: db.url, poolMax: 5, embedded: false, logger: createLogger('silent') });
+    engine = await JobEngine.start({
+      databaseUrl: db.url,
+      poolMax: 5,
+      embedded: false,
+      logger: createLogger('silent'),
+    });
   });
   afterAll(() => engine?.close());
 

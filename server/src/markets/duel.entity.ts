@@ -48,13 +48,39 @@ export const DuelEntity = new EntitySchema<Duel>({
   tableName: 'duels',
   // Partial indexes serve the public list orderings (private duels are never listed publicly).
   indexes: [
-    { name: 'duels_public_created_at_idx', expression: 'create index "duels_public_created_at_idx" on "duels" ("created_at" desc, "id" desc) where not "is_private"' },
-    { name: 'duels_public_start_time_idx', expression: 'create index "duels_public_start_time_idx" on "duels" ("start_time" desc, "id" desc) where not "is_private"' },
-    { name: 'duels_public_end_time_idx', expression: 'create index "duels_public_end_time_idx" on "duels" ("end_time" desc, "id" desc) where not "is_private"' },
-    { name: 'duels_public_status_created_at_idx', expression: 'create index "duels_public_status_created_at_idx" on "duels" ("status", "created_at" desc, "id" desc) where not "is_private"' },
-    { name: 'duels_canonical_volume_idx', expression: 'create index "duels_canonical_volume_idx" on "duels" ("ext_volume24h" desc nulls last, "id" desc) where "is_canonical"' },
-    { name: 'duels_league_created_at_idx', expression: 'create index "duels_league_created_at_idx" on "duels" ("league_id", "created_at" desc, "id" desc)' },
-    { name: 'duels_creator_address_idx', expression: 'create index "duels_creator_address_idx" on "duels" ("creator_address")' },
+    {
+      name: 'duels_public_created_at_idx',
+      expression:
+        'create index "duels_public_created_at_idx" on "duels" ("created_at" desc, "id" desc) where not "is_private"',
+    },
+    {
+      name: 'duels_public_start_time_idx',
+      expression:
+        'create index "duels_public_start_time_idx" on "duels" ("start_time" desc, "id" desc) where not "is_private"',
+    },
+    {
+      name: 'duels_public_end_time_idx',
+      expression:
+        'create index "duels_public_end_time_idx" on "duels" ("end_time" desc, "id" desc) where not "is_private"',
+    },
+    {
+      name: 'duels_public_status_created_at_idx',
+      expression:
+        'create index "duels_public_status_created_at_idx" on "duels" ("status", "created_at" desc, "id" desc) where not "is_private"',
+    },
+    {
+      name: 'duels_canonical_volume_idx',
+      expression:
+        'create index "duels_canonical_volume_idx" on "duels" ("ext_volume24h" desc nulls last, "id" desc) where "is_canonical"',
+    },
+    {
+      name: 'duels_league_created_at_idx',
+      expression: 'create index "duels_league_created_at_idx" on "duels" ("league_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'duels_creator_address_idx',
+      expression: 'create index "duels_creator_address_idx" on "duels" ("creator_address")',
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },

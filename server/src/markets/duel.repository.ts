@@ -85,7 +85,9 @@ export class DuelRepository {
   }
 
   async byDuelId(duelId: string): Promise<Duel | null> {
-    const [row] = await this.execute<Duel>(`select ${COLUMNS} from "duels" where "duel_id" = ?`, [duelId.toLowerCase()]);
+    const [row] = await this.execute<Duel>(`select ${COLUMNS} from "duels" where "duel_id" = ?`, [
+      duelId.toLowerCase(),
+    ]);
     return row ?? null;
   }
 

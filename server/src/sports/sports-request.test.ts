@@ -55,7 +55,15 @@ describe('validateMethod', () => {
 describe('sanitiseParams', () => {
   it('strips the provider token in any case and every auth-like key, and sorts the rest', () => {
     expect(
-      sanitiseParams({ API_TOKEN: 'x', Api_Token: 'y', include: 'participants', apikey: 'z', Authorization: 'b', page: 2, access_token: 't' }),
+      sanitiseParams({
+        API_TOKEN: 'x',
+        Api_Token: 'y',
+        include: 'participants',
+        apikey: 'z',
+        Authorization: 'b',
+        page: 2,
+        access_token: 't',
+      }),
     ).toEqual([
       ['include', 'participants'],
       ['page', '2'],
@@ -83,7 +91,11 @@ describe('effectiveTtl', () => {
 
 describe('cacheKeyOf', () => {
   it('is independent of parameter order and never contains a token', () => {
-    const a = cacheKeyOf({ api: 'v3', path: 'football/fixtures', params: sanitiseParams({ b: '2', a: '1', api_token: 's' }) });
+    const a = cacheKeyOf({
+      api: 'v3',
+      path: 'football/fixtures',
+      params: sanitiseParams({ b: '2', a: '1', api_token: 's' }),
+    });
     const b = cacheKeyOf({ api: 'v3', path: 'football/fixtures', params: sanitiseParams({ a: '1', b: '2' }) });
     expect(a).toBe(b);
     expect(a).not.toContain('api_token');

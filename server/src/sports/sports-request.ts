@@ -77,7 +77,8 @@ export function validateMethod(method: string | undefined): void {
   }
 }
 
-const SECRET_KEY = /(^|_|-)(api_?token|token|access_?token|apikey|api_?key|key|secret|password|auth|authorization|bearer|signature|sig)$/i;
+const SECRET_KEY =
+  /(^|_|-)(api_?token|token|access_?token|apikey|api_?key|key|secret|password|auth|authorization|bearer|signature|sig)$/i;
 
 /** Drops the provider token and every auth-like key, and stringifies and sorts the rest. */
 export function sanitiseParams(params: SportsProxyRequest['params']): [string, string][] {

@@ -27,7 +27,10 @@ function provider() {
 describe('sports routes over HTTP', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SPORTS_PROXY_IP_LIMIT_PER_MIN: '6', SPORTS_HELPERS_IP_LIMIT_PER_MIN: '1000' }, { sportsProvider: provider() });
+    server = await startTestServer(
+      { SPORTS_PROXY_IP_LIMIT_PER_MIN: '6', SPORTS_HELPERS_IP_LIMIT_PER_MIN: '1000' },
+      { sportsProvider: provider() },
+    );
   });
   afterAll(() => server?.close());
 
@@ -57,12 +60,20 @@ describe('sports routes over HTTP', () => {
   });
 
   it('serves the football helpers', async () => {
-    for (const url of ['/svc/sports/football/fixture/99/snapshot', '/svc/sports/football/team/5/squad', '/svc/sports/football/team/5/season-stats?seasonId=23614']) {
-      const res = await fetch(`${server.tournamentsUrl}${url}`, { headers: { 'x-builder-api-key': server.builderKey } });
+    for (const url of [
+      '/svc/sports/football/fixture/99/snapshot',
+      '/svc/sports/football/team/5/squad',
+      '/svc/sports/football/team/5/season-stats?seasonId=23614',
+    ]) {
+      const res = await fetch(`${server.tournamentsUrl}${url}`, {
+        headers: { 'x-builder-api-key': server.builderKey },
+      });
       expect(res.status, url).toBe(200);
       SportsResponseSchema.parse(await res.json());
     }
-    const bad = await fetch(`${server.tournamentsUrl}/svc/sports/football/team/abc/squad`, { headers: { 'x-builder-api-key': server.builderKey } });
+    const bad = await fetch(`${server.tournamentsUrl}/svc/sports/football/team/abc/squad`, {
+      headers: { 'x-builder-api-key': server.builderKey },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -77,12 +88,18 @@ describe('sports routes over HTTP', () => {
     expect(statuses.indexOf(429)).toBeLessThanOrEqual(6);
     expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // The helpers have their own budget.
-    const helper = await fetch(`${server.tournamentsUrl}/svc/sports/football/team/5/squad`, { headers: { 'x-builder-api-key': server.builderKey } });
+    const helper = await fetch(`${server.tournamentsUrl}/svc/sports/football/team/5/squad`, {
+      headers: { 'x-builder-api-key': server.builderKey },
+    });
     expect(helper.status).toBe(200);
   });
 
   it('requires a builder key', async () => {
-    const res = await fetch(`${server.tournamentsUrl}/svc/sports/proxy`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"path":"football/teams/1"}' });
+    const res = await fetch(`${server.tournamentsUrl}/svc/sports/proxy`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"path":"football/teams/1"}',
+    });
     expect(res.status).toBe(401);
   });
 });

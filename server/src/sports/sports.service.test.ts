@@ -166,7 +166,9 @@ describe('SportsService', () => {
 
   it('turns a slow upstream into 504 and an upstream 5xx into 502', async () => {
     fake.setMode({ delayMs: 400, pathPrefix: 'football/teams/17' });
-    expect((await errorOf(service({}, { timeoutMs: 100 }).proxy({ path: 'football/teams/17' }))).code).toBe('UPSTREAM_TIMEOUT');
+    expect((await errorOf(service({}, { timeoutMs: 100 }).proxy({ path: 'football/teams/17' }))).code).toBe(
+      'UPSTREAM_TIMEOUT',
+    );
     fake.setMode({ status: 500, pathPrefix: 'football/teams/18' });
     expect((await errorOf(service().proxy({ path: 'football/teams/18' }))).code).toBe('UPSTREAM_ERROR');
   });

@@ -1,4 +1,13 @@
-import { BrokenCircuitError, BulkheadRejectedError, bulkhead, circuitBreaker, CircuitState, handleWhen, type BulkheadPolicy, type CircuitBreakerPolicy } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  BulkheadRejectedError,
+  bulkhead,
+  circuitBreaker,
+  CircuitState,
+  handleWhen,
+  type BulkheadPolicy,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
 import { LRUCache } from 'lru-cache';
 import type { SportsProxyRequest, SportsResponse, SportsTtl } from '@duelkit/contract';
 import type { CacheEntry, CachePort } from '../adapters/cache/cache.port.js';
@@ -109,11 +118,14 @@ export class SportsService {
       key: `sports:snapshot:football:fixture:${fixtureId}`,
       ttl: 'live',
       load: async () => {
-        const [f, o] = await Promise.all([this.call(fixture), this.call(odds).catch((err: unknown) => {
-          // A fixture without odds is still a snapshot.
-          if (err instanceof AppError && err.code === 'NOT_FOUND') return { data: [] };
-          throw err;
-        })]);
+        const [f, o] = await Promise.all([
+          this.call(fixture),
+          this.call(odds).catch((err: unknown) => {
+            // A fixture without odds is still a snapshot.
+            if (err instanceof AppError && err.code === 'NOT_FOUND') return { data: [] };
+            throw err;
+          }),
+        ]);
         return { fixture: dataOf(f), odds: dataOf(o) };
       },
     });
@@ -160,10 +172,14 @@ export class SportsService {
   private async fetchCollapsed(spec: CacheSpec, stale: CacheEntry | null): Promise<SportsResponse> {
     const waiting = this.waiters.get(spec.key) ?? 0;
     if (waiting >= this.limits.perKeyConcurrency) {
-      return this.fallBack(spec.key, stale, new AppError('UPSTREAM_UNAVAILABLE', 'Too many concurrent requests for this resource; retry shortly', {
-        headers: { 'Retry-After': '1' },
-        details: { reason: 'per_key_concurrency', limit: this.limits.perKeyConcurrency },
-      }));
+      return this.fallBack(
+        spec.key,
+        stale,
+        new AppError('UPSTREAM_UNAVAILABLE', 'Too many concurrent requests for this resource; retry shortly', {
+          headers: { 'Retry-After': '1' },
+          details: { reason: 'per_key_concurrency', limit: this.limits.perKeyConcurrency },
+        }),
+      );
     }
     this.waiters.set(spec.key, waiting + 1);
     try {
@@ -253,22 +269,27 @@ export class SportsService {
       throw err;
     }
     if (res.status >= 200 && res.status < 300) return res.body;
-    if (res.status === 404) throw new AppError('NOT_FOUND', `The provider has no ${req.path}`, { details: { path: req.path } });
+    if (res.status === 404)
+      throw new AppError('NOT_FOUND', `The provider has no ${req.path}`, { details: { path: req.path } });
     if (res.status === 401 || res.status === 403) {
       this.logger.error({ status: res.status, path: req.path }, 'sports provider refused our credentials or plan');
       throw new AppError('UPSTREAM_ERROR', 'The sports provider refused the request');
     }
-    if (res.status === 400) throw new AppError('VALIDATION_FAILED', 'The sports provider rejected the request parameters');
+    if (res.status === 400)
+      throw new AppError('VALIDATION_FAILED', 'The sports provider rejected the request parameters');
     throw new UpstreamFailure(`upstream answered ${res.status}`);
   }
 
   private breakerFor(path: string) {
     let entry = this.breakers.get(path);
     if (!entry) {
-      const policy = circuitBreaker(handleWhen((err) => err instanceof UpstreamRateLimited), {
-        halfOpenAfter: this.limits.breakerOpenMs,
-        breaker: new SlidingWindowBreaker(this.limits.breakerThreshold, this.limits.breakerWindowMs, this.now),
-      });
+      const policy = circuitBreaker(
+        handleWhen((err) => err instanceof UpstreamRateLimited),
+        {
+          halfOpenAfter: this.limits.breakerOpenMs,
+          breaker: new SlidingWindowBreaker(this.limits.breakerThreshold, this.limits.breakerWindowMs, this.now),
+        },
+      );
       const created = { policy, openedAt: 0 };
       policy.onStateChange((state) => {
         if (state === CircuitState.Open) created.openedAt = this.now();
@@ -313,7 +334,7 @@ export class SportsService {
 }
 
 function dataOf(body: unknown): unknown {
-  return body && typeof body === 'object' && 'data' in body ? (body).data : body;
+  return body && typeof body === 'object' && 'data' in body ? body.data : body;
 }
 
 function answer(cacheKey: string, entry: CacheEntry, fromCache: boolean, isStale: boolean): SportsResponse {

@@ -7,7 +7,17 @@ const CRICKET = ['India', 'Australia', 'England', 'New Zealand', 'Pakistan', 'So
 const pick = <T>(list: readonly T[], n: number): T => list[Math.abs(n) % list.length] as T;
 
 export function footballTeam(id: number) {
-  return { id, sport_id: 1, country_id: 462, venue_id: 200 + (id % 50), name: pick(TEAMS, id), short_code: pick(TEAMS, id).slice(0, 3).toUpperCase(), image_path: `https://cdn.example.invalid/teams/${id}.png`, founded: 1880 + (id % 100), type: 'domestic' };
+  return {
+    id,
+    sport_id: 1,
+    country_id: 462,
+    venue_id: 200 + (id % 50),
+    name: pick(TEAMS, id),
+    short_code: pick(TEAMS, id).slice(0, 3).toUpperCase(),
+    image_path: `https://cdn.example.invalid/teams/${id}.png`,
+    founded: 1880 + (id % 100),
+    type: 'domestic',
+  };
 }
 
 export function footballFixture(id: number, state: 'NS' | 'INPLAY_1ST_HALF' | 'FT' = 'NS') {
@@ -29,12 +39,47 @@ export function footballFixture(id: number, state: 'NS' | 'INPLAY_1ST_HALF' | 'F
       { ...footballTeam(home), meta: { location: 'home', winner: state === 'FT' ? true : null, position: 1 } },
       { ...footballTeam(away), meta: { location: 'away', winner: state === 'FT' ? false : null, position: 2 } },
     ],
-    scores: state === 'NS' ? [] : [
-      { id: id * 10 + 1, fixture_id: id, type_id: 1525, participant_id: home, score: { goals: 1, participant: 'home' }, description: 'CURRENT' },
-      { id: id * 10 + 2, fixture_id: id, type_id: 1525, participant_id: away, score: { goals: 0, participant: 'away' }, description: 'CURRENT' },
-    ],
-    state: { id: state === 'FT' ? 5 : state === 'NS' ? 1 : 2, state, name: state === 'FT' ? 'Full Time' : state === 'NS' ? 'Not Started' : '1st Half', short_name: state },
-    events: state === 'NS' ? [] : [{ id: id * 100 + 1, fixture_id: id, participant_id: home, type_id: 14, player_name: 'B. Saka', minute: 23, result: '1-0' }],
+    scores:
+      state === 'NS'
+        ? []
+        : [
+            {
+              id: id * 10 + 1,
+              fixture_id: id,
+              type_id: 1525,
+              participant_id: home,
+              score: { goals: 1, participant: 'home' },
+              description: 'CURRENT',
+            },
+            {
+              id: id * 10 + 2,
+              fixture_id: id,
+              type_id: 1525,
+              participant_id: away,
+              score: { goals: 0, participant: 'away' },
+              description: 'CURRENT',
+            },
+          ],
+    state: {
+      id: state === 'FT' ? 5 : state === 'NS' ? 1 : 2,
+      state,
+      name: state === 'FT' ? 'Full Time' : state === 'NS' ? 'Not Started' : '1st Half',
+      short_name: state,
+    },
+    events:
+      state === 'NS'
+        ? []
+        : [
+            {
+              id: id * 100 + 1,
+              fixture_id: id,
+              participant_id: home,
+              type_id: 14,
+              player_name: 'B. Saka',
+              minute: 23,
+              result: '1-0',
+            },
+          ],
     lineups: [],
   };
 }
@@ -49,7 +94,11 @@ export function squad(teamId: number) {
     jersey_number: i + 1,
     start: '2025-07-01',
     end: '2027-06-30',
-    player: { id: teamId * 1000 + i, display_name: `Player ${teamId}-${i + 1}`, date_of_birth: `199${i % 10}-0${(i % 9) + 1}-15` },
+    player: {
+      id: teamId * 1000 + i,
+      display_name: `Player ${teamId}-${i + 1}`,
+      date_of_birth: `199${i % 10}-0${(i % 9) + 1}-15`,
+    },
   }));
 }
 
@@ -86,11 +135,26 @@ export function odds(fixtureId: number) {
 }
 
 export function race(id: number) {
-  return { id, sport_id: 2, league_id: 1, season_id: 2026, name: `Grand Prix ${id}`, starting_at: '2026-11-29 13:00:00', state_id: 1, length: 57 };
+  return {
+    id,
+    sport_id: 2,
+    league_id: 1,
+    season_id: 2026,
+    name: `Grand Prix ${id}`,
+    starting_at: '2026-11-29 13:00:00',
+    state_id: 1,
+    length: 57,
+  };
 }
 
 export function driver(id: number, rank?: number) {
-  return { id, name: pick(DRIVERS, id), display_name: pick(DRIVERS, id), country_id: 10 + (id % 20), ...(rank ? { position: rank, points: 400 - rank * 23 } : {}) };
+  return {
+    id,
+    name: pick(DRIVERS, id),
+    display_name: pick(DRIVERS, id),
+    country_id: 10 + (id % 20),
+    ...(rank ? { position: rank, points: 400 - rank * 23 } : {}),
+  };
 }
 
 export function cricketFixture(id: number) {
@@ -113,9 +177,24 @@ export function cricketFixture(id: number) {
 }
 
 export function cricketTeam(id: number) {
-  return { resource: 'teams', id, name: pick(CRICKET, id), code: pick(CRICKET, id).slice(0, 3).toUpperCase(), image_path: `https://cdn.example.invalid/cricket/${id}.png`, country_id: id, national_team: true };
+  return {
+    resource: 'teams',
+    id,
+    name: pick(CRICKET, id),
+    code: pick(CRICKET, id).slice(0, 3).toUpperCase(),
+    image_path: `https://cdn.example.invalid/cricket/${id}.png`,
+    country_id: id,
+    national_team: true,
+  };
 }
 
 export function cricketPlayer(id: number) {
-  return { resource: 'players', id, firstname: 'Player', lastname: String(id), fullname: `Player ${id}`, position: { resource: 'positions', id: 1 + (id % 4), name: 'Batsman' } };
+  return {
+    resource: 'players',
+    id,
+    firstname: 'Player',
+    lastname: String(id),
+    fullname: `Player ${id}`,
+    position: { resource: 'positions', id: 1 + (id % 4), name: 'Batsman' },
+  };
 }

@@ -32,18 +32,66 @@ type Handler = (m: RegExpMatchArray, q: URLSearchParams) => { data: unknown; ent
 
 const num = (s: string | undefined) => Number(s ?? 0);
 const V3: [RegExp, Handler][] = [
-  [/^football\/fixtures\/latest$/, () => ({ data: [1, 2, 3].map((i) => data.footballFixture(19_000_000 + i, 'FT')), entity: 'fixtures' })],
-  [/^football\/fixtures\/(\d+)$/, (m) => ({ data: data.footballFixture(num(m[1]), num(m[1]) % 3 === 0 ? 'FT' : 'INPLAY_1ST_HALF'), entity: 'fixtures' })],
-  [/^football\/fixtures$/, () => ({ data: [1, 2, 3, 4].map((i) => data.footballFixture(18_000_000 + i)), entity: 'fixtures', paged: true })],
-  [/^football\/livescores(\/inplay)?$/, () => ({ data: [1, 2].map((i) => data.footballFixture(18_500_000 + i, 'INPLAY_1ST_HALF')), entity: 'livescores' })],
-  [/^football\/teams\/(\d+)$/, (m, q) => ({ data: (q.get('include') ?? '').includes('statistics') ? data.teamSeasonStatistics(num(m[1]), 23614) : data.footballTeam(num(m[1])), entity: 'teams' })],
+  [
+    /^football\/fixtures\/latest$/,
+    () => ({ data: [1, 2, 3].map((i) => data.footballFixture(19_000_000 + i, 'FT')), entity: 'fixtures' }),
+  ],
+  [
+    /^football\/fixtures\/(\d+)$/,
+    (m) => ({
+      data: data.footballFixture(num(m[1]), num(m[1]) % 3 === 0 ? 'FT' : 'INPLAY_1ST_HALF'),
+      entity: 'fixtures',
+    }),
+  ],
+  [
+    /^football\/fixtures$/,
+    () => ({ data: [1, 2, 3, 4].map((i) => data.footballFixture(18_000_000 + i)), entity: 'fixtures', paged: true }),
+  ],
+  [
+    /^football\/livescores(\/inplay)?$/,
+    () => ({ data: [1, 2].map((i) => data.footballFixture(18_500_000 + i, 'INPLAY_1ST_HALF')), entity: 'livescores' }),
+  ],
+  [
+    /^football\/teams\/(\d+)$/,
+    (m, q) => ({
+      data: (q.get('include') ?? '').includes('statistics')
+        ? data.teamSeasonStatistics(num(m[1]), 23614)
+        : data.footballTeam(num(m[1])),
+      entity: 'teams',
+    }),
+  ],
   [/^football\/squads\/teams\/(\d+)$/, (m) => ({ data: data.squad(num(m[1])), entity: 'squads' })],
   [/^football\/odds\/pre-match\/fixtures\/(\d+)$/, (m) => ({ data: data.odds(num(m[1])), entity: 'odds' })],
-  [/^football\/seasons$/, () => ({ data: [{ id: 23614, name: '2026/2027', league_id: 8, is_current: true }], entity: 'seasons', paged: true })],
-  [/^football\/standings\/seasons\/(\d+)$/, (m) => ({ data: [1, 2, 3, 4].map((i) => ({ id: i, participant_id: i, season_id: num(m[1]), position: i, points: 40 - i * 3 })), entity: 'standings' })],
-  [/^football\/news\/pre-match$/, () => ({ data: [{ id: 1, fixture_id: 18_000_001, title: 'Preview', type: 'prematch' }], entity: 'news' })],
+  [
+    /^football\/seasons$/,
+    () => ({
+      data: [{ id: 23614, name: '2026/2027', league_id: 8, is_current: true }],
+      entity: 'seasons',
+      paged: true,
+    }),
+  ],
+  [
+    /^football\/standings\/seasons\/(\d+)$/,
+    (m) => ({
+      data: [1, 2, 3, 4].map((i) => ({
+        id: i,
+        participant_id: i,
+        season_id: num(m[1]),
+        position: i,
+        points: 40 - i * 3,
+      })),
+      entity: 'standings',
+    }),
+  ],
+  [
+    /^football\/news\/pre-match$/,
+    () => ({ data: [{ id: 1, fixture_id: 18_000_001, title: 'Preview', type: 'prematch' }], entity: 'news' }),
+  ],
   [/^motorsport\/races$/, () => ({ data: [1, 2, 3].map(data.race), entity: 'races', paged: true })],
-  [/^motorsport\/drivers\/standings$/, () => ({ data: [1, 2, 3, 4].map((i) => data.driver(i, i)), entity: 'standings' })],
+  [
+    /^motorsport\/drivers\/standings$/,
+    () => ({ data: [1, 2, 3, 4].map((i) => data.driver(i, i)), entity: 'standings' }),
+  ],
   [/^motorsport\/drivers$/, () => ({ data: [1, 2, 3, 4].map((i) => data.driver(i)), entity: 'drivers', paged: true })],
   [/^motorsport\/(fixtures|livescores)$/, () => ({ data: [data.race(9)], entity: 'fixtures' })],
   [/^cricket\/fixtures$/, () => ({ data: [1, 2].map(data.cricketFixture), entity: 'fixtures' })],
@@ -51,11 +99,30 @@ const V3: [RegExp, Handler][] = [
 const V2: [RegExp, Handler][] = [
   [/^fixtures\/(\d+)$/, (m) => ({ data: data.cricketFixture(num(m[1])), entity: 'fixtures' })],
   [/^(fixtures|livescores)$/, () => ({ data: [1, 2, 3].map(data.cricketFixture), entity: 'fixtures', paged: true })],
-  [/^teams\/(\d+)\/squad\/(\d+)$/, (m) => ({ data: { ...data.cricketTeam(num(m[1])), squad: { data: [1, 2, 3].map((i) => data.cricketPlayer(num(m[1]) * 100 + i)) } }, entity: 'teams' })],
+  [
+    /^teams\/(\d+)\/squad\/(\d+)$/,
+    (m) => ({
+      data: {
+        ...data.cricketTeam(num(m[1])),
+        squad: { data: [1, 2, 3].map((i) => data.cricketPlayer(num(m[1]) * 100 + i)) },
+      },
+      entity: 'teams',
+    }),
+  ],
   [/^teams\/(\d+)$/, (m) => ({ data: data.cricketTeam(num(m[1])), entity: 'teams' })],
   [/^teams$/, () => ({ data: [1, 2, 3].map(data.cricketTeam), entity: 'teams', paged: true })],
-  [/^seasons$/, () => ({ data: [{ resource: 'seasons', id: 1689, league_id: 3, name: '2026', code: '2026' }], entity: 'seasons', paged: true })],
-  [/^(leagues|stages|players|venues|standings|team-rankings|officials|countries|continents|scores|positions|squad)(\/\d+)?$/, (m) => ({ data: [{ resource: m[1], id: 1 }], entity: m[1] ?? 'other' })],
+  [
+    /^seasons$/,
+    () => ({
+      data: [{ resource: 'seasons', id: 1689, league_id: 3, name: '2026', code: '2026' }],
+      entity: 'seasons',
+      paged: true,
+    }),
+  ],
+  [
+    /^(leagues|stages|players|venues|standings|team-rankings|officials|countries|continents|scores|positions|squad)(\/\d+)?$/,
+    (m) => ({ data: [{ resource: m[1], id: 1 }], entity: m[1] ?? 'other' }),
+  ],
 ];
 
 /**
@@ -88,9 +155,16 @@ export async function startFakeSportmonks(options: { token?: string; port?: numb
       if (active.times !== undefined && (active.left -= 1) <= 0) mode = null;
       if (active.delayMs) await new Promise((r) => setTimeout(r, active.delayMs));
       if (active.status) {
-        return send(res, active.status, active.status === 429
-          ? { message: 'Too Many Attempts.', rate_limit: { resets_in_seconds: 1800, remaining: 0, requested_entity: 'fixtures' } }
-          : { message: 'Server Error' });
+        return send(
+          res,
+          active.status,
+          active.status === 429
+            ? {
+                message: 'Too Many Attempts.',
+                rate_limit: { resets_in_seconds: 1800, remaining: 0, requested_entity: 'fixtures' },
+              }
+            : { message: 'Server Error' },
+        );
       }
     }
     const table = isV3 ? V3 : V2;
@@ -106,16 +180,51 @@ export async function startFakeSportmonks(options: { token?: string; port?: numb
       if (isV3) {
         return send(res, 200, {
           data: result.data,
-          ...(result.paged ? { pagination: { count: Array.isArray(result.data) ? result.data.length : 1, per_page: 25, current_page: 1, next_page: null, has_more: false } } : {}),
-          subscription: [{ meta: { current_timestamp: Math.floor(now / 1000), next_billing_cycle: '2026-12-01 00:00:00' }, plans: [{ plan: 'Fake Plan', sport: 'Football', category: 'Advanced' }], add_ons: [], widgets: [], bundles: [] }],
-          rate_limit: { resets_in_seconds: Math.ceil((window.since + 3_600_000 - now) / 1000), remaining: 3000 - window.used, requested_entity: result.entity },
+          ...(result.paged
+            ? {
+                pagination: {
+                  count: Array.isArray(result.data) ? result.data.length : 1,
+                  per_page: 25,
+                  current_page: 1,
+                  next_page: null,
+                  has_more: false,
+                },
+              }
+            : {}),
+          subscription: [
+            {
+              meta: { current_timestamp: Math.floor(now / 1000), next_billing_cycle: '2026-12-01 00:00:00' },
+              plans: [{ plan: 'Fake Plan', sport: 'Football', category: 'Advanced' }],
+              add_ons: [],
+              widgets: [],
+              bundles: [],
+            },
+          ],
+          rate_limit: {
+            resets_in_seconds: Math.ceil((window.since + 3_600_000 - now) / 1000),
+            remaining: 3000 - window.used,
+            requested_entity: result.entity,
+          },
           timezone: 'UTC',
         });
       }
       const items = Array.isArray(result.data) ? result.data.length : 1;
       return send(res, 200, {
         data: result.data,
-        ...(result.paged ? { links: { first: `${url.pathname}?page=1`, last: `${url.pathname}?page=1`, prev: null, next: null }, meta: { current_page: 1, from: 1, last_page: 1, path: url.pathname, per_page: 100, to: items, total: items } } : {}),
+        ...(result.paged
+          ? {
+              links: { first: `${url.pathname}?page=1`, last: `${url.pathname}?page=1`, prev: null, next: null },
+              meta: {
+                current_page: 1,
+                from: 1,
+                last_page: 1,
+                path: url.pathname,
+                per_page: 100,
+                to: items,
+                total: items,
+              },
+            }
+          : {}),
       });
     }
     return send(res, 404, { message: 'No result(s) found matching your request.' });

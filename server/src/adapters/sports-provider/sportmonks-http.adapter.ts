@@ -33,7 +33,8 @@ export class SportmonksHttpAdapter implements SportsProviderPort {
       res = await fetch(url, { signal: AbortSignal.any([signal, timeout]), headers: { accept: 'application/json' } });
     } catch (err) {
       // Never echo the URL: it carries the token.
-      if (timeout.aborted) throw new UpstreamTransportError(`upstream timed out after ${this.config.timeoutMs} ms`, true);
+      if (timeout.aborted)
+        throw new UpstreamTransportError(`upstream timed out after ${this.config.timeoutMs} ms`, true);
       throw new UpstreamTransportError(`upstream unreachable (${(err as Error).name})`, false);
     }
     let body: unknown = null;
@@ -44,6 +45,8 @@ export class SportmonksHttpAdapter implements SportsProviderPort {
       // A non-JSON body (an HTML error page) is passed on as null.
     }
     const retryAfterSeconds = retryAfterOf(res, body);
-    return retryAfterSeconds === undefined ? { status: res.status, body } : { status: res.status, body, retryAfterSeconds };
+    return retryAfterSeconds === undefined
+      ? { status: res.status, body }
+      : { status: res.status, body, retryAfterSeconds };
   }
 }

@@ -16,7 +16,13 @@ export class S3Storage implements StoragePort {
 
   async put(key: string, body: Buffer, contentType: string): Promise<string> {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
     );
     return `${this.publicBaseUrl.replace(/\/$/, '')}/${key}`;
   }

@@ -8,7 +8,9 @@ export class Migration20261122040000Identity extends Migration {
     );
     this.addSql(`alter table "users" add constraint "users_managed_address_unique" unique ("managed_address");`);
     this.addSql(`alter table "users" add constraint "users_app_eoa_unique" unique ("builder_app_id", "eoa_address");`);
-    this.addSql(`alter table "users" add constraint "users_app_username_unique" unique ("builder_app_id", "username_lower");`);
+    this.addSql(
+      `alter table "users" add constraint "users_app_username_unique" unique ("builder_app_id", "username_lower");`,
+    );
     this.addSql(
       `create table "user_identities" ("id" uuid not null, "builder_app_id" uuid not null, "user_id" uuid not null, "issuer" varchar(300) not null, "subject" varchar(300) not null, "created_at" timestamptz not null, constraint "user_identities_pkey" primary key ("id"));`,
     );
@@ -32,7 +34,14 @@ export class Migration20261122040000Identity extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const t of ['used_wallet_credentials', 'revoked_tokens', 'admins', 'auth_nonces', 'user_identities', 'users']) {
+    for (const t of [
+      'used_wallet_credentials',
+      'revoked_tokens',
+      'admins',
+      'auth_nonces',
+      'user_identities',
+      'users',
+    ]) {
       this.addSql(`drop table if exists "${t}" cascade;`);
     }
   }

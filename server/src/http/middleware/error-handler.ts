@@ -11,8 +11,7 @@ import { requestIdOf } from '../request-context.js';
 export function fieldErrorsOf(where: string, error: ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
-    const extra =
-      issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    const extra = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
     for (const path of extra) {
       const key = [where, ...path.map(String)].join('.');
       const message = issue.code === 'unrecognized_keys' ? 'is not allowed' : issue.message;
@@ -30,9 +29,13 @@ function fromValidation(err: RequestValidationError): AppError {
     ...(err.body ? fieldErrorsOf('body', err.body) : {}),
   };
   const fields = Object.keys(fieldErrors);
-  return new AppError('VALIDATION_FAILED', `Invalid request: ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}`, {
-    fieldErrors,
-  });
+  return new AppError(
+    'VALIDATION_FAILED',
+    `Invalid request: ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}`,
+    {
+      fieldErrors,
+    },
+  );
 }
 
 interface BodyParserError {
@@ -86,10 +89,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new AppError('VALIDATION_FAILED', 'Invalid request', { fieldErrors: fieldErrorsOf('body', err) });
     } else {
       const parsed = err && typeof err === 'object' ? fromBodyParser(err) : null;
-      appError = parsed ?? new AppError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
+      appError =
+        parsed ?? new AppError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
     }
     if (appError.status >= 500) {
-      logger.error({ err: appError.cause ?? appError, requestId: requestIdOf(req), code: appError.code }, 'request failed');
+      logger.error(
+        { err: appError.cause ?? appError, requestId: requestIdOf(req), code: appError.code },
+        'request failed',
+      );
     }
     sendError(req, res, appError);
   };

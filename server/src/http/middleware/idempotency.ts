@@ -35,7 +35,11 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
     if (!parsed.success || !req.tenant) {
       next(
         new AppError('VALIDATION_FAILED', 'Invalid Idempotency-Key header', {
-          fieldErrors: { 'headers.idempotency-key': parsed.success ? ['requires a builder key'] : parsed.error.issues.map((i) => i.message) },
+          fieldErrors: {
+            'headers.idempotency-key': parsed.success
+              ? ['requires a builder key']
+              : parsed.error.issues.map((i) => i.message),
+          },
         }),
       );
       return;
@@ -63,10 +67,14 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
             return;
           case 'in_flight':
             next(
-              new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'A request with this Idempotency-Key is still being processed; retry shortly', {
-                details: { idempotencyKey: scope.key },
-                headers: { 'Retry-After': '1' },
-              }),
+              new AppError(
+                'IDEMPOTENCY_KEY_IN_FLIGHT',
+                'A request with this Idempotency-Key is still being processed; retry shortly',
+                {
+                  details: { idempotencyKey: scope.key },
+                  headers: { 'Retry-After': '1' },
+                },
+              ),
             );
             return;
           case 'proceed':

@@ -19,7 +19,11 @@ async function checkAttempts(limiter: RateLimiter, key: string, scope: string): 
 }
 
 /** §4.16 admin authentication. */
-export function adminAuthRoutes(deps: { admins: AdminAuthService; loginPerEmail: RateLimiter; loginPerIp: RateLimiter }) {
+export function adminAuthRoutes(deps: {
+  admins: AdminAuthService;
+  loginPerEmail: RateLimiter;
+  loginPerIp: RateLimiter;
+}) {
   const { admins } = deps;
   return s.router(marketsContract.adminAuth, {
     login: async ({ body, req }) => {
@@ -31,10 +35,19 @@ export function adminAuthRoutes(deps: { admins: AdminAuthService; loginPerEmail:
     twoFactorVerify: async ({ body, req }) => {
       const admin = adminOf(req);
       await checkAttempts(deps.loginPerEmail, admin.email, 'email');
-      return { status: 200, body: await admins.completeLogin(admin.adminId, admin.tokenId, admin.expiresAt, body.code) };
+      return {
+        status: 200,
+        body: await admins.completeLogin(admin.adminId, admin.tokenId, admin.expiresAt, body.code),
+      };
     },
-    twoFactorVerifySetup: async ({ body, req }) => ({ status: 200, body: await admins.verifySetup(adminOf(req).adminId, body.code) }),
-    twoFactorDisable: async ({ body, req }) => ({ status: 200, body: await admins.disable(adminOf(req).adminId, body.code) }),
+    twoFactorVerifySetup: async ({ body, req }) => ({
+      status: 200,
+      body: await admins.verifySetup(adminOf(req).adminId, body.code),
+    }),
+    twoFactorDisable: async ({ body, req }) => ({
+      status: 200,
+      body: await admins.disable(adminOf(req).adminId, body.code),
+    }),
     regenerateBackupCodes: async ({ body, req }) => ({
       status: 200,
       body: await admins.regenerateBackupCodes(adminOf(req).adminId, body.code),
@@ -47,7 +60,14 @@ export function adminAuthRoutes(deps: { admins: AdminAuthService; loginPerEmail:
     me: async ({ req }) => ({ status: 200, body: toAdmin(await admins.byId(adminOf(req).adminId)) }),
     verify: async ({ req }) => {
       const admin = adminOf(req);
-      return { status: 200, body: { valid: true as const, adminId: admin.adminId, expiresAt: new Date(admin.expiresAt * 1000).toISOString() } };
+      return {
+        status: 200,
+        body: {
+          valid: true as const,
+          adminId: admin.adminId,
+          expiresAt: new Date(admin.expiresAt * 1000).toISOString(),
+        },
+      };
     },
   });
 }

@@ -6,7 +6,11 @@ import type { SportsService } from '../../sports/sports.service.js';
 const s = initServer();
 
 /** §4.18 sports proxies: per-IP limits on top of the per-key budget, then the service. */
-export function sportsRoutes(deps: { sports: SportsService; proxyIpLimit: RequestHandler; helpersIpLimit: RequestHandler }) {
+export function sportsRoutes(deps: {
+  sports: SportsService;
+  proxyIpLimit: RequestHandler;
+  helpersIpLimit: RequestHandler;
+}) {
   const { sports, proxyIpLimit, helpersIpLimit } = deps;
   return s.router(tournamentsContract.sports, {
     proxy: {
@@ -27,7 +31,10 @@ export function sportsRoutes(deps: { sports: SportsService; proxyIpLimit: Reques
     },
     teamSeasonStats: {
       middleware: [helpersIpLimit],
-      handler: async ({ params, query }) => ({ status: 200, body: await sports.teamSeasonStats(params.teamId, query.seasonId) }),
+      handler: async ({ params, query }) => ({
+        status: 200,
+        body: await sports.teamSeasonStats(params.teamId, query.seasonId),
+      }),
     },
   });
 }

@@ -12,12 +12,16 @@ export function tournamentsAuthRoutes() {
       const p = req.principal;
       return {
         status: 200,
-        body: p?.kind === 'user' ? { authenticated: true, address: getAddress(p.address), method: 'jwt' as const } : { authenticated: false },
+        body:
+          p?.kind === 'user'
+            ? { authenticated: true, address: getAddress(p.address), method: 'jwt' as const }
+            : { authenticated: false },
       };
     },
     login: async ({ req }) => {
       const p = req.principal;
-      if (p?.kind !== 'user' && p?.kind !== 'wallet') throw new AppError('UNAUTHENTICATED', 'A bearer token or wallet credential is required');
+      if (p?.kind !== 'user' && p?.kind !== 'wallet')
+        throw new AppError('UNAUTHENTICATED', 'A bearer token or wallet credential is required');
       return {
         status: 200,
         body: {

@@ -15,8 +15,18 @@ export function tournamentsRouter(c: Container) {
     auth: tournamentsAuthRoutes(),
     sports: sportsRoutes({
       sports: c.sports,
-      proxyIpLimit: rateLimit({ scope: 'client IP', pick: () => c.limits.sportsProxyIp, keyOf: (req) => req.ip, headers: false }),
-      helpersIpLimit: rateLimit({ scope: 'client IP', pick: () => c.limits.sportsHelpersIp, keyOf: (req) => req.ip, headers: false }),
+      proxyIpLimit: rateLimit({
+        scope: 'client IP',
+        pick: () => c.limits.sportsProxyIp,
+        keyOf: (req) => req.ip,
+        headers: false,
+      }),
+      helpersIpLimit: rateLimit({
+        scope: 'client IP',
+        pick: () => c.limits.sportsHelpersIp,
+        keyOf: (req) => req.ip,
+        headers: false,
+      }),
     }),
   });
 }
