@@ -67,6 +67,41 @@ describe('identity through the SDK', () => {
     expect((err as AuthenticationError).code).toBe('TENANT_MISMATCH');
   });
 
+  it('fails tampered, expired and alg:none tokens with their codes', async () => {
+    const session = await clientFor(server.builderKey).auth.signIn({ username: 'e2e_carl' });
+    const [h, p, sig] = session.token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+    const forge = (payload: Record<string, unknown>, header = h, signature = sig) =>
+      `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${signature}`;
+    const cases: [string, string][] = [
+      [forge({ ...claims, address: '0x0000000000000000000000000000000000000001' }), 'TOKEN_INVALID'],
+      [forge(claims, Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url'), ''), 'TOKEN_INVALID'],
+    ];
+    const { TokenService } = await import('../../server/src/identity/token.service.js');
+    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -5, 60).signUser({
+      sub: claims['sub'] as string,
+      bap: claims['bap'] as string,
+      address: claims['address'] as string,
+      eoaAddress: null,
+    });
+    cases.push([expired.token, 'TOKEN_EXPIRED']);
+    for (const [token, code] of cases) {
+      const c = new DuelkitClient({
+        marketsUrl: server.marketsUrl,
+        tournamentsUrl: server.tournamentsUrl,
+        builderApiKey: server.builderKey,
+        tokenStore: {
+          get: () => ({ token, expiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+          set: () => undefined,
+        },
+        maxRetries: 0,
+      });
+      const err = await c.wallet.sign({ body: { message: 'x' } }).catch((e: unknown) => e);
+      expect(err, code).toBeInstanceOf(AuthenticationError);
+      expect((err as AuthenticationError).code).toBe(code);
+    }
+  });
+
   it('keeps an admin with 2FA from acting until the TOTP step', async () => {
     await server.container.identity.admins.create('e2e-admin@example.com', 'e2e admin password');
     const admin = clientFor(server.builderKey);
