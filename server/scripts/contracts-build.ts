@@ -1,0 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { artifactModule, compileContracts } from '../src/chain/compile.js';
+
+const outDir = fileURLToPath(new URL('../src/chain/artifacts', import.meta.url));
+mkdirSync(outDir, { recursive: true });
+for (const [name, artifact] of Object.entries(compileContracts())) {
+  if (!['CollateralToken', 'DuelMarkets'].includes(name)) continue;
+  writeFileSync(`${outDir}/${name}.ts`, artifactModule(name, artifact));
+  console.log(`wrote ${name} (${(artifact.bytecode.length - 2) / 2} bytes)`);
+}
