@@ -94,6 +94,17 @@ const EnvSchema = z.object({
   SIWE_URI: z.string().url().default('http://localhost:3000'),
   SIWE_NONCE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   CHAIN_ID: z.coerce.number().int().min(1).default(31337),
+  /** JSON-RPC URL of an EVM node. Unset: an in-process EVM with the contracts deployed at boot. */
+  CHAIN_RPC_URL: z.string().url().optional(),
+  /** Key of the platform operator account (deploys, mints credits, pays gas on test chains). */
+  CHAIN_OPERATOR_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte private key')
+    .optional(),
+  /** Deployed contracts when CHAIN_RPC_URL is set: JSON {"credits","usdc","markets"}. */
+  CHAIN_CONTRACTS: z.string().optional(),
+  /** Blocks to wait before a write counts as final on a real chain (the embedded chain needs none). */
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(64).default(2),
   /** 32-byte AES-256-GCM key (base64 or 0x hex) encrypting managed wallet keys and TOTP secrets. */
   WALLET_MASTER_KEY: z.string().min(32).optional(),
   /** Identity providers: JSON list of {"issuer","jwksUri","audience"}. */
@@ -157,6 +168,13 @@ export interface Config {
     readonly walletMasterKey: Buffer;
     readonly idpIssuers: readonly { issuer: string; jwksUri: string; audience: string }[];
   };
+  readonly chain: {
+    readonly rpcUrl: string | undefined;
+    readonly chainId: number;
+    readonly operatorKey: `0x${string}`;
+    readonly addresses: { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` } | undefined;
+    readonly confirmations: number;
+  };
   readonly storage: {
     readonly driver: 'local' | 's3';
     readonly localDir: string | undefined;
@@ -191,6 +209,12 @@ export class ConfigError extends Error {
 /** Development-only secrets: refused in production (see loadConfig). */
 const DEV_JWT_SECRET = 'duelkit-development-jwt-secret-not-for-production';
 const DEV_MASTER_KEY = '0x' + '64756b'.repeat(10) + '6475';
+
+/** Hardhat's first well-known development account: only ever used on the embedded chain. */
+const DEV_OPERATOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
+const AddressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const ContractsSchema = z.object({ credits: AddressString, usdc: AddressString, markets: AddressString }).strict();
 
 const IssuersSchema = z.array(
   z.object({ issuer: z.string().url(), jwksUri: z.string().url(), audience: z.string().min(1) }).strict(),
@@ -237,6 +261,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!masterKey) problems.push('WALLET_MASTER_KEY: must be 32 bytes as base64 or 0x-prefixed hex');
   const issuers = IssuersSchema.safeParse(safeJson(e.IDP_ISSUERS));
   if (!issuers.success) problems.push('IDP_ISSUERS: must be a JSON list of {"issuer","jwksUri","audience"}');
+  if (production && !e.CHAIN_OPERATOR_KEY) problems.push('CHAIN_OPERATOR_KEY: required in production');
+  const contracts = e.CHAIN_CONTRACTS ? ContractsSchema.safeParse(safeJson(e.CHAIN_CONTRACTS)) : undefined;
+  if (contracts && !contracts.success)
+    problems.push('CHAIN_CONTRACTS: must be JSON {"credits","usdc","markets"} of addresses');
+  if (e.CHAIN_RPC_URL && !e.CHAIN_CONTRACTS) problems.push('CHAIN_CONTRACTS: required when CHAIN_RPC_URL is set');
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
     problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks');
@@ -289,6 +318,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chainId: e.CHAIN_ID,
       walletMasterKey: masterKey as Buffer,
       idpIssuers: issuers.success ? issuers.data : [],
+    },
+    chain: {
+      rpcUrl: e.CHAIN_RPC_URL,
+      chainId: e.CHAIN_ID,
+      operatorKey: (e.CHAIN_OPERATOR_KEY ?? DEV_OPERATOR_KEY) as `0x${string}`,
+      addresses: contracts?.success
+        ? (contracts.data as { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` })
+        : undefined,
+      confirmations: e.CHAIN_CONFIRMATIONS,
     },
     storage: {
       driver: e.STORAGE_DRIVER,

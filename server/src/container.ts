@@ -13,6 +13,8 @@ import { startFakeSportmonks } from './adapters/sports-provider/fake-sportmonks.
 import { SportmonksHttpAdapter } from './adapters/sports-provider/sportmonks-http.adapter.js';
 import type { SportsProviderPort } from './adapters/sports-provider/sports-provider.port.js';
 import { SportsService } from './sports/sports.service.js';
+import type { ChainPort } from './adapters/chain/chain.port.js';
+import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
 import type { StoragePort } from './adapters/storage/storage.port.js';
 import { AdminAuthService } from './identity/admin-auth.service.js';
@@ -54,6 +56,7 @@ export interface Container {
   readonly health: HealthService;
   readonly authenticator: Authenticator;
   readonly sports: SportsService;
+  readonly chain: ChainPort;
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -165,6 +168,11 @@ export async function createContainer(
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
   );
   const health = new HealthService(orm, redis);
+  const chain = await ViemChainAdapter.connect(config.chain, logger);
+  closers.unshift(() => chain.close());
+  health.addProbe('chain', async () => {
+    await chain.blockNumber();
+  });
   const sportsCache: CachePort = redis
     ? new RedisCacheAdapter(redis)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
@@ -210,6 +218,7 @@ export async function createContainer(
     authenticator:
       overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
     sports: new SportsService(sportsProvider, sportsCache, logger),
+    chain,
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     async close() {

@@ -34,5 +34,6 @@ describe('embedded defaults', () => {
     const body = (await ready.json()) as { checks: Record<string, { status: string }> };
     expect(body.checks['postgres']?.status).toBe('up');
     expect(body.checks['redis']?.status).toBe('not_configured');
+    expect(body.checks['chain']?.status).toBe('up');
   });
 });

@@ -14,6 +14,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CollateralTokenAbi, CollateralTokenBytecode } from './artifacts/CollateralToken.js';
 import { DuelMarketsAbi, DuelMarketsBytecode } from './artifacts/DuelMarkets.js';
+import { AppError } from '../http/app-error.js';
+import { revertToAppError } from '../adapters/chain/revert-errors.js';
 import { buy, maxReturnForShares, sellForReturn } from './fpmm.math.js';
 
 const UNIT = 10n ** 18n;
@@ -116,6 +118,11 @@ describe('the on-chain market maker', () => {
       }
     };
     expect(await revertName('buy', [duelId, 0, 4n * UNIT, 0n])).toBe('BelowMinimum');
+    const mapped = revertToAppError(await send('buy', [duelId, 0, 4n * UNIT, 0n]).catch((e: unknown) => e));
+    expect(mapped).toBeInstanceOf(AppError);
+    expect((mapped as AppError).code).toBe('BET_BELOW_MINIMUM');
+    expect((mapped as AppError).status).toBe(400);
+    expect((mapped as AppError).details).toEqual({ revert: { error: 'BelowMinimum', args: ['5000000000000000000'] } });
     const est = buy(await balances(duelId), 0, 10n * UNIT, 100n);
     expect(await revertName('buy', [duelId, 0, 10n * UNIT, est.sharesOut + 1n])).toBe('SlippageExceeded');
     const now = BigInt(Math.floor(Date.now() / 1000));

@@ -1,0 +1,39 @@
+import { BaseError, ContractFunctionRevertedError } from 'viem';
+import { AppError } from '../../http/app-error.js';
+
+/** Custom errors of the contracts, by name, and the 4xx each becomes. */
+const MAPPED: Record<string, { code: ConstructorParameters<typeof AppError>[0]; message: string }> = {
+  BelowMinimum: { code: 'BET_BELOW_MINIMUM', message: 'The amount is below the 5-unit minimum' },
+  SlippageExceeded: { code: 'SLIPPAGE_EXCEEDED', message: 'The price moved past your slippage limit' },
+  StartTimeTooSoon: { code: 'START_TIME_TOO_SOON', message: 'The start time is too soon' },
+  EndBeforeStart: { code: 'VALIDATION_FAILED', message: 'The end time must be after the start time' },
+  MarketNotOpen: { code: 'INVALID_STATE', message: 'The market is not open' },
+  UnknownMarket: { code: 'NOT_FOUND', message: 'No such market on chain' },
+  InsufficientShares: { code: 'INSUFFICIENT_SHARES', message: 'Not enough shares to sell' },
+  ERC20InsufficientBalance: {
+    code: 'INSUFFICIENT_CREDITS',
+    message: 'Insufficient Credits: the account is not funded',
+  },
+  ERC20InsufficientAllowance: { code: 'INSUFFICIENT_CREDITS', message: 'The collateral allowance is too low' },
+};
+
+/**
+ * Turns a reverted simulation or write into a 4xx with a specific code and the revert reason in
+ * `details.revert`: a pre-flight revert is the caller's problem, never a 500. Other errors pass.
+ */
+export function revertToAppError(err: unknown): unknown {
+  if (!(err instanceof BaseError)) return err;
+  const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (!(reverted instanceof ContractFunctionRevertedError)) return err;
+  const name = reverted.data?.errorName ?? 'Reverted';
+  const args = (reverted.data?.args ?? []).map((a) => (typeof a === 'bigint' ? a.toString() : a));
+  const mapped = MAPPED[name];
+  return new AppError(
+    mapped?.code ?? 'CHAIN_REVERTED',
+    mapped?.message ?? `The transaction would revert: ${reverted.reason ?? name}`,
+    {
+      details: { revert: { error: name, args } },
+      cause: err,
+    },
+  );
+}
