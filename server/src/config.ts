@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   CHAIN_CONTRACTS: z.string().optional(),
   /** Blocks to wait before a write counts as final on a real chain (the embedded chain needs none). */
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(64).default(2),
+  /** Loopback port serving the embedded EVM as JSON-RPC for operator commands (0: any; off: none). */
+  CHAIN_EMBEDDED_RPC_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(8545),
   /** 32-byte AES-256-GCM key (base64 or 0x hex) encrypting managed wallet keys and TOTP secrets. */
   WALLET_MASTER_KEY: z.string().min(32).optional(),
   /** Identity providers: JSON list of {"issuer","jwksUri","audience"}. */
@@ -174,6 +176,7 @@ export interface Config {
     readonly operatorKey: `0x${string}`;
     readonly addresses: { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` } | undefined;
     readonly confirmations: number;
+    readonly embeddedRpcPort: number | null;
   };
   readonly storage: {
     readonly driver: 'local' | 's3';
@@ -327,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? (contracts.data as { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` })
         : undefined,
       confirmations: e.CHAIN_CONFIRMATIONS,
+      embeddedRpcPort: e.CHAIN_EMBEDDED_RPC_PORT === 'off' ? null : e.CHAIN_EMBEDDED_RPC_PORT,
     },
     storage: {
       driver: e.STORAGE_DRIVER,

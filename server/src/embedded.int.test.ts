@@ -16,6 +16,7 @@ describe('embedded defaults', () => {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
         DUELKIT_DEV_BUILDER_KEY: devKey,
+        CHAIN_EMBEDDED_RPC_PORT: '0',
       }),
       { logger: createLogger('silent') },
     );

@@ -14,6 +14,7 @@ const config = loadConfig({
   DUELKIT_DEV_BUILDER_KEY: key,
   RATE_LIMIT_TEAM_PER_MIN: '100000000',
   TOURNAMENTS_IP_LIMIT_PER_MIN: '100000000',
+  CHAIN_EMBEDDED_RPC_PORT: '0',
 });
 const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
 const running = await startDuelkit(config, { logger });

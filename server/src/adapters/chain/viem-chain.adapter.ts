@@ -17,6 +17,7 @@ import type { Logger } from '../../logger.js';
 import { CollateralTokenAbi, CollateralTokenBytecode } from '../../chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi, DuelMarketsBytecode } from '../../chain/artifacts/DuelMarkets.js';
 import type { ChainAddresses, ChainPort } from './chain.port.js';
+import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { revertToAppError } from './revert-errors.js';
 
 export interface ChainConfig {
@@ -27,6 +28,8 @@ export interface ChainConfig {
   /** Deployed contracts on a real chain; ignored on the embedded one. */
   readonly addresses: ChainAddresses | undefined;
   readonly confirmations: number;
+  /** Loopback port serving the embedded EVM as JSON-RPC (0: any free port; null: not served). */
+  readonly embeddedRpcPort: number | null;
 }
 
 /**
@@ -43,6 +46,9 @@ export class ViemChainAdapter implements ChainPort {
     private readonly walletClient: WalletClient,
     private readonly provider: EIP1193Provider | undefined,
     private readonly confirmations: number,
+    /** JSON-RPC URL of the embedded EVM when it is served on loopback. */
+    readonly embeddedRpcUrl: string | undefined,
+    private readonly stopRpc: () => Promise<void>,
   ) {}
 
   get operator(): Address {
@@ -75,6 +81,12 @@ export class ViemChainAdapter implements ChainPort {
       logger.info({ chainId, ...addresses }, 'embedded EVM started; contracts deployed');
     }
     if (!addresses) throw new Error('CHAIN_CONTRACTS must name the deployed contracts when CHAIN_RPC_URL is set');
+    let rpc: { url: string; close(): Promise<void> } | undefined;
+    if (provider && config.embeddedRpcPort !== null) {
+      rpc = await serveEmbeddedRpc(provider, addresses, chainId, config.embeddedRpcPort);
+      logger.info({ url: rpc.url }, 'embedded EVM served as JSON-RPC on loopback');
+    }
+    const served = rpc;
     return new ViemChainAdapter(
       chainId,
       addresses,
@@ -83,6 +95,8 @@ export class ViemChainAdapter implements ChainPort {
       walletClient,
       provider,
       config.rpcUrl ? config.confirmations : 0,
+      served?.url,
+      served ? () => served.close() : () => Promise.resolve(),
     );
   }
 
@@ -136,7 +150,8 @@ export class ViemChainAdapter implements ChainPort {
   }
 
   async close(): Promise<void> {
-    // The in-process EVM lives as long as the process; nothing to release for HTTP either.
+    // The in-process EVM itself lives as long as the process; only its RPC server is stopped.
+    await this.stopRpc();
   }
 }
 

@@ -12,6 +12,7 @@ describe('ViemChainAdapter on the embedded EVM', () => {
         operatorKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
         addresses: undefined,
         confirmations: 2,
+        embeddedRpcPort: 0,
       },
       createLogger('silent'),
     );
@@ -24,6 +25,17 @@ describe('ViemChainAdapter on the embedded EVM', () => {
     expect(await chain.collateralBalance('usdc', user)).toBe(0n);
     expect(await chain.blockNumber()).toBeGreaterThan(0n);
     await chain.fundGas(user, 10n ** 18n);
+    // The embedded chain is reachable over JSON-RPC on loopback, with its contract addresses.
+    const contracts = (await (await fetch(`${chain.embeddedRpcUrl}/duelkit/contracts`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(contracts).toMatchObject({ chainId: 31337, credits: chain.addresses.credits });
+    const rpc = await fetch(chain.embeddedRpcUrl as string, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
+    expect(await rpc.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' });
     await chain.close();
   }, 60_000);
 });
