@@ -78,7 +78,22 @@ export const FieldErrorsSchema = z
 export type FieldErrors = z.infer<typeof FieldErrorsSchema>;
 
 /** The body of every non-2xx response on both hosts. */
-export const ApiErrorSchema = z
+export interface ApiErrorBody {
+  /** Stable machine-readable code; branch on it. */
+  code: ErrorCode;
+  /** Human-readable explanation; do not branch on it. */
+  message: string;
+  /** Correlation id, also sent as the x-request-id header. */
+  requestId: string;
+  /** Structured context for the error, specific to the code. */
+  details?: Record<string, unknown> | undefined;
+  /** Validation messages keyed by the dotted path of the offending field. */
+  fieldErrors?: FieldErrors | undefined;
+}
+
+// Typed through the named interface: every route lists this schema for every error status, and
+// an inferred type would repeat the whole code union in each of them in the published d.ts.
+export const ApiErrorSchema: z.ZodType<ApiErrorBody> = z
   .object({
     code: ErrorCodeSchema,
     message: z.string().describe('Human-readable explanation; do not branch on it'),
@@ -90,4 +105,3 @@ export const ApiErrorSchema = z
     fieldErrors: FieldErrorsSchema.optional(),
   })
   .strict();
-export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
