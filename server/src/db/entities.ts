@@ -2,6 +2,7 @@ import { BuilderAppEntity, BuilderKeyEntity } from '../builders/builder-key.enti
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
 import { DuelEntity } from '../markets/duel.entity.js';
+import { ChainCursorEntity, PositionEntity, TradeEntity } from '../markets/trade.entities.js';
 import {
   AdminEntity,
   AuthNonceEntity,
@@ -24,4 +25,7 @@ export const entities = [
   AdminEntity,
   RevokedTokenEntity,
   UsedWalletCredentialEntity,
+  TradeEntity,
+  PositionEntity,
+  ChainCursorEntity,
 ];

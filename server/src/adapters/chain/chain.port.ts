@@ -6,6 +6,34 @@ export interface ChainAddresses {
   readonly markets: Address;
 }
 
+interface EventBase {
+  readonly duelId: `0x${string}`;
+  readonly txHash: `0x${string}`;
+  readonly logIndex: number;
+  readonly blockNumber: bigint;
+  /** Block time, seconds since the epoch. */
+  readonly timestamp: number;
+}
+
+/** Market events the indexer turns into the read model. */
+export type MarketEvent =
+  | (EventBase & {
+      readonly kind: 'created';
+      readonly creator: Address;
+      readonly options: number;
+      readonly funding: bigint;
+    })
+  | (EventBase & {
+      readonly kind: 'bought' | 'sold';
+      readonly trader: Address;
+      readonly option: number;
+      /** Investment (bought) or return (sold), base units. */
+      readonly collateral: bigint;
+      readonly fee: bigint;
+      readonly shares: bigint;
+      readonly balances: readonly bigint[];
+    });
+
 /** The EVM chain in domain terms; one viem implementation serves the embedded EVM and any RPC. */
 export interface ChainPort {
   readonly chainId: number;
@@ -19,5 +47,9 @@ export interface ChainPort {
   /** Gives `to` native gas on chains where the operator can (embedded: hardhat_setBalance). */
   fundGas(to: Address, amount: bigint): Promise<void>;
   poolBalances(duelId: `0x${string}`): Promise<bigint[]>;
+  /** The newest block deep enough to count as final (head minus the confirmation depth). */
+  safeHead(): Promise<bigint>;
+  /** Market events in blocks [from, to], in chain order. */
+  marketEvents(from: bigint, to: bigint): Promise<MarketEvent[]>;
   close(): Promise<void>;
 }

@@ -16,7 +16,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Logger } from '../../logger.js';
 import { CollateralTokenAbi, CollateralTokenBytecode } from '../../chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi, DuelMarketsBytecode } from '../../chain/artifacts/DuelMarkets.js';
-import type { ChainAddresses, ChainPort } from './chain.port.js';
+import type { ChainAddresses, ChainPort, MarketEvent } from './chain.port.js';
 import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { revertToAppError } from './revert-errors.js';
 
@@ -101,7 +101,7 @@ export class ViemChainAdapter implements ChainPort {
   }
 
   blockNumber(): Promise<bigint> {
-    return this.publicClient.getBlockNumber();
+    return this.publicClient.getBlockNumber({ cacheTime: 0 });
   }
 
   collateralBalance(stack: 'usdc' | 'credits', owner: Address): Promise<bigint> {
@@ -147,6 +147,71 @@ export class ViemChainAdapter implements ChainPort {
       args: [duelId],
     });
     return [...balances];
+  }
+
+  async safeHead(): Promise<bigint> {
+    const head = await this.publicClient.getBlockNumber({ cacheTime: 0 });
+    const safe = head - BigInt(this.confirmations);
+    return safe < 0n ? 0n : safe;
+  }
+
+  async marketEvents(from: bigint, to: bigint): Promise<MarketEvent[]> {
+    const logs = await this.publicClient.getContractEvents({
+      address: this.addresses.markets,
+      abi: DuelMarketsAbi,
+      fromBlock: from,
+      toBlock: to,
+    });
+    const times = new Map<bigint, number>();
+    const timeOf = async (block: bigint) => {
+      let t = times.get(block);
+      if (t === undefined) {
+        t = Number((await this.publicClient.getBlock({ blockNumber: block })).timestamp);
+        times.set(block, t);
+      }
+      return t;
+    };
+    const events: MarketEvent[] = [];
+    for (const log of logs) {
+      if (log.blockNumber === null || log.transactionHash === null || log.logIndex === null) continue;
+      const base = {
+        txHash: log.transactionHash,
+        logIndex: log.logIndex,
+        blockNumber: log.blockNumber,
+        timestamp: await timeOf(log.blockNumber),
+      };
+      if (log.eventName === 'MarketCreated') {
+        const a = log.args;
+        events.push({
+          ...base,
+          kind: 'created',
+          duelId: a.duelId as `0x${string}`,
+          creator: a.creator as Address,
+          options: Number(a.options),
+          funding: a.funding as bigint,
+        });
+      } else if (log.eventName === 'Bought' || log.eventName === 'Sold') {
+        const a = log.args as {
+          duelId: `0x${string}`;
+          option: number;
+          fee: bigint;
+          balances: readonly bigint[];
+        } & Record<string, unknown>;
+        const bought = log.eventName === 'Bought';
+        events.push({
+          ...base,
+          kind: bought ? 'bought' : 'sold',
+          duelId: a.duelId,
+          trader: (bought ? a['buyer'] : a['seller']) as Address,
+          option: Number(a.option),
+          collateral: (bought ? a['investment'] : a['returnAmount']) as bigint,
+          fee: a.fee,
+          shares: (bought ? a['sharesOut'] : a['sharesIn']) as bigint,
+          balances: a.balances,
+        });
+      }
+    }
+    return events;
   }
 
   async close(): Promise<void> {

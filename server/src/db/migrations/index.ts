@@ -2,6 +2,7 @@ import { Migration20261122000000Foundation } from './Migration20261122000000Foun
 import { Migration20261122020000Leases } from './Migration20261122020000Leases.js';
 import { Migration20261122030000Duels } from './Migration20261122030000Duels.js';
 import { Migration20261122040000Identity } from './Migration20261122040000Identity.js';
+import { Migration20261122050000Trades } from './Migration20261122050000Trades.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -12,4 +13,5 @@ export const migrationsList = [
   { name: 'Migration20261122020000Leases', class: Migration20261122020000Leases },
   { name: 'Migration20261122030000Duels', class: Migration20261122030000Duels },
   { name: 'Migration20261122040000Identity', class: Migration20261122040000Identity },
+  { name: 'Migration20261122050000Trades', class: Migration20261122050000Trades },
 ];
