@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ListCache } from './duel-list.cache.js';
+
+describe('ListCache', () => {
+  it('shares one load between concurrent misses and serves hits until invalidated', async () => {
+    const cache = new ListCache<{ n: number }>(60_000);
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await new Promise((r) => setTimeout(r, 20));
+      return { n: loads };
+    };
+    const results = await Promise.all([cache.get('k', load), cache.get('k', load), cache.get('k', load)]);
+    expect(loads).toBe(1);
+    expect(results.map((r) => r.n)).toEqual([1, 1, 1]);
+    expect((await cache.get('k', load)).n).toBe(1);
+    cache.invalidate();
+    expect((await cache.get('k', load)).n).toBe(2);
+  });
+
+  it('does not keep a value loaded across an invalidation', async () => {
+    const cache = new ListCache<{ v: string }>(60_000);
+    const slow = cache.get('k', async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      return { v: 'before the write' };
+    });
+    cache.invalidate();
+    expect((await slow).v).toBe('before the write');
+    expect((await cache.get('k', async () => ({ v: 'after' }))).v).toBe('after');
+  });
+});
