@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../http/app-error.js';
-import { cacheKeyOf, effectiveTtl, sanitiseParams, validateMethod, validatePath } from './sports-request.js';
+import {
+  cacheKeyOf,
+  effectiveTtl,
+  isSecretParam,
+  sanitiseParams,
+  validateMethod,
+  validatePath,
+} from './sports-request.js';
 
 function codeOf(fn: () => unknown): string | null {
   try {
@@ -33,6 +40,15 @@ describe('validatePath', () => {
     ['football/fix tures', 'space'],
     ['football/fixtures?x=1', 'query in path'],
     ['football/fixtures.json', 'dot'],
+    ['football/./fixtures', 'dot segment'],
+    ['football/fixtures%2F1', 'encoded slash'],
+    ['football\\..\\admin', 'backslashes'],
+    ['football/fïxtures', 'non-ASCII letter'],
+    ['football/fixtures\u0000', 'NUL'],
+    ['FOOTBALL/fixtures', 'root in another case'],
+    ['motorsport/', 'root with an empty segment'],
+    ['', 'empty'],
+    ['https://evil.example/football/x', 'absolute URL'],
   ])('refuses %s (%s) with INVALID_PROXY_PATH', (path) => {
     expect(codeOf(() => validatePath('v3', path))).toBe('INVALID_PROXY_PATH');
   });
@@ -69,6 +85,38 @@ describe('sanitiseParams', () => {
       ['page', '2'],
     ]);
   });
+});
+
+describe('isSecretParam', () => {
+  it.each([
+    'api_token',
+    'API_TOKEN',
+    'apiToken',
+    'token',
+    'access_token',
+    'authToken',
+    'Authorization',
+    'auth',
+    'apikey',
+    'api_key',
+    'X-Api-Key',
+    'key',
+    'secret',
+    'clientSecret',
+    'password',
+    'bearer',
+    'signature',
+    'filter[api_token]',
+  ])('treats %s as auth-like', (name) => {
+    expect(isSecretParam(name)).toBe(true);
+  });
+
+  it.each(['include', 'filters', 'filter[starts_between]', 'fields[fixtures]', 'sort', 'page', 'per_page', 'cursor'])(
+    'forwards %s',
+    (name) => {
+      expect(isSecretParam(name)).toBe(false);
+    },
+  );
 });
 
 describe('effectiveTtl', () => {

@@ -77,14 +77,34 @@ export function validateMethod(method: string | undefined): void {
   }
 }
 
-const SECRET_KEY =
-  /(^|_|-)(api_?token|token|access_?token|apikey|api_?key|key|secret|password|auth|authorization|bearer|signature|sig)$/i;
+/**
+ * Fragments that make a parameter name auth-like once lower-cased and stripped of separators
+ * (`X-Api-Key`, `apiKey`, `filter[api_token]`, `clientSecret`, `authToken` all match).
+ */
+const SECRET_FRAGMENTS = [
+  'token',
+  'apikey',
+  'secret',
+  'password',
+  'passwd',
+  'authorization',
+  'bearer',
+  'credential',
+  'signature',
+];
+const SECRET_ENDINGS = ['key', 'auth', 'sig'];
+
+/** Whether a caller's parameter name could carry a credential; such parameters are never forwarded. */
+export function isSecretParam(name: string): boolean {
+  const flat = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return SECRET_FRAGMENTS.some((f) => flat.includes(f)) || SECRET_ENDINGS.some((e) => flat.endsWith(e));
+}
 
 /** Drops the provider token and every auth-like key, and stringifies and sorts the rest. */
 export function sanitiseParams(params: SportsProxyRequest['params']): [string, string][] {
   if (!params) return [];
   return Object.entries(params)
-    .filter(([key]) => !SECRET_KEY.test(key))
+    .filter(([key]) => !isSecretParam(key))
     .map(([key, value]): [string, string] => [key, String(value)])
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { ApiErrorSchema, SportsResponseSchema } from '@duelkit/contract';
-import { RedisCacheAdapter } from '../adapters/cache/redis-cache.adapter.js';
 import { startFakeSportmonks, type FakeSportmonks } from '../adapters/sports-provider/fake-sportmonks.server.js';
 import { SportmonksHttpAdapter } from '../adapters/sports-provider/sportmonks-http.adapter.js';
-import { createLogger } from '../logger.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
-import { SportsService } from './sports.service.js';
 
 let fake: FakeSportmonks;
 beforeAll(async () => {
@@ -101,53 +96,5 @@ describe('sports routes over HTTP', () => {
       body: '{"path":"football/teams/1"}',
     });
     expect(res.status).toBe(401);
-  });
-});
-
-describe('Redis-backed cache shared by two instances', () => {
-  let redis: Redis;
-  const prefix = `dk:test:${randomBytes(4).toString('hex')}:`;
-  beforeAll(() => {
-    redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
-  });
-
-  const instance = () => new SportsService(provider(), new RedisCacheAdapter(redis, prefix), createLogger('silent'));
-
-  it('serves from the shared cache on the second instance without an upstream call', async () => {
-    const [a, b] = [instance(), instance()];
-    const before = fake.callCount('/v3/football/teams/21');
-    const first = await a.proxy({ path: 'football/teams/21' });
-    const second = await b.proxy({ path: 'football/teams/21' });
-    expect(fake.callCount('/v3/football/teams/21') - before).toBe(1);
-    expect(second._meta).toMatchObject({ fromCache: true, fetchedAt: first._meta.fetchedAt });
-  });
-
-  it('collapses concurrent misses on two instances into one upstream call', async () => {
-    const [a, b] = [instance(), instance()];
-    fake.setMode({ delayMs: 200, pathPrefix: 'football/teams/22' });
-    try {
-      const before = fake.callCount('/v3/football/teams/22');
-      const results = await Promise.all([
-        ...Array.from({ length: 5 }, () => a.proxy({ path: 'football/teams/22' })),
-        ...Array.from({ length: 5 }, () => b.proxy({ path: 'football/teams/22' })),
-      ]);
-      expect(fake.callCount('/v3/football/teams/22') - before).toBe(1);
-      expect(new Set(results.map((r) => r._meta.fetchedAt)).size).toBe(1);
-    } finally {
-      fake.setMode(null);
-    }
-  });
-
-  it('takes over when the lock holder died without answering', async () => {
-    const key = 'sports:v3:football/teams/23';
-    // A holder that took the lock and vanished: its lock expires after its TTL.
-    await redis.set(`${prefix}lock:fetch:${key}`, 'dead-holder', 'PX', 300);
-    const res = await instance().proxy({ path: 'football/teams/23' });
-    expect(res._meta.fromCache).toBe(false);
   });
 });

@@ -1,41 +1,61 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../../sports/clock.js';
 import type { CacheEntry, CachePort } from './cache.port.js';
 
-/** In-memory cache bounded in bytes (JSON size of each entry), for a single instance. */
+/** Bytes charged per entry beyond its JSON body: key, timestamps and LRU bookkeeping. */
+const ENTRY_OVERHEAD = 96;
+
+/**
+ * The cache of a single instance: an LRU bounded in bytes (each entry weighs its key plus the
+ * JSON size of its body), least recently used entries evicted first. Locks live here too, so
+ * two services sharing one adapter collapse like two instances sharing Redis.
+ */
 export class MemoryCacheAdapter implements CachePort {
   private readonly entries: LRUCache<string, CacheEntry>;
   private readonly locks = new Map<string, { token: string; until: number }>();
 
+  /**
+   * @param maxBytes upper bound of all entries together; an entry larger than this is not kept.
+   * @param clock decides when an entry's stale window has passed (the service's clock).
+   */
   constructor(
     maxBytes: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {
     this.entries = new LRUCache<string, CacheEntry>({
       maxSize: maxBytes,
-      sizeCalculation: (entry, key) => key.length + (JSON.stringify(entry.body)?.length ?? 4) + 64,
+      sizeCalculation: (entry, key) => key.length * 2 + jsonBytes(entry.body) + ENTRY_OVERHEAD,
     });
+  }
+
+  /** Bytes currently held (for tests and diagnostics). */
+  get size(): number {
+    return this.entries.calculatedSize;
   }
 
   async get(key: string): Promise<CacheEntry | null> {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (entry.staleUntil <= this.now()) {
+    if (entry.staleUntil <= this.clock.now()) {
       this.entries.delete(key);
       return null;
     }
     return entry;
   }
 
-  async set(key: string, entry: CacheEntry): Promise<void> {
+  // Expiry is judged on read against `staleUntil`, so the store TTL is not needed here.
+  async set(key: string, entry: CacheEntry, _ttlMs?: number): Promise<void> {
     this.entries.set(key, entry);
   }
 
+  // Lock lifetimes are real time, like Redis PX, whatever clock judges the cache windows.
   async tryLock(key: string, ttlMs: number): Promise<string | null> {
     const held = this.locks.get(key);
-    if (held && held.until > this.now()) return null;
+    if (held && held.until > performance.now()) return null;
     const token = randomUUID();
-    this.locks.set(key, { token, until: this.now() + ttlMs });
+    this.locks.set(key, { token, until: performance.now() + ttlMs });
     return token;
   }
 
@@ -45,6 +65,12 @@ export class MemoryCacheAdapter implements CachePort {
 
   async isLocked(key: string): Promise<boolean> {
     const held = this.locks.get(key);
-    return Boolean(held && held.until > this.now());
+    if (held && held.until <= performance.now()) this.locks.delete(key);
+    return Boolean(held && held.until > performance.now());
   }
+}
+
+function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? 4 : Buffer.byteLength(text);
 }

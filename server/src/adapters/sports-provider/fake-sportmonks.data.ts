@@ -64,7 +64,8 @@ export function footballFixture(id: number, state: 'NS' | 'INPLAY_1ST_HALF' | 'F
       id: state === 'FT' ? 5 : state === 'NS' ? 1 : 2,
       state,
       name: state === 'FT' ? 'Full Time' : state === 'NS' ? 'Not Started' : '1st Half',
-      short_name: state,
+      short_name: state === 'INPLAY_1ST_HALF' ? '1st' : state,
+      developer_name: state,
     },
     events:
       state === 'NS'
@@ -102,22 +103,31 @@ export function squad(teamId: number) {
   }));
 }
 
-export function teamSeasonStatistics(teamId: number, seasonId: number) {
+/** The team with statistics for the given seasons (`statistics.details` include). */
+export function teamSeasonStatistics(teamId: number, seasonIds: readonly number[]) {
   return {
     ...footballTeam(teamId),
-    statistics: [
-      {
-        id: teamId * 7,
-        team_id: teamId,
-        season_id: seasonId,
-        has_values: true,
-        details: [
-          { id: 1, type_id: 52, value: { all: { count: 30 + (teamId % 20), average: 1.6 } } },
-          { id: 2, type_id: 88, value: { all: { count: 20 + (teamId % 10), average: 1.1 } } },
-          { id: 3, type_id: 214, value: { all: { count: 12 + (teamId % 8) } } },
-        ],
-      },
-    ],
+    statistics: seasonIds.map((seasonId) => ({
+      id: teamId * 7 + seasonId,
+      team_id: teamId,
+      season_id: seasonId,
+      has_values: true,
+      details: [
+        { id: 1, type_id: 52, value: { all: { count: 30 + ((teamId + seasonId) % 20), average: 1.6 } } },
+        { id: 2, type_id: 88, value: { all: { count: 20 + ((teamId + seasonId) % 10), average: 1.1 } } },
+        { id: 3, type_id: 214, value: { all: { count: 12 + ((teamId + seasonId) % 8) } } },
+      ],
+    })),
+  };
+}
+
+export function newsItem(id: number) {
+  return {
+    id,
+    fixture_id: 18_000_000 + id,
+    league_id: 8,
+    title: `Preview: ${pick(TEAMS, id)} vs ${pick(TEAMS, id + 1)}`,
+    type: 'prematch',
   };
 }
 

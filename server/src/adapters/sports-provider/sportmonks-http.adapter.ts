@@ -8,8 +8,11 @@ export interface SportmonksConfig {
   readonly v3BaseUrl: string;
   /** e.g. https://cricket.sportmonks.com/api/v2.0 */
   readonly cricketV2BaseUrl: string;
+  /** Per upstream call, from sending to the last byte of the body. */
   readonly timeoutMs: number;
 }
+
+const REDACTED = '[redacted]';
 
 function retryAfterOf(res: Response, body: unknown): number | undefined {
   const header = Number(res.headers.get('retry-after'));
@@ -18,9 +21,20 @@ function retryAfterOf(res: Response, body: unknown): number | undefined {
   return typeof resets === 'number' && resets > 0 ? resets : undefined;
 }
 
-/** Sportmonks over HTTP: football/motorsport/cricket v3 and the older cricket v2 host. */
+/**
+ * Sportmonks over HTTP (global fetch): the v3 API (football, cricket, motorsport) and the older
+ * cricket v2 host, with the token as the `api_token` query parameter.
+ */
 export class SportmonksHttpAdapter implements SportsProviderPort {
-  constructor(private readonly config: SportmonksConfig) {}
+  private readonly tokenForms: string[];
+
+  constructor(private readonly config: SportmonksConfig) {
+    if (!config.token) throw new Error('SportmonksHttpAdapter needs a provider token');
+    // The forms the token can take inside a JSON body: raw, URL-encoded, with JSON-escaped slashes.
+    this.tokenForms = [
+      ...new Set([config.token, encodeURIComponent(config.token), config.token.replaceAll('/', '\\/')]),
+    ];
+  }
 
   async fetch(req: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
     const base = req.api === 'v3' ? this.config.v3BaseUrl : this.config.cricketV2BaseUrl;
@@ -29,24 +43,41 @@ export class SportmonksHttpAdapter implements SportsProviderPort {
     url.searchParams.set('api_token', this.config.token);
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     let res: Response;
+    let text: string;
     try {
       res = await fetch(url, { signal: AbortSignal.any([signal, timeout]), headers: { accept: 'application/json' } });
+      text = await res.text();
     } catch (err) {
-      // Never echo the URL: it carries the token.
-      if (timeout.aborted)
+      // Never echo the URL or the fetch error's cause: both can carry the token.
+      if (timeout.aborted) {
         throw new UpstreamTransportError(`upstream timed out after ${this.config.timeoutMs} ms`, true);
+      }
       throw new UpstreamTransportError(`upstream unreachable (${(err as Error).name})`, false);
     }
-    let body: unknown = null;
-    try {
-      const text = await res.text();
-      if (text) body = JSON.parse(text) as unknown;
-    } catch {
-      // A non-JSON body (an HTML error page) is passed on as null.
-    }
+    const body = parseJson(this.scrub(text));
     const retryAfterSeconds = retryAfterOf(res, body);
     return retryAfterSeconds === undefined
       ? { status: res.status, body }
       : { status: res.status, body, retryAfterSeconds };
+  }
+
+  /**
+   * Pagination links (v3 `next_page`, v2 `links`) may repeat the request URL, token included;
+   * answers are cached and passed to callers, so the token is removed from the text first.
+   */
+  private scrub(text: string): string {
+    let out = text;
+    for (const form of this.tokenForms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  }
+}
+
+/** A non-JSON body (an HTML error page from a gateway) reads as null. */
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
   }
 }
