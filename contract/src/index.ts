@@ -42,3 +42,13 @@ export type { SportsTtl, SportsProxyRequest, SportsResponse } from './tournament
 export { UserSchema, UsernameSchema, SessionSchema, EoaChallengeSchema } from './markets/auth.schemas.js';
 export type { User } from './markets/auth.schemas.js';
 export { AdminSchema } from './markets/admin-auth.contract.js';
+export {
+  DuelSchema,
+  DuelStatusSchema,
+  DuelListQuerySchema,
+  CreateDuelRequestSchema,
+  QueryBooleanSchema,
+} from './markets/duels.schemas.js';
+export type { DuelDto, DuelStatus, DuelListQuery, CreateDuelRequest } from './markets/duels.schemas.js';
+export { BuyEstimateSchema, SellEstimateSchema } from './markets/bets.schemas.js';
+export type { BuyEstimate, SellEstimate } from './markets/bets.schemas.js';

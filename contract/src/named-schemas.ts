@@ -2,8 +2,11 @@ import type { ZodTypeAny } from 'zod';
 import { ApiErrorSchema } from './common/errors.js';
 import { DependencyCheckSchema, HealthSchema, ReadinessSchema } from './common/health.js';
 import { PaginationSchema } from './common/pagination.js';
+import { BuyEstimateSchema, SellEstimateSchema } from './markets/bets.schemas.js';
+import { DuelSchema } from './markets/duels.schemas.js';
 import { AdminSchema } from './markets/admin-auth.contract.js';
 import { EoaChallengeSchema, SessionSchema, SignatureResponseSchema, UserSchema } from './markets/auth.schemas.js';
+import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 
 /**
@@ -22,7 +25,11 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   EoaChallenge: EoaChallengeSchema,
   Signature: SignatureResponseSchema,
   Admin: AdminSchema,
+  Duel: DuelSchema,
+  BuyEstimate: BuyEstimateSchema,
+  SellEstimate: SellEstimateSchema,
   SportsProxyRequest: SportsProxyRequestSchema,
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
+  ProtocolStats: ProtocolStatsSchema,
 };

@@ -44,6 +44,18 @@ export class DuelkitClient {
   readonly wallet: BoundRouter<Markets['wallet']>;
   readonly bulkRegister: BoundRouter<Markets['bulkRegister']>;
   readonly adminAuth: BoundRouter<Markets['adminAuth']> & { useToken(token: string | null): void };
+  /** §4.7 markets: create (accepted, not final; poll getById), lists, detail, participants. */
+  readonly duels: BoundRouter<Markets['duels']>;
+  /** §4.11 trading: estimate → create/sell with the estimate, holdings, limits. */
+  readonly bets: BoundRouter<Markets['bets']>;
+  /** §4.11 price history (yes-percentage snapshots). */
+  readonly priceHistory: BoundRouter<Markets['priceHistory']>;
+  /** §4.14 portfolio of a wallet. */
+  readonly portfolio: BoundRouter<Markets['portfolio']>;
+  /** §4.12 leaderboards. */
+  readonly leaderboard: BoundRouter<Markets['leaderboard']>;
+  /** §4.10 protocol statistics. */
+  readonly protocolStats: BoundRouter<Markets['protocolStats']>;
   readonly tournamentsAuth: BoundRouter<Tournaments['auth']>;
   readonly health: BoundRouter<Tournaments['health']>;
   readonly sports: BoundRouter<Tournaments['sports']>;
@@ -78,6 +90,12 @@ export class DuelkitClient {
     this.adminAuth = Object.assign(bindRouter(transport, markets, marketsContract.adminAuth), {
       useToken: (token: string | null) => transport.setAdminToken(token),
     });
+    this.duels = bindRouter(transport, markets, marketsContract.duels);
+    this.bets = bindRouter(transport, markets, marketsContract.bets);
+    this.priceHistory = bindRouter(transport, markets, marketsContract.priceHistory);
+    this.portfolio = bindRouter(transport, markets, marketsContract.portfolio);
+    this.leaderboard = bindRouter(transport, markets, marketsContract.leaderboard);
+    this.protocolStats = bindRouter(transport, markets, marketsContract.protocolStats);
     this.tournamentsAuth = bindRouter(transport, tournaments, tournamentsContract.auth);
     this.health = bindRouter(transport, tournaments, tournamentsContract.health);
     this.sports = bindRouter(transport, tournaments, tournamentsContract.sports);

@@ -122,6 +122,33 @@ const EnvSchema = z.object({
   S3_PUBLIC_BASE_URL: z.string().url().optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   RUN_MIGRATIONS: bool.default('true'),
+  /** Market-maker fee of new markets, basis points (at most 1000). */
+  DUEL_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(100),
+  /** Liquidity (base units) the creator's wallet seeds a new market with, unless the request names one. */
+  DUEL_INITIAL_LIQUIDITY: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'base units as a decimal integer')
+    .default('100000000000000000000'),
+  /** Minimum lead between now and startTime for public / private markets, seconds. */
+  DUEL_PUBLIC_LEAD_SECONDS: z.coerce.number().int().min(0).default(1_860),
+  DUEL_PRIVATE_LEAD_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** How long participants may contest a resolution, seconds (0: resolution settles at once). */
+  DUEL_CONTEST_PERIOD_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  /** How long a bet estimate (quote) can be placed, seconds. */
+  BET_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(3_600).default(60),
+  /** Per-user exposure limit across open markets (base units); 0 = none. */
+  USER_BET_LIMIT: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('10000000000000000000000'),
+  /** How often the chain indexer polls for new blocks, ms. */
+  INDEXER_INTERVAL_MS: z.coerce.number().int().min(100).default(1_000),
+  /** How long a public duel list page is cached per instance, ms (the indexer invalidates it). */
+  DUEL_LIST_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+  /** How often open markets get a scheduled price snapshot, ms. */
+  PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
+  JOBS_ENABLED: bool.default('true'),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -188,6 +215,20 @@ export interface Config {
       endpoint: string | undefined;
       publicBaseUrl: string | undefined;
     };
+  };
+  readonly markets: {
+    readonly feeBps: number;
+    readonly initialLiquidity: bigint;
+    readonly publicLeadSeconds: number;
+    readonly privateLeadSeconds: number;
+    readonly contestPeriodSeconds: number;
+    readonly quoteTtlSeconds: number;
+    readonly userBetLimit: bigint;
+    readonly indexerIntervalMs: number;
+    readonly listCacheMs: number;
+    readonly snapshotIntervalMs: number;
+    readonly jobsEnabled: boolean;
+    readonly publicBaseUrl: string;
   };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';
@@ -337,6 +378,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       localDir: e.STORAGE_LOCAL_DIR,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       s3: { bucket: e.S3_BUCKET, region: e.S3_REGION, endpoint: e.S3_ENDPOINT, publicBaseUrl: e.S3_PUBLIC_BASE_URL },
+    },
+    markets: {
+      feeBps: e.DUEL_FEE_BPS,
+      initialLiquidity: BigInt(e.DUEL_INITIAL_LIQUIDITY),
+      publicLeadSeconds: e.DUEL_PUBLIC_LEAD_SECONDS,
+      privateLeadSeconds: e.DUEL_PRIVATE_LEAD_SECONDS,
+      contestPeriodSeconds: e.DUEL_CONTEST_PERIOD_SECONDS,
+      quoteTtlSeconds: e.BET_QUOTE_TTL_SECONDS,
+      userBetLimit: BigInt(e.USER_BET_LIMIT),
+      indexerIntervalMs: e.INDEXER_INTERVAL_MS,
+      listCacheMs: e.DUEL_LIST_CACHE_MS,
+      snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
+      jobsEnabled: e.JOBS_ENABLED,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
     },
     sports: {
       provider: e.SPORTS_PROVIDER,

@@ -1,11 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import { MarketIndexer, type MarketEventSink } from './indexer/market-indexer.js';
+import { JobEngine } from './jobs/job-engine.js';
+import { Lease } from './jobs/lease.js';
+import { BetsService } from './markets/bets.service.js';
+import { ListCache } from './markets/duel-list.cache.js';
+import { DuelService, type DuelPage } from './markets/duel.service.js';
+import { MarketAccess } from './markets/market-access.js';
+import { indexerTask, reconcilePendingDuels, scheduleMarketJobs, type ScheduledTask } from './markets/market-jobs.js';
+import { QuoteSigner } from './markets/quote-signer.js';
+import { ManagedSigners } from './identity/managed-signers.js';
 import { BuilderKeyService } from './builders/builder-key.service.js';
 import type { Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres.js';
 import { initOrm, type Orm } from './db/orm.js';
 import { GeoGate } from './geo/geo-gate.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './geo/geo-lookup.js';
+import { AnalyticsRepository } from './analytics/analytics.repository.js';
+import { LeaderboardService } from './analytics/leaderboard.service.js';
+import { PortfolioRepository } from './analytics/portfolio.repository.js';
+import { PortfolioService } from './analytics/portfolio.service.js';
+import { StatsService } from './analytics/stats.service.js';
 import { HealthService } from './health/health.service.js';
+import { DuelRepository } from './markets/duel.repository.js';
+import { PriceHistoryService } from './markets/price-history.service.js';
+import { PriceSnapshotRepository } from './markets/price-snapshot.repository.js';
 import type { CachePort } from './adapters/cache/cache.port.js';
 import { MemoryCacheAdapter } from './adapters/cache/memory-cache.adapter.js';
 import { RedisCacheAdapter } from './adapters/cache/redis-cache.adapter.js';
@@ -57,6 +77,23 @@ export interface Container {
   readonly authenticator: Authenticator;
   readonly sports: SportsService;
   readonly chain: ChainPort;
+  readonly analytics: {
+    readonly stats: StatsService;
+    readonly leaderboards: LeaderboardService;
+    readonly portfolio: PortfolioService;
+  };
+  readonly priceHistory: PriceHistoryService;
+  readonly markets: {
+    readonly duels: DuelService;
+    readonly bets: BetsService;
+    readonly repo: DuelRepository;
+    readonly access: MarketAccess;
+    readonly signers: ManagedSigners;
+    readonly listCache: ListCache<DuelPage>;
+    readonly indexer: MarketIndexer;
+  };
+  /** The durable job engine, when this process runs background work (JOBS_ENABLED). */
+  readonly jobs: JobEngine | undefined;
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -196,6 +233,45 @@ export async function createContainer(
   });
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
   const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers));
+  const analyticsRepo = new AnalyticsRepository(orm);
+  const duelRepo = new DuelRepository(orm);
+  const signers = new ManagedSigners(users, box);
+  const access = new MarketAccess({ isMember: (duelId, address) => chain.isMember(duelId as `0x${string}`, address as `0x${string}`) });
+  const listCache = new ListCache<DuelPage>(config.markets.listCacheMs);
+  const duels = new DuelService(orm, chain, signers, duelRepo, access, listCache, config.markets);
+  const bets = new BetsService(
+    chain,
+    duels,
+    duelRepo,
+    access,
+    signers,
+    new QuoteSigner(config.auth.jwtSecret),
+    config.markets,
+  );
+  const sinks: MarketEventSink[] = [];
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
+  const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
+  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm));
+  let jobs: JobEngine | undefined;
+  if (config.markets.jobsEnabled) {
+    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 3 : 5, embedded: Boolean(embedded), logger });
+    const engine = jobs;
+    closers.unshift(async () => {
+      await engine.close();
+      await indexerLease.release().catch(() => undefined);
+    });
+    const tasks: ScheduledTask[] = [
+      indexerTask(indexer, config.markets.indexerIntervalMs),
+      { name: 'reconcile-duels', everyMs: 15_000, run: () => reconcilePendingDuels(orm, chain, 120_000) },
+      {
+        name: 'price-snapshots',
+        everyMs: config.markets.snapshotIntervalMs,
+        run: (now) => priceHistory.snapshotOpenMarkets(now),
+      },
+    ];
+    await scheduleMarketJobs(jobs, tasks, logger);
+  }
   const container: Container = {
     config,
     logger,
@@ -219,6 +295,14 @@ export async function createContainer(
       overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
     sports: new SportsService(sportsProvider, sportsCache, logger),
     chain,
+    analytics: {
+      stats: new StatsService(orm, analyticsRepo),
+      leaderboards: new LeaderboardService(analyticsRepo),
+      portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
+    },
+    priceHistory,
+    markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
+    jobs,
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     async close() {

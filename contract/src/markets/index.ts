@@ -2,7 +2,13 @@ import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { adminAuthContract } from './admin-auth.contract.js';
 import { authContract } from './auth.contract.js';
+import { betsContract } from './bets.contract.js';
 import { bulkRegisterContract } from './bulk-register.contract.js';
+import { duelsContract } from './duels.contract.js';
+import { leaderboardContract } from './leaderboard.contract.js';
+import { portfolioContract } from './portfolio.contract.js';
+import { priceHistoryContract } from './price-history.contract.js';
+import { statsContract } from './stats.contract.js';
 import { walletContract } from './wallet.contract.js';
 
 /**
@@ -15,6 +21,12 @@ export const marketsContract = c.router(
     wallet: walletContract,
     bulkRegister: bulkRegisterContract,
     adminAuth: adminAuthContract,
+    duels: duelsContract,
+    bets: betsContract,
+    protocolStats: statsContract,
+    leaderboard: leaderboardContract,
+    portfolio: portfolioContract,
+    priceHistory: priceHistoryContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

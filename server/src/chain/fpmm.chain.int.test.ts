@@ -70,7 +70,7 @@ beforeAll(async () => {
 async function newMarket(options: number, feeBps: number, funding: bigint) {
   const duelId = keccak256(toHex(`duel-${Math.random()}`));
   const now = BigInt(Math.floor(Date.now() / 1000));
-  await send('createMarket', [duelId, token, options, now + 3_600n, now + 7_200n, feeBps, false, funding, 0n]);
+  await send('createMarket', [duelId, token, options, now + 3_600n, now + 7_200n, feeBps, false, funding, 0n, 0n]);
   return duelId;
 }
 
@@ -137,6 +137,7 @@ describe('the on-chain market maker', () => {
         false,
         10n * UNIT,
         1_860n,
+        0n,
       ]),
     ).toBe('StartTimeTooSoon');
   }, 60_000);

@@ -7,6 +7,8 @@
 /** Fixed-point unit used inside the product so intermediate ceilings stay precise. */
 export const ONE = 10n ** 18n;
 export const BPS = 10_000n;
+/** The platform minimum per bet and per market funding: 5 collateral units. */
+export const MIN_STAKE = 5n * ONE;
 
 function ceilDiv(a: bigint, b: bigint): bigint {
   return (a + b - 1n) / b;

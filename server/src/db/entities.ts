@@ -1,7 +1,9 @@
+import { ProtocolStatsEntity } from '../analytics/protocol-stats.entity.js';
 import { BuilderAppEntity, BuilderKeyEntity } from '../builders/builder-key.entity.js';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
 import { DuelEntity } from '../markets/duel.entity.js';
+import { PriceSnapshotEntity } from '../markets/price-snapshot.entity.js';
 import { ChainCursorEntity, PositionEntity, TradeEntity } from '../markets/trade.entities.js';
 import {
   AdminEntity,
@@ -28,4 +30,6 @@ export const entities = [
   TradeEntity,
   PositionEntity,
   ChainCursorEntity,
+  ProtocolStatsEntity,
+  PriceSnapshotEntity,
 ];

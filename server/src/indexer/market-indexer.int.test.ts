@@ -90,6 +90,7 @@ describe('MarketIndexer', () => {
       false,
       100n * UNIT,
       0n,
+      0n,
     ]);
     const alice = await trader();
     await write(alice, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 0, 20n * UNIT, 0n]);

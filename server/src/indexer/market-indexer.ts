@@ -6,6 +6,7 @@ import { ONE, prices } from '../chain/fpmm.math.js';
 import type { Orm } from '../db/orm.js';
 import type { Lease } from '../jobs/lease.js';
 import type { Logger } from '../logger.js';
+import { recordTradeSnapshot } from '../markets/price-snapshot.repository.js';
 
 const CURSOR = 'markets';
 
@@ -14,11 +15,21 @@ function textArray(values: readonly string[]): string {
   return `{${values.join(',')}}`;
 }
 
+/**
+ * Applies events of other areas (invitations, memberships, payouts) inside the indexer's
+ * transaction, so they share its exactly-once guarantee and its cursor.
+ */
+export interface MarketEventSink {
+  apply(em: EntityManager, event: MarketEvent): Promise<void>;
+}
+
 export interface IndexerRun {
   readonly skipped: boolean;
   readonly from?: bigint;
   readonly to?: bigint;
   readonly events: number;
+  /** True when the run reached the safe head: nothing is left to read right now. */
+  readonly caughtUp: boolean;
 }
 
 /**
@@ -36,18 +47,19 @@ export class MarketIndexer {
     private readonly batchBlocks = 2_000n,
     /** Called after a batch that changed the read model (list caches drop their entries). */
     private readonly onChange: () => void = () => undefined,
+    private readonly sinks: readonly MarketEventSink[] = [],
   ) {}
 
   /** Indexes the next batch of final blocks; returns what it did. */
   async runOnce(): Promise<IndexerRun> {
-    if (!(await this.lease.acquire())) return { skipped: true, events: 0 };
+    if (!(await this.lease.acquire())) return { skipped: true, events: 0, caughtUp: true };
     const em = this.orm.em.fork();
     const [row] = await em
       .getConnection()
       .execute<{ last_block: string }[]>('select last_block from chain_cursors where name = ?', [CURSOR]);
     const from = row ? BigInt(row.last_block) + 1n : 0n;
     const head = await this.chain.safeHead();
-    if (from > head) return { skipped: false, from, to: head, events: 0 };
+    if (from > head) return { skipped: false, from, to: head, events: 0, caughtUp: true };
     const to = head < from + this.batchBlocks - 1n ? head : from + this.batchBlocks - 1n;
     const events = await this.chain.marketEvents(from, to);
     await em.transactional(async (tx) => {
@@ -63,22 +75,57 @@ export class MarketIndexer {
       this.logger.info({ from: from.toString(), to: to.toString(), events: events.length }, 'indexed market events');
       this.onChange();
     }
-    return { skipped: false, from, to, events: events.length };
+    return { skipped: false, from, to, events: events.length, caughtUp: to >= head };
   }
 
   private async apply(em: EntityManager, e: MarketEvent): Promise<void> {
     const conn = em.getConnection();
     const duelId = e.duelId.toLowerCase();
-    if (e.kind === 'created') {
-      // The API wrote the duel when it accepted the request; the chain now confirms it.
-      const balances = Array.from({ length: e.options }, () => e.funding.toString());
-      const updated = await conn.execute<{ id: string }[]>(
-        `update duels set chain_state = 'confirmed', pool_balances = ?::text[], chain_error = null where duel_id = ? returning id`,
-        [textArray(balances), duelId],
-      );
-      if (!updated.length) this.logger.warn({ duelId }, 'market created on chain without a duel record; ignored');
-      return;
+    switch (e.kind) {
+      case 'created': {
+        // The API wrote the duel when it accepted the request; the chain now confirms it.
+        const balances = Array.from({ length: e.options }, () => e.funding.toString());
+        const updated = await conn.execute<{ id: string }[]>(
+          `update duels set chain_state = 'confirmed', pool_balances = ?::text[], chain_error = null where duel_id = ? returning id`,
+          [textArray(balances), duelId],
+        );
+        if (!updated.length) this.logger.warn({ duelId }, 'market created on chain without a duel record; ignored');
+        break;
+      }
+      case 'bought':
+      case 'sold':
+        await this.applyTrade(em, duelId, e);
+        break;
+      case 'resolved':
+        // Replays are harmless: a later Settled or Cancelled in the same batch moves it on again.
+        await conn.execute(
+          `update duels set status = 'pending_contest', winning_option_index = ?, resolved_at = to_timestamp(?),
+             contest_ends_at = to_timestamp(?) where duel_id = ? and status in ('open', 'pending')`,
+          [e.outcome, e.timestamp, e.contestEndsAt, duelId],
+        );
+        break;
+      case 'settled':
+        await conn.execute(
+          `update duels set status = 'settled', winning_option_index = ?, resolved_at = coalesce(resolved_at, to_timestamp(?))
+           where duel_id = ? and status <> 'cancelled'`,
+          [e.outcome, e.timestamp, duelId],
+        );
+        break;
+      case 'cancelled':
+        await conn.execute(`update duels set status = 'cancelled' where duel_id = ?`, [duelId]);
+        break;
+      default:
+        break;
     }
+    for (const sink of this.sinks) await sink.apply(em, e);
+  }
+
+  private async applyTrade(
+    em: EntityManager,
+    duelId: string,
+    e: Extract<MarketEvent, { kind: 'bought' | 'sold' }>,
+  ): Promise<void> {
+    const conn = em.getConnection();
     const inserted = await conn.execute<{ id: string }[]>(
       `insert into trades (id, duel_id, tx_hash, log_index, block_number, trader, side, option_index, collateral, fee, shares, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, to_timestamp(?))
@@ -107,6 +154,7 @@ export class MarketIndexer {
        where duel_id = ?`,
       [textArray(e.balances.map((b) => b.toString())), yesBps, e.collateral.toString(), duelId, duelId],
     );
+    await recordTradeSnapshot(conn, duelId, e.balances, e.timestamp);
   }
 
   private async applyPosition(

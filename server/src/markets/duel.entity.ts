@@ -41,6 +41,11 @@ export interface Duel {
   extVolume24h: string | null;
   extLive: boolean;
   isCanonical: boolean;
+  /** Market-maker fee in basis points, fixed at creation. */
+  feeBps: number;
+  initialLiquidity: string;
+  resolvedAt: Date | null;
+  contestEndsAt: Date | null;
 }
 
 export const DuelEntity = new EntitySchema<Duel>({
@@ -81,6 +86,10 @@ export const DuelEntity = new EntitySchema<Duel>({
       name: 'duels_creator_address_idx',
       expression: 'create index "duels_creator_address_idx" on "duels" ("creator_address")',
     },
+    {
+      name: 'duels_pending_chain_idx',
+      expression: `create index "duels_pending_chain_idx" on "duels" ("created_at") where "chain_state" = 'pending'`,
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -116,5 +125,9 @@ export const DuelEntity = new EntitySchema<Duel>({
     extVolume24h: { type: 'decimal', columnType: 'numeric(78,0)', nullable: true },
     extLive: { type: 'boolean' },
     isCanonical: { type: 'boolean' },
+    feeBps: { type: 'integer', default: 0 },
+    initialLiquidity: { type: 'decimal', columnType: 'numeric(78,0)', default: 0 },
+    resolvedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    contestEndsAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

@@ -35,7 +35,8 @@ const COLUMNS = `"id", "duel_id" as "duelId", "builder_app_id" as "builderAppId"
   "chain_error" as "chainError", "winning_option_index" as "winningOptionIndex", "pool_balances" as "poolBalances",
   "total_volume"::text as "totalVolume", "unique_participants" as "uniqueParticipants", "yes_bps" as "yesBps",
   "ext_market_id" as "extMarketId", "ext_volume24h"::text as "extVolume24h", "ext_live" as "extLive",
-  "is_canonical" as "isCanonical"`;
+  "is_canonical" as "isCanonical", "fee_bps" as "feeBps", "initial_liquidity"::text as "initialLiquidity",
+  "resolved_at" as "resolvedAt", "contest_ends_at" as "contestEndsAt"`;
 
 function where(filter: DuelListFilter): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -96,6 +97,76 @@ export class DuelRepository {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
     const rows = await this.execute<{ id: string }>('select "id" from "duels" where "id" = ?', [id]);
     return rows.length > 0;
+  }
+
+  /** Canonical credits duels still open, ranked by paired 24 h volume (§4.7). */
+  async canonical(status: 'live' | 'upcoming' | 'all', limit: number, now: Date): Promise<Duel[]> {
+    const mode =
+      status === 'live'
+        ? 'and ("ext_live" or "start_time" <= ?)'
+        : status === 'upcoming'
+          ? 'and not "ext_live" and "start_time" > ?'
+          : '';
+    return this.execute<Duel>(
+      `select ${COLUMNS} from "duels"
+        where "is_canonical" and not "is_private" and "collateral_stack" = 'credits' and "status" = 'open' ${mode}
+        order by "ext_volume24h" desc nulls last, "id" desc limit ?`,
+      mode ? [now, limit] : [limit],
+    );
+  }
+
+  async hasTraded(duelId: string, trader: string): Promise<boolean> {
+    const rows = await this.execute<{ one: number }>(
+      'select 1 as "one" from "trades" where "duel_id" = ? and "trader" = ? limit 1',
+      [duelId.toLowerCase(), trader],
+    );
+    return rows.length > 0;
+  }
+
+  /** Every holder's positions with their total paid in and received from sales, and username. */
+  async participants(duelId: string) {
+    return this.execute<{
+      holder: string;
+      optionIndex: number;
+      shares: string;
+      costBasis: string;
+      username: string | null;
+      bought: string;
+      sold: string;
+    }>(
+      `select p."holder", p."option_index" as "optionIndex", p."shares"::text as "shares", p."cost_basis"::text as "costBasis",
+          (select u."username" from "users" u where u."managed_address" = p."holder" limit 1) as "username",
+          coalesce(t."bought", 0)::text as "bought", coalesce(t."sold", 0)::text as "sold"
+        from "positions" p
+        left join (
+          select "trader", sum(case when "side" = 'buy' then "collateral" else 0 end) as "bought",
+                 sum(case when "side" = 'sell' then "collateral" else 0 end) as "sold"
+            from "trades" where "duel_id" = ? group by "trader"
+        ) t on t."trader" = p."holder"
+        where p."duel_id" = ?
+        order by p."holder", p."option_index"`,
+      [duelId.toLowerCase(), duelId.toLowerCase()],
+    );
+  }
+
+  /** Positions of one holder in one duel. */
+  async positionsOf(duelId: string, holder: string) {
+    return this.execute<{ optionIndex: number; shares: string; costBasis: string }>(
+      `select "option_index" as "optionIndex", "shares"::text as "shares", "cost_basis"::text as "costBasis"
+         from "positions" where "duel_id" = ? and "holder" = ? order by "option_index"`,
+      [duelId.toLowerCase(), holder],
+    );
+  }
+
+  /** Cost basis of a holder's positions in markets that are neither settled nor cancelled. */
+  async openExposure(holder: string): Promise<bigint> {
+    const [row] = await this.execute<{ used: string }>(
+      `select coalesce(sum(p."cost_basis"), 0)::text as "used" from "positions" p
+         join "duels" d on d."duel_id" = p."duel_id"
+        where p."holder" = ? and d."status" in ('open', 'pending', 'pending_contest')`,
+      [holder],
+    );
+    return BigInt(row?.used ?? '0');
   }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {

@@ -24,6 +24,7 @@ export const TradeEntity = new EntitySchema<TradeRow>({
   indexes: [
     { name: 'trades_duel_created_idx', properties: ['duelId', 'createdAt'] },
     { name: 'trades_trader_idx', properties: ['trader'] },
+    { name: 'trades_created_at_idx', properties: ['createdAt'] }, // analytics charts (Migration20261123100000Analytics)
   ],
   properties: {
     id: { type: 'uuid', primary: true },

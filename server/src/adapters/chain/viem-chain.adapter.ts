@@ -4,10 +4,17 @@ import {
   createWalletClient,
   custom,
   http,
+  maxUint256,
+  parseEventLogs,
   toHex,
+  TransactionReceiptNotFoundError,
   type Address,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  type ContractFunctionReturnType,
   type EIP1193Provider,
   type Hash,
+  type LocalAccount,
   type PublicClient,
   type Transport,
   type WalletClient,
@@ -16,9 +23,28 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Logger } from '../../logger.js';
 import { CollateralTokenAbi, CollateralTokenBytecode } from '../../chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi, DuelMarketsBytecode } from '../../chain/artifacts/DuelMarkets.js';
-import type { ChainAddresses, ChainPort, MarketEvent } from './chain.port.js';
+import type {
+  Bytes32,
+  ChainAddresses,
+  ChainInvite,
+  ChainMarketStatus,
+  ChainPort,
+  CollateralKind,
+  CreateMarketInput,
+  MarketEvent,
+  Signer,
+} from './chain.port.js';
+import { decodeMarketEvent, type DecodedMarketLog } from './market-events.js';
 import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { revertToAppError } from './revert-errors.js';
+
+type MarketRead = ContractFunctionName<typeof DuelMarketsAbi, 'view' | 'pure'>;
+type MarketWrite = ContractFunctionName<typeof DuelMarketsAbi, 'nonpayable'>;
+
+const STATUSES: readonly ChainMarketStatus[] = ['none', 'open', 'resolved', 'settled', 'cancelled'];
+/** Below this native balance a managed account is topped up with GAS_TOP_UP. */
+const GAS_FLOOR = 10n ** 16n;
+const GAS_TOP_UP = 10n ** 17n;
 
 export interface ChainConfig {
   /** JSON-RPC URL of a real node; unset → an in-process EVM (hardhat's EDR) with contracts deployed at boot. */
@@ -38,6 +64,8 @@ export interface ChainConfig {
  * simulated first; reverts become 4xx AppErrors (revert-errors.ts).
  */
 export class ViemChainAdapter implements ChainPort {
+  private readonly locks = new Map<string, Promise<void>>();
+
   private constructor(
     readonly chainId: number,
     readonly addresses: ChainAddresses,
@@ -114,6 +142,10 @@ export class ViemChainAdapter implements ChainPort {
   }
 
   async mint(stack: 'usdc' | 'credits', to: Address, amount: bigint): Promise<Hash> {
+    return this.withLock(this.account.address, () => this.mintUnlocked(stack, to, amount));
+  }
+
+  private async mintUnlocked(stack: 'usdc' | 'credits', to: Address, amount: bigint): Promise<Hash> {
     try {
       const { request } = await this.publicClient.simulateContract({
         address: this.addresses[stack],
@@ -130,9 +162,17 @@ export class ViemChainAdapter implements ChainPort {
     }
   }
 
-  async fundGas(to: Address, amount: bigint): Promise<void> {
+  fundGas(to: Address, amount: bigint): Promise<void> {
+    return this.withLock(this.account.address, () => this.fundGasUnlocked(to, amount));
+  }
+
+  private async fundGasUnlocked(to: Address, amount: bigint): Promise<void> {
     if (this.provider) {
-      await this.provider.request({ method: 'hardhat_setBalance' as never, params: [to, toHex(amount)] as never });
+      const current = await this.publicClient.getBalance({ address: to });
+      await this.provider.request({
+        method: 'hardhat_setBalance' as never,
+        params: [to, toHex(current + amount)] as never,
+      });
       return;
     }
     const hash = await this.walletClient.sendTransaction({ to, value: amount, account: this.account, chain: null });
@@ -161,7 +201,37 @@ export class ViemChainAdapter implements ChainPort {
       abi: DuelMarketsAbi,
       fromBlock: from,
       toBlock: to,
+      strict: true,
     });
+    return this.toEvents(logs);
+  }
+
+  async transactionStatus(hash: Hash): Promise<'pending' | 'success' | 'reverted'> {
+    try {
+      const receipt = await this.publicClient.getTransactionReceipt({ hash });
+      return receipt.status;
+    } catch (err) {
+      if (err instanceof TransactionReceiptNotFoundError) return 'pending';
+      throw err;
+    }
+  }
+
+  async transactionEvents(hash: Hash): Promise<MarketEvent[]> {
+    let receipt;
+    try {
+      receipt = await this.publicClient.getTransactionReceipt({ hash });
+    } catch (err) {
+      if (err instanceof TransactionReceiptNotFoundError) return [];
+      throw err;
+    }
+    const logs = parseEventLogs({
+      abi: DuelMarketsAbi,
+      logs: receipt.logs.filter((l) => l.address.toLowerCase() === this.addresses.markets.toLowerCase()),
+    });
+    return this.toEvents(logs);
+  }
+
+  private async toEvents(logs: readonly DecodedMarketLog[]): Promise<MarketEvent[]> {
     const times = new Map<bigint, number>();
     const timeOf = async (block: bigint) => {
       let t = times.get(block);
@@ -174,44 +244,221 @@ export class ViemChainAdapter implements ChainPort {
     const events: MarketEvent[] = [];
     for (const log of logs) {
       if (log.blockNumber === null || log.transactionHash === null || log.logIndex === null) continue;
-      const base = {
+      const event = decodeMarketEvent(log, {
         txHash: log.transactionHash,
         logIndex: log.logIndex,
         blockNumber: log.blockNumber,
         timestamp: await timeOf(log.blockNumber),
-      };
-      if (log.eventName === 'MarketCreated') {
-        const a = log.args;
-        events.push({
-          ...base,
-          kind: 'created',
-          duelId: a.duelId as `0x${string}`,
-          creator: a.creator as Address,
-          options: Number(a.options),
-          funding: a.funding as bigint,
-        });
-      } else if (log.eventName === 'Bought' || log.eventName === 'Sold') {
-        const a = log.args as {
-          duelId: `0x${string}`;
-          option: number;
-          fee: bigint;
-          balances: readonly bigint[];
-        } & Record<string, unknown>;
-        const bought = log.eventName === 'Bought';
-        events.push({
-          ...base,
-          kind: bought ? 'bought' : 'sold',
-          duelId: a.duelId,
-          trader: (bought ? a['buyer'] : a['seller']) as Address,
-          option: Number(a.option),
-          collateral: (bought ? a['investment'] : a['returnAmount']) as bigint,
-          fee: a.fee,
-          shares: (bought ? a['sharesOut'] : a['sharesIn']) as bigint,
-          balances: a.balances,
-        });
-      }
+      });
+      if (event) events.push(event);
     }
     return events;
+  }
+
+  // ---- writes ----
+
+  async createMarket(signer: LocalAccount, input: CreateMarketInput): Promise<Hash> {
+    return this.withLock(signer.address, async () => {
+      await this.ensureGas(signer.address);
+      await this.ensureAllowance(signer, input.collateral, input.funding);
+      return this.send(signer, 'createMarket', [
+        input.duelId,
+        this.addresses[input.collateral],
+        input.options,
+        BigInt(input.startTime),
+        BigInt(input.endTime),
+        input.feeBps,
+        input.isPrivate,
+        input.funding,
+        BigInt(input.minLeadSeconds),
+        BigInt(input.contestPeriodSeconds),
+      ]);
+    });
+  }
+
+  async buy(signer: LocalAccount, duelId: Bytes32, option: number, investment: bigint, minSharesOut: bigint) {
+    const [, collateral] = await this.marketInfo(duelId);
+    const stack = this.stackOf(collateral);
+    return this.withLock(signer.address, async () => {
+      await this.ensureGas(signer.address);
+      if (stack) await this.ensureAllowance(signer, stack, investment);
+      return this.send(signer, 'buy', [duelId, option, investment, minSharesOut]);
+    });
+  }
+
+  sellForReturn(signer: LocalAccount, duelId: Bytes32, option: number, returnAmount: bigint, maxSharesIn: bigint) {
+    return this.write(signer, 'sellForReturn', [duelId, option, returnAmount, maxSharesIn]);
+  }
+
+  resolve(signer: Signer, duelId: Bytes32, outcome: number) {
+    return this.write(signer, 'resolve', [duelId, outcome]);
+  }
+
+  finalize(signer: Signer, duelId: Bytes32, outcome: number) {
+    return this.write(signer, 'finalize', [duelId, outcome]);
+  }
+
+  cancel(duelId: Bytes32) {
+    return this.write('platform', 'cancel', [duelId]);
+  }
+
+  payout(duelId: Bytes32, holder: Address) {
+    return this.write('platform', 'payout', [duelId, holder]);
+  }
+
+  createInvite(signer: Signer, duelId: Bytes32, codeHash: Bytes32, maxUses: number, expiresAt: number) {
+    return this.write(signer, 'createInvite', [duelId, codeHash, maxUses, BigInt(expiresAt)]);
+  }
+
+  revokeInvite(signer: Signer, duelId: Bytes32, codeHash: Bytes32) {
+    return this.write(signer, 'revokeInvite', [duelId, codeHash]);
+  }
+
+  join(signer: LocalAccount, duelId: Bytes32, codeHash: Bytes32) {
+    return this.write(signer, 'join', [duelId, codeHash]);
+  }
+
+  joinFor(duelId: Bytes32, codeHash: Bytes32, member: Address) {
+    return this.write('platform', 'joinFor', [duelId, codeHash, member]);
+  }
+
+  addMember(signer: Signer, duelId: Bytes32, member: Address) {
+    return this.write(signer, 'addMember', [duelId, member]);
+  }
+
+  removeMember(signer: Signer, duelId: Bytes32, member: Address) {
+    return this.write(signer, 'removeMember', [duelId, member]);
+  }
+
+  // ---- reads ----
+
+  async marketStatus(duelId: Bytes32): Promise<ChainMarketStatus> {
+    const info = await this.marketInfo(duelId);
+    return STATUSES[info[6]] ?? 'none';
+  }
+
+  isMember(duelId: Bytes32, member: Address): Promise<boolean> {
+    return this.read('members', [duelId, member]);
+  }
+
+  async invite(duelId: Bytes32, codeHash: Bytes32): Promise<ChainInvite> {
+    const [maxUses, uses, expiresAt, revoked, exists] = await this.read('invites', [duelId, codeHash]);
+    return { maxUses, uses, expiresAt: Number(expiresAt), revoked, exists };
+  }
+
+  async owed(duelId: Bytes32, holder: Address) {
+    const [[amount, refund], paid] = await Promise.all([
+      this.read('owed', [duelId, holder]),
+      this.read('paid', [duelId, holder]),
+    ]);
+    return { amount, refund, paid };
+  }
+
+  sharesOf(duelId: Bytes32, holder: Address, option: number): Promise<bigint> {
+    return this.read('shares', [duelId, holder, BigInt(option)]);
+  }
+
+  private marketInfo(duelId: Bytes32) {
+    return this.read('marketInfo', [duelId]);
+  }
+
+  private stackOf(collateral: Address): CollateralKind | undefined {
+    const c = collateral.toLowerCase();
+    if (c === this.addresses.credits.toLowerCase()) return 'credits';
+    if (c === this.addresses.usdc.toLowerCase()) return 'usdc';
+    return undefined;
+  }
+
+  private read<F extends MarketRead>(
+    functionName: F,
+    args: ContractFunctionArgs<typeof DuelMarketsAbi, 'view' | 'pure', F>,
+  ): Promise<ContractFunctionReturnType<typeof DuelMarketsAbi, 'view' | 'pure', F>> {
+    return this.publicClient.readContract({
+      address: this.addresses.markets,
+      abi: DuelMarketsAbi,
+      functionName,
+      args,
+    } as never) as never;
+  }
+
+  private write<F extends MarketWrite>(
+    signer: Signer,
+    functionName: F,
+    args: ContractFunctionArgs<typeof DuelMarketsAbi, 'nonpayable', F>,
+  ): Promise<Hash> {
+    const account = signer === 'platform' ? this.account : signer;
+    return this.withLock(account.address, async () => {
+      if (signer !== 'platform') await this.ensureGas(account.address);
+      return this.send(account, functionName, args);
+    });
+  }
+
+  /** Simulates, then sends; a revert becomes a 4xx AppError. Returns once the node accepted it. */
+  private async send<F extends MarketWrite>(
+    account: LocalAccount,
+    functionName: F,
+    args: ContractFunctionArgs<typeof DuelMarketsAbi, 'nonpayable', F>,
+  ): Promise<Hash> {
+    try {
+      const { request } = await this.publicClient.simulateContract({
+        address: this.addresses.markets,
+        abi: DuelMarketsAbi,
+        functionName,
+        args,
+        account,
+      } as never);
+      return await this.walletClient.writeContract({ ...(request as object), account, chain: null } as never);
+    } catch (err) {
+      throw revertToAppError(err);
+    }
+  }
+
+  /** Approves the market contract once (unlimited) when the allowance does not cover `amount`. */
+  private async ensureAllowance(signer: LocalAccount, stack: CollateralKind, amount: bigint): Promise<void> {
+    const token = this.addresses[stack];
+    const allowance = await this.publicClient.readContract({
+      address: token,
+      abi: CollateralTokenAbi,
+      functionName: 'allowance',
+      args: [signer.address, this.addresses.markets],
+    });
+    if (allowance >= amount) return;
+    try {
+      const { request } = await this.publicClient.simulateContract({
+        address: token,
+        abi: CollateralTokenAbi,
+        functionName: 'approve',
+        args: [this.addresses.markets, maxUint256],
+        account: signer,
+      });
+      const hash = await this.walletClient.writeContract({ ...request, account: signer, chain: null });
+      await this.publicClient.waitForTransactionReceipt({ hash });
+    } catch (err) {
+      throw revertToAppError(err);
+    }
+  }
+
+  /** Managed accounts pay gas; the operator tops them up when they run low. */
+  private async ensureGas(address: Address): Promise<void> {
+    const balance = await this.publicClient.getBalance({ address });
+    if (balance >= GAS_FLOOR) return;
+    await this.withLock(this.account.address, () => this.fundGasUnlocked(address, GAS_TOP_UP));
+  }
+
+  /** Serialises the writes of one account in this process, so nonces never collide. */
+  private withLock<T>(address: Address, fn: () => Promise<T>): Promise<T> {
+    const key = address.toLowerCase();
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(key, settled);
+    void settled.then(() => {
+      if (this.locks.get(key) === settled) this.locks.delete(key);
+    });
+    return run;
   }
 
   async close(): Promise<void> {

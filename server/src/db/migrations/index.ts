@@ -3,6 +3,9 @@ import { Migration20261122020000Leases } from './Migration20261122020000Leases.j
 import { Migration20261122030000Duels } from './Migration20261122030000Duels.js';
 import { Migration20261122040000Identity } from './Migration20261122040000Identity.js';
 import { Migration20261122050000Trades } from './Migration20261122050000Trades.js';
+import { Migration20261123090000DuelLifecycle } from './Migration20261123090000DuelLifecycle.js';
+import { Migration20261123100000Analytics } from './Migration20261123100000Analytics.js';
+import { Migration20261123110000PriceSnapshots } from './Migration20261123110000PriceSnapshots.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -14,4 +17,7 @@ export const migrationsList = [
   { name: 'Migration20261122030000Duels', class: Migration20261122030000Duels },
   { name: 'Migration20261122040000Identity', class: Migration20261122040000Identity },
   { name: 'Migration20261122050000Trades', class: Migration20261122050000Trades },
+  { name: 'Migration20261123090000DuelLifecycle', class: Migration20261123090000DuelLifecycle },
+  { name: 'Migration20261123100000Analytics', class: Migration20261123100000Analytics },
+  { name: 'Migration20261123110000PriceSnapshots', class: Migration20261123110000PriceSnapshots },
 ];

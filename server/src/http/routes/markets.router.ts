@@ -2,7 +2,11 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Container } from '../../container.js';
 import { adminAuthRoutes } from './admin-auth.routes.js';
+import { leaderboardRoutes, portfolioRoutes, statsRoutes } from './analytics.routes.js';
 import { authRoutes, bulkRegisterRoutes, walletRoutes } from './auth.routes.js';
+import { betRoutes } from './bets.routes.js';
+import { duelRoutes } from './duels.routes.js';
+import { priceHistoryRoutes } from './price-history.routes.js';
 
 const s = initServer();
 
@@ -12,6 +16,17 @@ export function marketsRouter(c: Container) {
     auth: authRoutes(c.identity),
     wallet: walletRoutes(c.identity),
     bulkRegister: bulkRegisterRoutes(c.identity),
+    protocolStats: statsRoutes(c.analytics),
+    leaderboard: leaderboardRoutes(c.analytics),
+    portfolio: portfolioRoutes(c.analytics),
+    priceHistory: priceHistoryRoutes(c),
+    duels: duelRoutes({
+      duels: c.markets.duels,
+      geo: c.geo,
+      authenticator: c.authenticator,
+      publicBaseUrl: c.config.markets.publicBaseUrl,
+    }),
+    bets: betRoutes({ bets: c.markets.bets, authenticator: c.authenticator }),
     adminAuth: adminAuthRoutes({
       admins: c.identity.admins,
       loginPerEmail: c.limits.adminLoginPerEmail,

@@ -1,0 +1,124 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import { DuelkitClient } from '../src/index.js';
+
+const UNIT = 10n ** 18n;
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200' });
+}, 120_000);
+afterAll(() => server?.close());
+
+async function signedIn(username: string) {
+  const client = new DuelkitClient({
+    marketsUrl: server.marketsUrl,
+    tournamentsUrl: server.tournamentsUrl,
+    builderApiKey: server.builderKey,
+    signer: privateKeyToAccount(generatePrivateKey()),
+    maxRetries: 0,
+  });
+  const session = await client.auth.signIn({ username });
+  const address = session.user?.address as `0x${string}`;
+  await server.container.chain.mint('credits', address, 1_000n * UNIT);
+  return { client, address };
+}
+
+/** Polls like a builder would: acceptance is not finality. */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const tradeCount = async (duelId: string) =>
+  Number(
+    (
+      await server.container.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ n: string }[]>('select count(*) as n from trades where duel_id = ?', [duelId])
+    )[0]?.n,
+  );
+
+describe('markets through the SDK', () => {
+  it('creates a market, bets with an idempotency key, sells, and sees every step after indexing', async () => {
+    const { client, address } = await signedIn('mk_alice');
+    const start = new Date(Date.now() + 5 * 60_000).toISOString();
+    const end = new Date(Date.now() + 60 * 60_000).toISOString();
+    const created = await client.duels.create({
+      body: {
+        question: 'Will the e2e suite pass?',
+        category: 'Football',
+        startTime: start,
+        endTime: end,
+        collateralStack: 'credits',
+      },
+    });
+    expect(created.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const duel = await until(
+      () => client.duels.getById({ params: { duelId: created.duelId }, query: {} }),
+      (d) => d.chainState === 'confirmed',
+    );
+    expect(duel.creatorAddress).toBe(address);
+    expect(duel.options).toEqual(['YES', 'NO']);
+    expect(duel.yesPercentage).toBe(50);
+
+    const { client: bob, address: bobAddress } = await signedIn('mk_bob');
+    const quote = await bob.bets.estimateBuy({
+      body: { duelId: created.duelId, optionIndex: 0, betAmountUsdc: (20n * UNIT).toString(), slippageBps: 100 },
+    });
+    if (!quote.success) throw new Error(quote.message);
+    const { estimate } = quote;
+    expect(BigInt(estimate.minSharesOut)).toBeLessThanOrEqual(BigInt(estimate.sharesOut));
+    const bet = {
+      estimate,
+      duelId: created.duelId,
+      duelType: 'PREDICTION' as const,
+      bet: 'YES',
+      optionIndex: 0,
+      betAmount: estimate.amountIn,
+      betAmountUsdc: estimate.amountIn,
+      slippageBps: 100,
+      tokenDecimals: 18,
+    };
+    const first = await bob.bets.create.withResponse({ body: bet }, { idempotencyKey: 'e2e-bet-1' });
+    const replay = await bob.bets.create.withResponse({ body: bet }, { idempotencyKey: 'e2e-bet-1' });
+    expect(replay.data).toEqual(first.data);
+    expect(replay.meta.replayed).toBe(true);
+    expect(first.data.expectedSharesOut).toBe(estimate.sharesOut);
+
+    const shares = await until(
+      () => bob.bets.userShares({ params: { duelId: created.duelId, address: bobAddress } }),
+      (s) => s.shares[0]?.shares !== '0',
+    );
+    expect(shares.shares[0]?.shares).toBe(estimate.sharesOut);
+    expect(await tradeCount(created.duelId)).toBe(1);
+
+    const half = (BigInt(estimate.sharesOut) / 2n).toString();
+    const sellQuote = await bob.bets.estimateSell({
+      body: { duelId: created.duelId, optionIndex: 0, shares: half, slippageBps: 100 },
+    });
+    if (!sellQuote.success) throw new Error(sellQuote.message);
+    const sold = await bob.bets.sell({
+      body: { estimate: sellQuote.estimate, duelId: created.duelId, optionIndex: 0, shares: half, slippageBps: 100 },
+    });
+    expect(sold.expectedAmountOut).toBe(sellQuote.estimate.amountOut);
+    const after = await until(
+      () => bob.bets.userShares({ params: { duelId: created.duelId, address: bobAddress } }),
+      (s) => s.shares[0]?.shares !== estimate.sharesOut,
+    );
+    expect(BigInt(after.shares[0]?.shares ?? '0')).toBe(BigInt(estimate.sharesOut) - BigInt(sellQuote.estimate.sharesIn));
+    expect(await tradeCount(created.duelId)).toBe(2);
+
+    const detail = await client.duels.getById({ params: { duelId: created.duelId }, query: { userAddress: bobAddress } });
+    expect(detail.userParticipated).toBe(true);
+    expect(detail.yesPercentage).toBeGreaterThan(50);
+    expect(BigInt(detail.totalVolume)).toBe(20n * UNIT + BigInt(sellQuote.estimate.amountOut));
+  }, 90_000);
+});
