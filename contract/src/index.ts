@@ -52,3 +52,17 @@ export {
 export type { DuelDto, DuelStatus, DuelListQuery, CreateDuelRequest } from './markets/duels.schemas.js';
 export { BuyEstimateSchema, SellEstimateSchema } from './markets/bets.schemas.js';
 export type { BuyEstimate, SellEstimate } from './markets/bets.schemas.js';
+export {
+  ResolveRequestSchema,
+  SubmitContestRequestSchema,
+  FinalizeContestRequestSchema,
+  ContestSchema,
+  ContestWithAddressSchema,
+} from './markets/resolution.schemas.js';
+export type {
+  ResolveRequest,
+  SubmitContestRequest,
+  FinalizeContestRequest,
+  Contest,
+  ContestWithAddress,
+} from './markets/resolution.schemas.js';

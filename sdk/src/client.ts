@@ -46,8 +46,16 @@ export class DuelkitClient {
   readonly adminAuth: BoundRouter<Markets['adminAuth']> & { useToken(token: string | null): void };
   /** §4.7 markets: create (accepted, not final; poll getById), lists, detail, participants. */
   readonly duels: BoundRouter<Markets['duels']>;
+  /** §4.7 resolution by the creator, contests by participants, finalization (accepted, not final). */
+  readonly resolution: BoundRouter<Markets['resolution']>;
+  /** §4.16 market administration (admin token: `adminAuth.useToken`). */
+  readonly adminMarket: BoundRouter<Markets['adminMarket']>;
   /** §4.11 trading: estimate → create/sell with the estimate, holdings, limits. */
   readonly bets: BoundRouter<Markets['bets']>;
+  /** §4.8 private markets: invitation codes, joins (accepted, not final) and memberships. */
+  readonly invitations: BoundRouter<Markets['invitations']>;
+  /** §4.9 parent markets: groups of sub-markets with parent-level invitations. */
+  readonly parentMarkets: BoundRouter<Markets['parentMarkets']>;
   /** §4.11 price history (yes-percentage snapshots). */
   readonly priceHistory: BoundRouter<Markets['priceHistory']>;
   /** §4.14 portfolio of a wallet. */
@@ -92,6 +100,10 @@ export class DuelkitClient {
     });
     this.duels = bindRouter(transport, markets, marketsContract.duels);
     this.bets = bindRouter(transport, markets, marketsContract.bets);
+    this.resolution = bindRouter(transport, markets, marketsContract.resolution);
+    this.adminMarket = bindRouter(transport, markets, marketsContract.adminMarket);
+    this.invitations = bindRouter(transport, markets, marketsContract.invitations);
+    this.parentMarkets = bindRouter(transport, markets, marketsContract.parentMarkets);
     this.priceHistory = bindRouter(transport, markets, marketsContract.priceHistory);
     this.portfolio = bindRouter(transport, markets, marketsContract.portfolio);
     this.leaderboard = bindRouter(transport, markets, marketsContract.leaderboard);

@@ -7,6 +7,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     method?: string;
     body?: string;
+    /** Requests per second across all connections (a fixed load instead of as fast as possible). */
+    overallRate?: number;
   }
   interface Histogram {
     average: number;

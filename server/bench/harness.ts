@@ -40,7 +40,7 @@ export async function measure(
   name: string,
   url: string,
   headers: Record<string, string> = {},
-  request: { method?: string; body?: string } = {},
+  request: { method?: string; body?: string; overallRate?: number } = {},
 ): Promise<Measured> {
   const options = { url, connections: CONNECTIONS, headers, ...request };
   await autocannon({ ...options, duration: 2 }); // warm-up

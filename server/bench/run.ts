@@ -3,9 +3,14 @@
  * one; every figure is printed next to a baseline measured in the same run.
  */
 import { kernelBench } from './kernel.bench.js';
+import { marketsBench } from './markets.bench.js';
 import { sportsBench } from './sports.bench.js';
 
-const suites: Record<string, () => Promise<void>> = { kernel: kernelBench, sports: sportsBench };
+const suites: Record<string, () => Promise<void>> = {
+  kernel: kernelBench,
+  sports: sportsBench,
+  markets: marketsBench,
+};
 const wanted = process.argv.slice(2).filter((a) => a in suites);
 for (const name of wanted.length ? wanted : Object.keys(suites)) {
   await (suites[name] as () => Promise<void>)();

@@ -13,6 +13,7 @@ import { requireBuilderKey } from './http/middleware/builder-key.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { errorHandler, notFound } from './http/middleware/error-handler.js';
 import { idempotency } from './http/middleware/idempotency.js';
+import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { requestId } from './http/middleware/request-id.js';
 import { marketsRouter } from './http/routes/markets.router.js';
@@ -131,7 +132,7 @@ export function createHostApp(
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    globalMiddleware: [authenticate(c.authenticator), idempotency(c.idempotency, c.logger)],
+    globalMiddleware: [responseCache(c.responseCache), authenticate(c.authenticator), idempotency(c.idempotency, c.logger)],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });
 

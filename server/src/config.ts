@@ -134,6 +134,14 @@ const EnvSchema = z.object({
   DUEL_PRIVATE_LEAD_SECONDS: z.coerce.number().int().min(0).default(300),
   /** How long participants may contest a resolution, seconds (0: resolution settles at once). */
   DUEL_CONTEST_PERIOD_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  /** A public market needs this many traders and this much volume (base units) by its start, or cancel-expired cancels it. */
+  DUEL_BOOTSTRAP_MIN_PARTICIPANTS: z.coerce.number().int().min(0).default(2),
+  DUEL_BOOTSTRAP_MIN_VOLUME: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('0'),
+  /** How long after its end a market may stay unresolved before cancel-expired cancels it, seconds. */
+  DUEL_RESOLUTION_GRACE_SECONDS: z.coerce.number().int().min(0).default(604_800),
   /** How long a bet estimate (quote) can be placed, seconds. */
   BET_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(3_600).default(60),
   /** Per-user exposure limit across open markets (base units); 0 = none. */
@@ -222,6 +230,9 @@ export interface Config {
     readonly publicLeadSeconds: number;
     readonly privateLeadSeconds: number;
     readonly contestPeriodSeconds: number;
+    readonly bootstrapMinParticipants: number;
+    readonly bootstrapMinVolume: bigint;
+    readonly resolutionGraceSeconds: number;
     readonly quoteTtlSeconds: number;
     readonly userBetLimit: bigint;
     readonly indexerIntervalMs: number;
@@ -385,6 +396,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicLeadSeconds: e.DUEL_PUBLIC_LEAD_SECONDS,
       privateLeadSeconds: e.DUEL_PRIVATE_LEAD_SECONDS,
       contestPeriodSeconds: e.DUEL_CONTEST_PERIOD_SECONDS,
+      bootstrapMinParticipants: e.DUEL_BOOTSTRAP_MIN_PARTICIPANTS,
+      bootstrapMinVolume: BigInt(e.DUEL_BOOTSTRAP_MIN_VOLUME),
+      resolutionGraceSeconds: e.DUEL_RESOLUTION_GRACE_SECONDS,
       quoteTtlSeconds: e.BET_QUOTE_TTL_SECONDS,
       userBetLimit: BigInt(e.USER_BET_LIMIT),
       indexerIntervalMs: e.INDEXER_INTERVAL_MS,

@@ -10,7 +10,10 @@ import { DuelService, type DuelPage } from './markets/duel.service.js';
 import { MarketAccess } from './markets/market-access.js';
 import { indexerTask, reconcilePendingDuels, scheduleMarketJobs, type ScheduledTask } from './markets/market-jobs.js';
 import { QuoteSigner } from './markets/quote-signer.js';
+import { MarketSettingsStore } from './settlement/market-settings.js';
+import { createSettlement, type Settlement } from './settlement/settlement.js';
 import { ManagedSigners } from './identity/managed-signers.js';
+import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyService } from './builders/builder-key.service.js';
 import type { Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres.js';
@@ -53,6 +56,14 @@ import type { Authenticator } from './http/middleware/authenticate.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import type { Logger } from './logger.js';
 import { RateLimiterFactory, type RateLimiter } from './rate-limit/rate-limiter.js';
+import { InvitationRepository } from './invitations/invitation.repository.js';
+import { InvitationEventSink } from './invitations/invitation.sink.js';
+import { InvitationService } from './invitations/invitation.service.js';
+import { MembershipDirectory } from './invitations/membership-directory.js';
+import { MembershipService } from './invitations/membership.service.js';
+import { ParentInvitationService } from './parent-markets/parent-invitation.service.js';
+import { ParentMarketRepository } from './parent-markets/parent-market.repository.js';
+import { ParentMarketService } from './parent-markets/parent-market.service.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
 export interface Container {
@@ -92,8 +103,16 @@ export interface Container {
     readonly listCache: ListCache<DuelPage>;
     readonly indexer: MarketIndexer;
   };
+  /** §4.8 private markets: invitations and memberships. */
+  readonly privateMarkets: { readonly invitations: InvitationService; readonly memberships: MembershipService };
+  /** §4.9 parent markets. */
+  readonly parentMarkets: { readonly parents: ParentMarketService; readonly invitations: ParentInvitationService };
+  /** Serialised answers of cacheable public routes; dropped whenever the read model changes. */
+  readonly responseCache: ResponseCache;
   /** The durable job engine, when this process runs background work (JOBS_ENABLED). */
   readonly jobs: JobEngine | undefined;
+  /** Resolution, contests, payouts and refunds, market administration (§4.7, §4.16). */
+  readonly settlement: Settlement;
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -236,9 +255,15 @@ export async function createContainer(
   const analyticsRepo = new AnalyticsRepository(orm);
   const duelRepo = new DuelRepository(orm);
   const signers = new ManagedSigners(users, box);
-  const access = new MarketAccess({ isMember: (duelId, address) => chain.isMember(duelId as `0x${string}`, address as `0x${string}`) });
+  const invitationRepo = new InvitationRepository(orm);
+  const directory = new MembershipDirectory(invitationRepo, chain);
+  const access = new MarketAccess(directory);
   const listCache = new ListCache<DuelPage>(config.markets.listCacheMs);
-  const duels = new DuelService(orm, chain, signers, duelRepo, access, listCache, config.markets);
+  const responseCache = new ResponseCache(config.markets.listCacheMs);
+  listCache.onInvalidate(() => responseCache.invalidate());
+  const marketSettings = await MarketSettingsStore.open(orm, config.markets);
+  closers.push(async () => marketSettings.stop());
+  const duels = new DuelService(orm, chain, signers, duelRepo, access, listCache, marketSettings);
   const bets = new BetsService(
     chain,
     duels,
@@ -249,6 +274,25 @@ export async function createContainer(
     config.markets,
   );
   const sinks: MarketEventSink[] = [];
+  const settlement = createSettlement({
+    orm,
+    chain,
+    duels,
+    signers,
+    access,
+    logger,
+    settings: marketSettings,
+    threshold: {
+      minParticipants: config.markets.bootstrapMinParticipants,
+      minVolume: config.markets.bootstrapMinVolume,
+    },
+    onChange: () => listCache.invalidate(),
+  });
+  sinks.push(settlement.paidSink);
+  sinks.push(new InvitationEventSink());
+  const invitations = new InvitationService(invitationRepo, duels, chain, signers);
+  const parentRepo = new ParentMarketRepository(orm);
+  const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
@@ -270,7 +314,8 @@ export async function createContainer(
         run: (now) => priceHistory.snapshotOpenMarkets(now),
       },
     ];
-    await scheduleMarketJobs(jobs, tasks, logger);
+    settlement.attach(jobs);
+    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks], logger);
   }
   const container: Container = {
     config,
@@ -301,7 +346,17 @@ export async function createContainer(
       portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
     },
     priceHistory,
+    settlement,
+    responseCache,
     markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
+    privateMarkets: {
+      invitations,
+      memberships: new MembershipService(invitationRepo, invitations, directory, duels, chain, signers),
+    },
+    parentMarkets: {
+      parents,
+      invitations: new ParentInvitationService(parentRepo, parents, invitationRepo, directory, chain),
+    },
     jobs,
     identity: { box, tokens, users, auth, admins },
     mediaRoot,

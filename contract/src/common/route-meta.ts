@@ -16,6 +16,11 @@ export interface RouteMeta {
   readonly tag: string;
   /** Routes outside the spec (operational) do not require a builder key. */
   readonly operational?: boolean;
+  /**
+   * The answer depends only on the path and query (never on the caller) and may be served from a
+   * short cache, a few seconds stale at most. Requests with an Authorization header bypass it.
+   */
+  readonly cacheable?: boolean;
 }
 
 /** Builds a route's metadata; `idempotent` defaults to false. */
@@ -23,7 +28,7 @@ export function meta(
   tag: string,
   section: string,
   auth: AuthKind,
-  options: { idempotent?: boolean; operational?: boolean } = {},
+  options: { idempotent?: boolean; operational?: boolean; cacheable?: boolean } = {},
 ): RouteMeta {
   return {
     auth,
@@ -31,6 +36,7 @@ export function meta(
     section,
     idempotent: options.idempotent ?? false,
     ...(options.operational ? { operational: true } : {}),
+    ...(options.cacheable ? { cacheable: true } : {}),
   };
 }
 

@@ -9,7 +9,9 @@ import { CollateralStackSchema, SignedAmountSchema, TimestampSchema } from '../c
 /** Window of a chart: the last day, week or month, or everything since the first trade. */
 export const TimeRangeSchema = z
   .enum(['1D', '1W', '1M', 'ALL'])
-  .describe('Chart window: 1D = 24 hourly buckets, 1W = 168 hourly buckets, 1M = 30 daily buckets, ALL = daily since the first trade (UTC)');
+  .describe(
+    'Chart window: 1D = 24 hourly buckets, 1W = 168 hourly buckets, 1M = 30 daily buckets, ALL = daily since the first trade (UTC)',
+  );
 export type TimeRange = z.infer<typeof TimeRangeSchema>;
 
 /** Width of one chart bucket; buckets are aligned to UTC hours or days. */
@@ -58,4 +60,3 @@ export const PnlShape = {
   unrealizedPnl: SignedAmountSchema.describe('Value of open positions at the marginal price − their cost basis'),
   totalPnl: SignedAmountSchema.describe('realizedPnl + unrealizedPnl'),
 };
-

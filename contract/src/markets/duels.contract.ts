@@ -36,7 +36,7 @@ export const duelsContract = c.router({
     query: CanonicalQuerySchema,
     responses: { 200: CanonicalResponseSchema },
     summary: 'Credits duels mirroring an external market, ranked by the paired 24 h volume',
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
   },
   byLeague: {
     method: 'GET',
@@ -46,7 +46,7 @@ export const duelsContract = c.router({
     responses: { 200: DuelListResponseSchema },
     summary: 'Duels of one league (`default`: every league). Legacy route kept for older clients',
     deprecated: true,
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
   },
   getAll: {
     method: 'GET',
@@ -55,7 +55,7 @@ export const duelsContract = c.router({
     responses: { 200: DuelListResponseSchema },
     summary: 'Every public duel. Legacy route kept for older clients; prefer /svc/public/duels/all',
     deprecated: true,
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
   },
   getById: {
     method: 'GET',
@@ -80,7 +80,7 @@ export const duelsContract = c.router({
     query: DuelListQuerySchema,
     responses: { 200: DuelListResponseSchema },
     summary: 'Public duel list (rate-limited)',
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
   },
   publicGetById: {
     method: 'GET',

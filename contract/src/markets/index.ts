@@ -1,13 +1,17 @@
 import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { adminAuthContract } from './admin-auth.contract.js';
+import { adminMarketContract } from './admin-market.contract.js';
 import { authContract } from './auth.contract.js';
 import { betsContract } from './bets.contract.js';
 import { bulkRegisterContract } from './bulk-register.contract.js';
 import { duelsContract } from './duels.contract.js';
+import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
+import { parentMarketsContract } from './parent-markets.contract.js';
 import { portfolioContract } from './portfolio.contract.js';
 import { priceHistoryContract } from './price-history.contract.js';
+import { resolutionContract } from './resolution.contract.js';
 import { statsContract } from './stats.contract.js';
 import { walletContract } from './wallet.contract.js';
 
@@ -23,10 +27,14 @@ export const marketsContract = c.router(
     adminAuth: adminAuthContract,
     duels: duelsContract,
     bets: betsContract,
+    invitations: invitationsContract,
+    parentMarkets: parentMarketsContract,
     protocolStats: statsContract,
     leaderboard: leaderboardContract,
     portfolio: portfolioContract,
     priceHistory: priceHistoryContract,
+    resolution: resolutionContract,
+    adminMarket: adminMarketContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -27,9 +27,7 @@ const userAddress = AddressSchema.describe(
 );
 const DuelStatusSchema = z.enum(['open', 'pending', 'pending_contest', 'settled', 'cancelled']);
 
-export const AccountDetailsRequestSchema = z
-  .object({ userAddress, collateralStack: CollateralFilterSchema })
-  .strict();
+export const AccountDetailsRequestSchema = z.object({ userAddress, collateralStack: CollateralFilterSchema }).strict();
 
 export const AccountDetailsSchema = z
   .object({

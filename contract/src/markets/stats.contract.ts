@@ -85,9 +85,7 @@ export const PlatformReportSchema = z
       .strict()
       .describe('Every confirmed public market, both collaterals summed'),
     byCollateral: z.array(z.object({ collateralStack: CollateralStackSchema, ...breakdown }).strict()),
-    byCategory: z
-      .array(z.object({ category: z.string(), ...breakdown }).strict())
-      .describe('Highest volume first'),
+    byCategory: z.array(z.object({ category: z.string(), ...breakdown }).strict()).describe('Highest volume first'),
     byStatus: z.array(
       z
         .object({ status: z.enum(['open', 'pending', 'pending_contest', 'settled', 'cancelled']), duels: count })

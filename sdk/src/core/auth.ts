@@ -79,6 +79,11 @@ export class AuthSession implements TokenSource {
     return current?.token ?? null;
   }
 
+  async peek(): Promise<string | null> {
+    const current = await this.store.get();
+    return current && Date.parse(current.expiresAt) - Date.now() > RENEW_MARGIN_MS ? current.token : null;
+  }
+
   async reauthenticate(): Promise<boolean> {
     if (!this.signer) return false;
     await this.store.set(null);

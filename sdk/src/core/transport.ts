@@ -20,6 +20,8 @@ import type { CallOptions, ResponseMeta } from './types.js';
 /** How the transport gets and renews a user token; provided by the auth session. */
 export interface TokenSource {
   token(): Promise<string | null>;
+  /** The current session's token if it is still valid, without signing in. */
+  peek(): Promise<string | null>;
   /** Signs in again after a 401; false when it cannot (no signer). */
   reauthenticate(): Promise<boolean>;
 }
@@ -126,8 +128,15 @@ export class Transport {
     for (;;) {
       let error: DuelkitError;
       try {
+        // Public routes carry the session's token when there is one: members see private markets.
         const token =
-          meta.auth === 'admin' ? this.adminToken : usesUser && this.tokens ? await this.tokens.token() : null;
+          meta.auth === 'admin'
+            ? this.adminToken
+            : usesUser && this.tokens
+              ? await this.tokens.token()
+              : meta.auth === 'public' && this.tokens
+                ? await this.tokens.peek()
+                : null;
         const outcome = await this.send(base, route, input, {
           token,
           idempotencyKey,

@@ -1,5 +1,13 @@
 import type { Orm } from '../db/orm.js';
-import { iso, OPEN_STATUSES, perDuelPnl, priceTable, scopeWhere, type PriceTable, type Scope } from './analytics.sql.js';
+import {
+  iso,
+  OPEN_STATUSES,
+  perDuelPnl,
+  priceTable,
+  scopeWhere,
+  type PriceTable,
+  type Scope,
+} from './analytics.sql.js';
 import type { SortOrder } from './analytics.types.js';
 
 export interface PageRequest {
@@ -314,7 +322,12 @@ export class AnalyticsRepository {
    * Traders by the bucket of their first trade: `bucket = -1` counts those whose first trade is
    * before `from`; trades from `to` on are ignored.
    */
-  async firstTradeBuckets(scope: Scope, from: Date, to: Date, seconds: number): Promise<{ bucket: number; n: number }[]> {
+  async firstTradeBuckets(
+    scope: Scope,
+    from: Date,
+    to: Date,
+    seconds: number,
+  ): Promise<{ bucket: number; n: number }[]> {
     const where = scopeWhere(scope);
     const rows = await this.execute<{ bucket: string; n: number }>(
       `with firsts as (
@@ -362,6 +375,9 @@ export class AnalyticsRepository {
   }
 
   private execute<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
-    return this.orm.em.fork().getConnection().execute<T[]>(sql, [...params]);
+    return this.orm.em
+      .fork()
+      .getConnection()
+      .execute<T[]>(sql, [...params]);
   }
 }

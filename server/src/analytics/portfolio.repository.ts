@@ -89,7 +89,8 @@ export interface OutcomeRow {
   duelId: string;
   status: 'settled' | 'cancelled';
   winningOptionIndex: number | null;
-  endTime: string;
+  /** When the result is booked: the resolution time, or the market's end when none is recorded. */
+  bookedAt: string;
 }
 
 export interface Paged<T> {
@@ -246,7 +247,7 @@ export class PortfolioRepository {
     const where = scopeWhere(scope);
     return this.execute<OutcomeRow>(
       `select d."duel_id" as "duelId", d."status", d."winning_option_index" as "winningOptionIndex",
-          ${iso('d."end_time"')} as "endTime"
+          ${iso('coalesce(d."resolved_at", d."end_time")')} as "bookedAt"
         from "duels" d
         where d."duel_id" in (select "duel_id" from "trades" where "trader" = ?)
           and d."status" in ('settled', 'cancelled') and ${where.sql}`,
@@ -265,6 +266,9 @@ export class PortfolioRepository {
   }
 
   private execute<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
-    return this.orm.em.fork().getConnection().execute<T[]>(sql, [...params]);
+    return this.orm.em
+      .fork()
+      .getConnection()
+      .execute<T[]>(sql, [...params]);
   }
 }

@@ -122,8 +122,7 @@ export class PortfolioService {
       this.repo.outcomes(address, scope),
       this.accountDetails(req),
     ]);
-    // The read model keeps no settlement time: a result is booked at the market's end (or now,
-    // for a market cancelled before its end).
+    // A result is booked when the market was resolved, else at its end; never in the future.
     const events = realizedEvents(
       trades.map((t) => ({
         duelId: t.duelId,
@@ -137,7 +136,7 @@ export class PortfolioService {
         duelId: o.duelId,
         status: o.status,
         winningOptionIndex: o.winningOptionIndex,
-        at: new Date(Math.min(new Date(o.endTime).getTime(), now.getTime())),
+        at: new Date(Math.min(new Date(o.bookedAt).getTime(), now.getTime())),
       })),
     );
     const first = trades[0] ? new Date(trades[0].createdAt) : null;

@@ -189,7 +189,10 @@ export class StatsService {
         },
         byCollateral: byCollateral.map((r) => ({ collateralStack: r.key as CollateralStack, ...breakdown(r) })),
         byCategory: byCategory.map((r) => ({ category: r.key, ...breakdown(r) })),
-        byStatus: byStatus.map((r) => ({ status: r.key as PlatformReport['byStatus'][number]['status'], duels: r.duels })),
+        byStatus: byStatus.map((r) => ({
+          status: r.key as PlatformReport['byStatus'][number]['status'],
+          duels: r.duels,
+        })),
       };
     });
   }
@@ -198,7 +201,10 @@ export class StatsService {
     return this.orm.em
       .fork()
       .getConnection()
-      .execute<StoredStats[]>(`select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit ?`, [n]);
+      .execute<StoredStats[]>(
+        `select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit ?`,
+        [n],
+      );
   }
 
   private cached<T extends object>(key: string, load: () => Promise<T>): Promise<T> {

@@ -1,10 +1,23 @@
 import { ProtocolStatsEntity } from '../analytics/protocol-stats.entity.js';
 import { BuilderAppEntity, BuilderKeyEntity } from '../builders/builder-key.entity.js';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
+import { DuelInvitationEntity, DuelMembershipEntity } from '../invitations/invitation.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
 import { DuelEntity } from '../markets/duel.entity.js';
 import { PriceSnapshotEntity } from '../markets/price-snapshot.entity.js';
+import {
+  ParentMarketEntity,
+  ParentMarketInvitationEntity,
+  ParentMarketMemberEntity,
+} from '../parent-markets/parent-market.entity.js';
 import { ChainCursorEntity, PositionEntity, TradeEntity } from '../markets/trade.entities.js';
+import {
+  DuelCancellationEntity,
+  DuelContestEntity,
+  DuelDistributionEntity,
+  MarketSettingsEntity,
+  SettlementBatchEntity,
+} from '../settlement/settlement.entities.js';
 import {
   AdminEntity,
   AuthNonceEntity,
@@ -32,4 +45,14 @@ export const entities = [
   ChainCursorEntity,
   ProtocolStatsEntity,
   PriceSnapshotEntity,
+  DuelInvitationEntity,
+  DuelMembershipEntity,
+  ParentMarketEntity,
+  ParentMarketInvitationEntity,
+  ParentMarketMemberEntity,
+  DuelContestEntity,
+  DuelDistributionEntity,
+  DuelCancellationEntity,
+  SettlementBatchEntity,
+  MarketSettingsEntity,
 ];

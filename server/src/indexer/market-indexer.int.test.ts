@@ -145,4 +145,55 @@ describe('MarketIndexer', () => {
     expect(resumed.events).toBe(1);
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(4);
   }, 60_000);
+
+  it('applies a batch atomically: a failure leaves no row and no cursor move behind', async () => {
+    const creator = await trader();
+    const duelId = keccak256(toHex(randomUUID()));
+    const now = Math.floor(Date.now() / 1000);
+    await orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
+         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
+       values (?, ?, ?, ?, 'Atomic batch', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?), now(),
+         'open', 'pending', '{}', 0, 0, 5000, false, false)`,
+        [randomUUID(), duelId, randomUUID(), creator.address, now + 3600, now + 7200],
+      );
+    await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', [
+      duelId,
+      chain.addresses.credits,
+      2,
+      BigInt(now + 3600),
+      BigInt(now + 7200),
+      100,
+      false,
+      100n * UNIT,
+      0n,
+      0n,
+    ]);
+    await write(creator, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 7n * UNIT, 0n]);
+    const cursor = async () =>
+      (
+        await orm.em
+          .fork()
+          .getConnection()
+          .execute<{ last_block: string }[]>("select last_block from chain_cursors where name = 'markets'")
+      )[0]?.last_block;
+    const before = await cursor();
+    const lease = () => new Lease(orm, 'indexer:markets', 'b', 5_000);
+    const failing = new MarketIndexer(orm, chain, lease(), logger, 2_000n, undefined, [
+      {
+        apply: (_em, e) => (e.kind === 'bought' ? Promise.reject(new Error('sink failed')) : Promise.resolve()),
+      },
+    ]);
+    await expect(failing.runOnce()).rejects.toThrow('sink failed');
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(0);
+    expect(await count("select count(*) as n from duels where duel_id = ? and chain_state = 'pending'", [duelId])).toBe(1);
+    expect(await cursor()).toBe(before);
+
+    await new MarketIndexer(orm, chain, lease(), logger).runOnce();
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(1);
+    expect(await count("select count(*) as n from duels where duel_id = ? and chain_state = 'confirmed'", [duelId])).toBe(1);
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { ONE, prices } from '../chain/fpmm.math.js';
 import type { Orm } from '../db/orm.js';
 import type { Lease } from '../jobs/lease.js';
 import type { Logger } from '../logger.js';
+import { sqlIn } from '../db/sql.js';
 import { recordTradeSnapshot } from '../markets/price-snapshot.repository.js';
 
 const CURSOR = 'markets';
@@ -64,9 +65,7 @@ export class MarketIndexer {
     const events = await this.chain.marketEvents(from, to);
     await em.transactional(async (tx) => {
       for (const event of events) await this.apply(tx, event);
-      await tx
-        .getConnection()
-        .execute(
+      await sqlIn(tx)(
           'insert into chain_cursors (name, last_block) values (?, ?) on conflict (name) do update set last_block = excluded.last_block',
           [CURSOR, to.toString()],
         );
@@ -79,13 +78,13 @@ export class MarketIndexer {
   }
 
   private async apply(em: EntityManager, e: MarketEvent): Promise<void> {
-    const conn = em.getConnection();
+    const conn = { execute: sqlIn(em) };
     const duelId = e.duelId.toLowerCase();
     switch (e.kind) {
       case 'created': {
         // The API wrote the duel when it accepted the request; the chain now confirms it.
         const balances = Array.from({ length: e.options }, () => e.funding.toString());
-        const updated = await conn.execute<{ id: string }[]>(
+        const updated = await conn.execute<{ id: string }>(
           `update duels set chain_state = 'confirmed', pool_balances = ?::text[], chain_error = null where duel_id = ? returning id`,
           [textArray(balances), duelId],
         );
@@ -125,8 +124,8 @@ export class MarketIndexer {
     duelId: string,
     e: Extract<MarketEvent, { kind: 'bought' | 'sold' }>,
   ): Promise<void> {
-    const conn = em.getConnection();
-    const inserted = await conn.execute<{ id: string }[]>(
+    const conn = { execute: sqlIn(em) };
+    const inserted = await conn.execute<{ id: string }>(
       `insert into trades (id, duel_id, tx_hash, log_index, block_number, trader, side, option_index, collateral, fee, shares, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, to_timestamp(?))
        on conflict (tx_hash, log_index) do nothing returning id`,
@@ -154,7 +153,7 @@ export class MarketIndexer {
        where duel_id = ?`,
       [textArray(e.balances.map((b) => b.toString())), yesBps, e.collateral.toString(), duelId, duelId],
     );
-    await recordTradeSnapshot(conn, duelId, e.balances, e.timestamp);
+    await recordTradeSnapshot(em.getConnection(), duelId, e.balances, e.timestamp, em.getTransactionContext());
   }
 
   private async applyPosition(
@@ -162,9 +161,9 @@ export class MarketIndexer {
     duelId: string,
     e: Extract<MarketEvent, { kind: 'bought' | 'sold' }>,
   ): Promise<void> {
-    const conn = em.getConnection();
+    const conn = { execute: sqlIn(em) };
     const holder = getAddress(e.trader);
-    const [current] = await conn.execute<{ shares: string; cost_basis: string }[]>(
+    const [current] = await conn.execute<{ shares: string; cost_basis: string }>(
       'select shares::text, cost_basis::text from positions where duel_id = ? and holder = ? and option_index = ? for update',
       [duelId, holder, e.option],
     );

@@ -10,6 +10,7 @@ export class ListCache<V extends object> {
   private readonly entries: LRUCache<string, V>;
   private readonly inflight = new Map<string, Promise<V>>();
   private generation = 0;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(ttlMs: number, max = 5_000) {
     this.entries = new LRUCache<string, V>({ max, ttl: Math.max(1, ttlMs) });
@@ -34,5 +35,11 @@ export class ListCache<V extends object> {
     this.generation += 1;
     this.entries.clear();
     this.inflight.clear();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Runs `listener` on every invalidation (other caches of the same read model follow this one). */
+  onInvalidate(listener: () => void): void {
+    this.listeners.push(listener);
   }
 }

@@ -39,7 +39,8 @@ const COLUMNS = `"id", "duel_id" as "duelId", "builder_app_id" as "builderAppId"
   "resolved_at" as "resolvedAt", "contest_ends_at" as "contestEndsAt"`;
 
 function where(filter: DuelListFilter): { sql: string; params: unknown[] } {
-  const clauses: string[] = [];
+  // A creation the chain rejected never becomes a market.
+  const clauses: string[] = [`"chain_state" <> 'failed'`];
   const params: unknown[] = [];
   if (!filter.includePrivate) clauses.push('not "is_private"');
   if (filter.collateralStack) {

@@ -50,9 +50,9 @@ export class DuelService {
   /**
    * Validates, records the intent (chainState pending), submits the creation signed by the
    * creator's managed wallet and returns its hash. A pre-flight revert removes the record: a
-   * rejected request leaves nothing behind.
+   * rejected request leaves nothing behind. `parentMarketId` makes it a sub-market of a parent market.
    */
-  async create(creator: Creator, input: CreateDuelRequest) {
+  async create(creator: Creator, input: CreateDuelRequest, parentMarketId: string | null = null) {
     const isPrivate = input.isPrivate ?? false;
     const start = Date.parse(input.startTime);
     const end = Date.parse(input.endTime);
@@ -100,9 +100,10 @@ export class DuelService {
     await conn.execute(
       `insert into duels (id, duel_id, builder_app_id, creator_user_id, creator_address, question, description, category, tags,
          options, duel_type, collateral_stack, is_private, league_id, cover_image_url, start_time, end_time, created_at, status,
-         chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical, fee_bps, initial_liquidity)
+         chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical, fee_bps, initial_liquidity,
+         parent_market_id)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?, ?, ?, ?, ?, ?, ?, now(), 'open', 'pending', '{}', 0, 0, ?, false,
-         false, ?, ?)`,
+         false, ?, ?, ?)`,
       [
         randomUUID(),
         duelId,
@@ -124,6 +125,7 @@ export class DuelService {
         Math.floor(10_000 / options.length),
         this.settings.feeBps,
         funding.toString(),
+        parentMarketId,
       ],
     );
     let txHash: `0x${string}`;

@@ -14,7 +14,7 @@ import { PriceHistoryService, type PriceHistoryQuery } from './price-history.ser
 import { PriceSnapshotRepository, recordTradeSnapshot } from './price-snapshot.repository.js';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
-const CREATOR = '0x00000000000000000000000000000000000000Aa';
+const CREATOR = '0x00000000000000000000000000000000000000Aa' as const;
 const STRANGER = '0x00000000000000000000000000000000000000bB';
 
 interface DuelSeed {
@@ -324,7 +324,7 @@ describe('MarketIndexer price snapshots', () => {
       logIndex,
       blockNumber: 7n,
       timestamp: at('11:45:00').getTime() / 1000,
-      trader: CREATOR as `0x${string}`,
+      trader: CREATOR,
       option: 0,
       collateral: ONE,
       fee: 0n,

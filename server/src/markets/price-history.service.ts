@@ -81,10 +81,7 @@ function toPricePoint(at: Date, optionPrices: readonly bigint[]): PricePoint {
 }
 
 function fromSnapshot(at: Date, s: SnapshotPoint): PricePoint {
-  return toPricePoint(
-    at,
-    s.optionPrices.map((p) => BigInt(p)),
-  );
+  return toPricePoint(at, s.optionPrices.map(BigInt));
 }
 
 /**

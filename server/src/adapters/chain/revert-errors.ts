@@ -9,12 +9,24 @@ const MAPPED: Record<string, { code: ConstructorParameters<typeof AppError>[0]; 
   EndBeforeStart: { code: 'VALIDATION_FAILED', message: 'The end time must be after the start time' },
   MarketNotOpen: { code: 'INVALID_STATE', message: 'The market is not open' },
   UnknownMarket: { code: 'NOT_FOUND', message: 'No such market on chain' },
+  MarketNotEnded: { code: 'INVALID_STATE', message: 'The market has not ended yet' },
+  ContestPeriodActive: { code: 'INVALID_STATE', message: 'The contest period is still running' },
+  AlreadyPaid: { code: 'ALREADY_PAID', message: 'This holder was already paid' },
+  MarketClosed: { code: 'MARKET_NOT_TRADABLE', message: 'The market has ended: trading is closed' },
   InsufficientShares: { code: 'INSUFFICIENT_SHARES', message: 'Not enough shares to sell' },
   ERC20InsufficientBalance: {
     code: 'INSUFFICIENT_CREDITS',
     message: 'Insufficient Credits: the account is not funded',
   },
   ERC20InsufficientAllowance: { code: 'INSUFFICIENT_CREDITS', message: 'The collateral allowance is too low' },
+  NotMember: { code: 'PRIVATE_MARKET', message: 'The account is not a member of this private market' },
+  NotAuthorized: { code: 'FORBIDDEN', message: 'Only the market creator (or the platform) may do this' },
+  InviteUnknown: { code: 'INVITE_NOT_FOUND', message: 'No such invitation on chain' },
+  InviteExists: { code: 'INVITE_CODE_TAKEN', message: 'This invite code already exists for the market' },
+  InviteRevoked: { code: 'INVITE_REVOKED', message: 'The invite code was revoked' },
+  InviteExpired: { code: 'INVITE_EXPIRED', message: 'The invite code has expired' },
+  InviteExhausted: { code: 'INVITE_EXHAUSTED', message: 'The invite code has no uses left' },
+  AlreadyMember: { code: 'ALREADY_MEMBER', message: 'Already a member of this private market' },
 };
 
 /**

@@ -400,12 +400,15 @@ export class ViemChainAdapter implements ChainPort {
     args: ContractFunctionArgs<typeof DuelMarketsAbi, 'nonpayable', F>,
   ): Promise<Hash> {
     try {
+      // Against the next block, not the latest: an idle chain's latest block can be far behind
+      // the clock, and time checks (end time, contest period) must see the time the tx will see.
       const { request } = await this.publicClient.simulateContract({
         address: this.addresses.markets,
         abi: DuelMarketsAbi,
         functionName,
         args,
         account,
+        blockTag: 'pending',
       } as never);
       return await this.walletClient.writeContract({ ...(request as object), account, chain: null } as never);
     } catch (err) {

@@ -6,6 +6,8 @@ import { Migration20261122050000Trades } from './Migration20261122050000Trades.j
 import { Migration20261123090000DuelLifecycle } from './Migration20261123090000DuelLifecycle.js';
 import { Migration20261123100000Analytics } from './Migration20261123100000Analytics.js';
 import { Migration20261123110000PriceSnapshots } from './Migration20261123110000PriceSnapshots.js';
+import { Migration20261123130000Settlement } from './Migration20261123130000Settlement.js';
+import { Migration20261123120000Invitations } from './Migration20261123120000Invitations.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -20,4 +22,6 @@ export const migrationsList = [
   { name: 'Migration20261123090000DuelLifecycle', class: Migration20261123090000DuelLifecycle },
   { name: 'Migration20261123100000Analytics', class: Migration20261123100000Analytics },
   { name: 'Migration20261123110000PriceSnapshots', class: Migration20261123110000PriceSnapshots },
+  { name: 'Migration20261123120000Invitations', class: Migration20261123120000Invitations },
+  { name: 'Migration20261123130000Settlement', class: Migration20261123130000Settlement },
 ];

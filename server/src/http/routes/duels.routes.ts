@@ -21,9 +21,14 @@ export interface DuelRouteDeps {
  */
 export async function optionalCaller(auth: Authenticator, req: Pick<Request, 'headers'>): Promise<string | undefined> {
   if (!req.headers.authorization) return undefined;
-  // Authenticators read the headers only.
-  const who = await auth.user(req as Request);
-  return who?.kind === 'user' ? who.address : undefined;
+  try {
+    // Authenticators read the headers only.
+    const who = await auth.user(req as Request);
+    return who?.kind === 'user' ? who.address : undefined;
+  } catch {
+    // A public route answers anonymously rather than failing on a stale or foreign token.
+    return undefined;
+  }
 }
 
 async function isAdmin(auth: Authenticator, req: Pick<Request, 'headers'>): Promise<boolean> {

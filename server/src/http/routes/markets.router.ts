@@ -2,11 +2,15 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Container } from '../../container.js';
 import { adminAuthRoutes } from './admin-auth.routes.js';
+import { adminMarketRoutes } from './admin-market.routes.js';
 import { leaderboardRoutes, portfolioRoutes, statsRoutes } from './analytics.routes.js';
 import { authRoutes, bulkRegisterRoutes, walletRoutes } from './auth.routes.js';
 import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
+import { invitationRoutes } from './invitations.routes.js';
+import { parentMarketRoutes } from './parent-markets.routes.js';
 import { priceHistoryRoutes } from './price-history.routes.js';
+import { resolutionRoutes } from './resolution.routes.js';
 
 const s = initServer();
 
@@ -27,6 +31,10 @@ export function marketsRouter(c: Container) {
       publicBaseUrl: c.config.markets.publicBaseUrl,
     }),
     bets: betRoutes({ bets: c.markets.bets, authenticator: c.authenticator }),
+    invitations: invitationRoutes({ ...c.privateMarkets, authenticator: c.authenticator }),
+    parentMarkets: parentMarketRoutes({ ...c.parentMarkets, authenticator: c.authenticator, geo: c.geo }),
+    resolution: resolutionRoutes({ resolution: c.settlement.resolution, authenticator: c.authenticator }),
+    adminMarket: adminMarketRoutes(c.settlement),
     adminAuth: adminAuthRoutes({
       admins: c.identity.admins,
       loginPerEmail: c.limits.adminLoginPerEmail,

@@ -1,0 +1,290 @@
+import { createPublicClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import { ApiError, DuelkitClient } from '../src/index.js';
+
+const UNIT = 10n ** 18n;
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    DUEL_PUBLIC_LEAD_SECONDS: '0',
+    DUEL_CONTEST_PERIOD_SECONDS: '3',
+    INDEXER_INTERVAL_MS: '200',
+  });
+}, 120_000);
+afterAll(() => server?.close());
+
+function newClient() {
+  return new DuelkitClient({
+    marketsUrl: server.marketsUrl,
+    tournamentsUrl: server.tournamentsUrl,
+    builderApiKey: server.builderKey,
+    signer: privateKeyToAccount(generatePrivateKey()),
+    maxRetries: 0,
+  });
+}
+
+async function signedIn(username: string) {
+  const client = newClient();
+  const session = await client.auth.signIn({ username });
+  const address = session.user?.address as `0x${string}`;
+  await server.container.chain.mint('credits', address, 1_000n * UNIT);
+  return { client, address };
+}
+
+async function admin() {
+  const email = `settle-${Date.now()}@example.com`;
+  await server.container.identity.admins.create(email, 'settlement admin password');
+  const client = newClient();
+  const login = await client.adminAuth.login({ body: { email, password: 'settlement admin password' } });
+  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
+  client.adminAuth.useToken(login.token);
+  return client;
+}
+
+/** Polls like a builder would: acceptance is not finality. */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const sleepUntil = async (t: number) => {
+  while (Date.now() < t) await new Promise((r) => setTimeout(r, 100));
+};
+
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+/**
+ * Now on the chain, in ms. Automined blocks take the wall clock but never repeat a second, so a
+ * burst of transactions runs the chain's clock ahead of ours: market times are set from it.
+ */
+async function chainNow(): Promise<number> {
+  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
+  const block = await createPublicClient({ transport: http(url) }).getBlock();
+  return Math.max(Date.now(), Number(block.timestamp) * 1000);
+}
+
+async function market(client: DuelkitClient, startInMs: number, endInMs: number) {
+  const now = await chainNow();
+  const startTime = now + startInMs;
+  const endTime = now + endInMs;
+  const created = await client.duels.create({
+    body: {
+      question: 'Will the settlement suite pass?',
+      category: 'Football',
+      startTime: new Date(startTime).toISOString(),
+      endTime: new Date(endTime).toISOString(),
+      collateralStack: 'credits',
+    },
+  });
+  await until(
+    () => client.duels.getById({ params: { duelId: created.duelId }, query: {} }),
+    (d) => d.chainState === 'confirmed',
+  );
+  return { duelId: created.duelId, endTime };
+}
+
+async function bet(client: DuelkitClient, duelId: string, optionIndex: number, units: bigint) {
+  const quote = await client.bets.estimateBuy({
+    body: { duelId, optionIndex, betAmountUsdc: (units * UNIT).toString(), slippageBps: 100 },
+  });
+  if (!quote.success) throw new Error(quote.message);
+  await client.bets.create({
+    body: {
+      estimate: quote.estimate,
+      duelId,
+      duelType: 'PREDICTION',
+      bet: optionIndex === 0 ? 'YES' : 'NO',
+      optionIndex,
+      betAmount: quote.estimate.amountIn,
+      betAmountUsdc: quote.estimate.amountIn,
+      slippageBps: 100,
+      tokenDecimals: 18,
+    },
+  });
+}
+
+async function participants(duelId: string) {
+  const [row] = await server.container.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: string }[]>('select count(distinct trader) as n from trades where duel_id = ?', [duelId]);
+  return Number(row?.n);
+}
+
+const balance = (address: `0x${string}`) => server.container.chain.collateralBalance('credits', address);
+
+describe('resolution, contests and payouts through the SDK', () => {
+  it('resolves after the end, takes contests in the period, finalizes and pays winners exactly what they are owed', async () => {
+    const { client: alice, address: aliceAddress } = await signedIn('st_alice');
+    const { client: bob, address: bobAddress } = await signedIn('st_bob');
+    const { client: carol, address: carolAddress } = await signedIn('st_carol');
+    const { client: dave } = await signedIn('st_dave');
+    const { duelId, endTime } = await market(alice, 3_000, 9_000);
+    await bet(bob, duelId, 0, 20n);
+    await bet(carol, duelId, 1, 10n);
+    await until(
+      () => participants(duelId),
+      (n) => n === 2,
+    );
+
+    const early = await failure(alice.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } }));
+    expect(early.status).toBe(409);
+    expect(early.code).toBe('INVALID_STATE');
+    expect(early.details?.status).toBe('open');
+    expect(early.message).toMatch(/open/);
+    const notCreator = await failure(
+      bob.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } }),
+    );
+    expect(notCreator.status).toBe(403);
+    const tooEarly = await failure(
+      carol.resolution.submitContest({ body: { duelId, reason: 'The match has not even been played yet' } }),
+    );
+    expect(tooEarly.status).toBe(409);
+
+    await sleepUntil(endTime + 1_000);
+    const resolved = await alice.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } });
+    expect(resolved.results).toEqual([
+      { duelId, success: true, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), chainState: 'pending' },
+    ]);
+    const inContest = await until(
+      () => alice.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.status === 'pending_contest',
+    );
+    expect(inContest.winningOptionIndex).toBe(0);
+
+    const beforePeriodEnd = await failure(alice.resolution.finalizeContest({ body: { duelId } }));
+    expect(beforePeriodEnd.status).toBe(409);
+    expect(beforePeriodEnd.details?.contestEndsAt).toBeTruthy();
+    const outsider = await failure(
+      dave.resolution.submitContest({ body: { duelId, reason: 'I never traded but I disagree' } }),
+    );
+    expect(outsider.status).toBe(403);
+    expect(outsider.code).toBe('NOT_PARTICIPANT');
+
+    const contest = await carol.resolution.submitContest({
+      body: { duelId, reason: 'The official result was NO after the review', proposedOptionIndex: 1 },
+    });
+    expect(contest.userAddress).toBe(carolAddress);
+    const again = await failure(
+      carol.resolution.submitContest({ body: { duelId, reason: 'Filing a second time to be sure' } }),
+    );
+    expect(again.code).toBe('CONTEST_EXISTS');
+    const publicList = await newClient().resolution.contests({ params: { duelId }, query: {} });
+    expect(publicList.data).toHaveLength(1);
+    expect(publicList.data[0]).not.toHaveProperty('userAddress');
+    expect((await carol.resolution.myContest({ params: { duelId } })).contest?.id).toBe(contest.id);
+    expect((await alice.resolution.creatorContests({ params: { duelId }, query: {} })).data[0]?.userAddress).toBe(
+      carolAddress,
+    );
+    expect((await failure(bob.resolution.creatorContests({ params: { duelId }, query: {} }))).status).toBe(403);
+
+    await sleepUntil(Date.parse(String(beforePeriodEnd.details?.contestEndsAt)) + 1_000);
+    const late = await failure(
+      bob.resolution.submitContest({ body: { duelId, reason: 'Too late, but still filing' } }),
+    );
+    expect(late.status).toBe(409);
+    const finalized = await alice.resolution.finalizeContest({ body: { duelId } });
+    expect(finalized).toMatchObject({ duelId, winningOptionIndex: 0, corrected: false, contests: 1 });
+    await until(
+      () => alice.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.status === 'settled',
+    );
+
+    const chain = server.container.chain;
+    const owedBob = await chain.owed(duelId as `0x${string}`, bobAddress);
+    const owedAlice = await chain.owed(duelId as `0x${string}`, aliceAddress);
+    expect(owedBob.amount).toBeGreaterThan(20n * UNIT);
+    expect((await chain.owed(duelId as `0x${string}`, carolAddress)).amount).toBe(0n);
+    const [bobBefore, aliceBefore, carolBefore] = await Promise.all([
+      balance(bobAddress),
+      balance(aliceAddress),
+      balance(carolAddress),
+    ]);
+
+    const ops = await admin();
+    const distributed = await ops.adminMarket.autoDistribute({ body: { duelIds: [duelId] } });
+    expect(distributed.duels[0]).toMatchObject({ duelId, enqueued: true, participants: 2 });
+    const status = await until(
+      () => ops.adminMarket.discardStatus({ params: { duelId } }),
+      (s) => s.complete,
+    );
+    expect(status).toMatchObject({ kind: 'payout', participants: 2, paid: 2, failed: 0 });
+    expect(await balance(bobAddress)).toBe(bobBefore + owedBob.amount);
+    expect(await balance(aliceAddress)).toBe(aliceBefore + owedAlice.amount);
+    expect(await balance(carolAddress)).toBe(carolBefore);
+    expect((await chain.owed(duelId as `0x${string}`, bobAddress)).paid).toBe(true);
+    await until(
+      () => ops.adminMarket.discardStatus({ params: { duelId } }),
+      (s) => BigInt(s.totalPaid) === owedBob.amount + owedAlice.amount,
+    );
+
+    // A second run pays nobody twice.
+    await ops.adminMarket.autoDistribute({ body: { duelIds: [duelId] } });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await balance(bobAddress)).toBe(bobBefore + owedBob.amount);
+
+    const contests = await ops.adminMarket.duelContests({ params: { duelId }, query: {} });
+    expect(contests.data[0]?.userAddress).toBe(carolAddress);
+    const people = await ops.adminMarket.duelParticipants({ params: { duelId }, query: {} });
+    expect(people.data.map((p) => p.userAddress).sort()).toEqual([aliceAddress, bobAddress, carolAddress].sort());
+    expect(people.data.find((p) => p.userAddress === bobAddress)?.distribution?.status).toBe('paid');
+  }, 120_000);
+
+  it('discards a market with a reason and refunds every participant once, the creator last', async () => {
+    const { client: alice, address: aliceAddress } = await signedIn('st_erin');
+    const { client: bob, address: bobAddress } = await signedIn('st_frank');
+    const { duelId } = await market(alice, 60_000, 120_000);
+    await bet(bob, duelId, 0, 15n);
+    await until(
+      () => participants(duelId),
+      (n) => n === 1,
+    );
+    const [bobBefore, aliceBefore] = await Promise.all([balance(bobAddress), balance(aliceAddress)]);
+    const ops = await admin();
+    const notAdmin = await failure(
+      alice.adminMarket.discard({ body: { duelIds: [duelId], reason: 'not allowed for users' } }),
+    );
+    expect(notAdmin.status).toBe(401);
+
+    const discarded = await ops.adminMarket.discard({ body: { duelIds: [duelId], reason: 'duplicate market' } });
+    expect(discarded.results[0]).toMatchObject({ duelId, success: true });
+    const status = await until(
+      () => ops.adminMarket.discardStatus({ params: { duelId } }),
+      (s) => s.complete,
+    );
+    expect(status).toMatchObject({ kind: 'refund', participants: 2, paid: 2, duelStatus: 'cancelled' });
+    expect(status.cancellation).toMatchObject({ source: 'discard', reason: 'duplicate market' });
+    expect(await balance(bobAddress)).toBe(bobBefore + 15n * UNIT);
+    expect(await balance(aliceAddress)).toBe(aliceBefore + 100n * UNIT);
+    const again = await failure(ops.adminMarket.discard({ body: { duelIds: [duelId], reason: 'twice' } }));
+    expect(again.status).toBe(409);
+    expect(again.details?.status).toBe('cancelled');
+
+    const cancelled = await ops.adminMarket.cancelled({ query: {} });
+    expect(cancelled.data.find((c) => c.duelId === duelId)?.refunds).toEqual({
+      participants: 2,
+      paid: 2,
+      pending: 0,
+      failed: 0,
+    });
+    const timings = await ops.adminMarket.duration({ body: { contestPeriodSeconds: 5 } });
+    expect(timings).toMatchObject({ contestPeriodSeconds: 5, publicLeadSeconds: 0 });
+    expect(await ops.adminMarket.pendingDuelsCount()).toMatchObject({ awaitingResolution: expect.any(Number) });
+  }, 90_000);
+});

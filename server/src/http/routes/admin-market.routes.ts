@@ -1,0 +1,46 @@
+import { initServer } from '@ts-rest/express';
+import { marketsContract } from '@duelkit/contract';
+import type { Settlement } from '../../settlement/settlement.js';
+import { adminOf } from '../principal.js';
+
+const s = initServer();
+
+/** §4.16 market administration (rules in MarketAdminService, docs/admin-markets.md). */
+export function adminMarketRoutes(settlement: Settlement) {
+  const { admin, resolution } = settlement;
+  return s.router(marketsContract.adminMarket, {
+    autoDistribute: async ({ body, req }) => ({
+      status: 200,
+      body: await admin.autoDistribute(adminOf(req), body.duelIds),
+    }),
+    cancelExpired: async ({ body, req }) => ({ status: 200, body: await admin.cancelExpired(adminOf(req), body) }),
+    discard: async ({ body, req }) => ({
+      status: 200,
+      body: await admin.discard(adminOf(req), body.duelIds, body.reason),
+    }),
+    finalizeContest: async ({ body }) => ({
+      status: 200,
+      body: await resolution.finalize(body, { actor: 'admin' }),
+    }),
+    duration: async ({ body, req }) => ({ status: 200, body: await admin.setDuration(adminOf(req), body) }),
+    continueRefunds: async ({ params }) => ({ status: 200, body: await admin.continueRefunds(params.duelId) }),
+    cancelled: async ({ query }) => ({ status: 200, body: await admin.cancelled(query) }),
+    expired: async ({ query }) => ({ status: 200, body: await admin.expired(query, query.reason) }),
+    contests: async ({ query }) => ({ status: 200, body: await admin.contests(query, query.state) }),
+    discardStatus: async ({ params }) => ({ status: 200, body: await admin.discardStatus(params.duelId) }),
+    duelContests: async ({ params, query }) => ({
+      status: 200,
+      body: await resolution.adminContests(params.duelId, query),
+    }),
+    duelParticipants: async ({ params, query }) => ({
+      status: 200,
+      body: await admin.participants(params.duelId, query),
+    }),
+    pendingDuels: async ({ query }) => ({ status: 200, body: await admin.pendingDuels(query) }),
+    pendingDuelsCount: async () => ({ status: 200, body: await admin.pendingCount() }),
+    bootstrappingLive: async ({ query }) => ({
+      status: 200,
+      body: await admin.bootstrappingLive(query, query.phase),
+    }),
+  });
+}

@@ -1,0 +1,47 @@
+import { initServer } from '@ts-rest/express';
+import { marketsContract } from '@duelkit/contract';
+import type { InvitationService } from '../../invitations/invitation.service.js';
+import type { MembershipService } from '../../invitations/membership.service.js';
+import type { Authenticator } from '../middleware/authenticate.js';
+import { userOf } from '../principal.js';
+import { optionalCaller } from './duels.routes.js';
+
+const s = initServer();
+
+export interface InvitationRouteDeps {
+  readonly invitations: InvitationService;
+  readonly memberships: MembershipService;
+  readonly authenticator: Authenticator;
+}
+
+/** §4.8 duel invitations and memberships. */
+export function invitationRoutes(deps: InvitationRouteDeps) {
+  const { invitations, memberships, authenticator } = deps;
+  const caller = (req: Parameters<typeof userOf>[0]) => {
+    const u = userOf(req);
+    return { userId: u.userId, address: u.address, eoaAddress: u.eoaAddress };
+  };
+  return s.router(marketsContract.invitations, {
+    create: async ({ body, req }) => ({ status: 200, body: await invitations.create(caller(req), body) }),
+    join: async ({ body, req }) => ({ status: 200, body: await memberships.join(caller(req), body, 'platform') }),
+    userJoin: async ({ body, req }) => ({ status: 200, body: await memberships.join(caller(req), body, 'user') }),
+    addMember: async ({ body, req }) => ({ status: 200, body: await memberships.addMember(caller(req), body) }),
+    removeMember: async ({ body, req }) => ({ status: 200, body: await memberships.removeMember(caller(req), body) }),
+    membership: async ({ params }) => ({
+      status: 200,
+      body: await memberships.check(params.duelId, params.userAddress),
+    }),
+    memberships: async ({ params, query }) => ({
+      status: 200,
+      body: await memberships.membershipsOf(params.userAddress, query.page, query.limit),
+    }),
+    byDuel: async ({ params, req }) => ({
+      status: 200,
+      body: await invitations.forDuel(params.duelId, await optionalCaller(authenticator, req)),
+    }),
+    validateInvite: async ({ body }) => ({ status: 200, body: await invitations.validate(body) }),
+    syncJoinSuccess: async ({ body, req }) => ({ status: 200, body: await memberships.syncJoin(caller(req), body) }),
+    revoke: async ({ body, req }) => ({ status: 200, body: await invitations.revoke(caller(req), body) }),
+    byCode: async ({ params }) => ({ status: 200, body: await invitations.onChain(params.inviteCode) }),
+  });
+}
