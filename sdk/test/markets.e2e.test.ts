@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
@@ -120,5 +123,49 @@ describe('markets through the SDK', () => {
     expect(detail.userParticipated).toBe(true);
     expect(detail.yesPercentage).toBeGreaterThan(50);
     expect(BigInt(detail.totalVolume)).toBe(20n * UNIT + BigInt(sellQuote.estimate.amountOut));
+
+    // The portfolio and the leaderboard reflect the trades.
+    const portfolio = await bob.portfolio.positions({ params: { address: bobAddress }, query: {} });
+    const held = portfolio.positions.find((p) => p.duelId === created.duelId);
+    expect(held?.options.map((o) => o.shares)).toEqual([after.shares[0]?.shares]);
+    const traders = await until(
+      () => bob.leaderboard.traders({ query: { limit: 100 } }),
+      (t) => t.data.some((row) => row.address === bobAddress),
+      10_000,
+    );
+    const row = traders.data.find((r) => r.address === bobAddress);
+    expect(row?.trades).toBe(2);
+    expect(BigInt(row?.volume ?? '0')).toBe(20n * UNIT + BigInt(sellQuote.estimate.amountOut));
+  }, 90_000);
+});
+
+describe('examples/trade.ts', () => {
+  it('creates a market and places a bet against a running server', async () => {
+    const key = generatePrivateKey();
+    const client = new DuelkitClient({
+      marketsUrl: server.marketsUrl,
+      tournamentsUrl: server.tournamentsUrl,
+      builderApiKey: server.builderKey,
+      signer: privateKeyToAccount(key),
+    });
+    const session = await client.auth.signIn({ username: 'example_trader' });
+    await server.container.chain.mint('credits', session.user?.address as `0x${string}`, 500n * UNIT);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=duelkit-source', 'examples/trade.ts'],
+      {
+        cwd: fileURLToPath(new URL('../../', import.meta.url)),
+        env: {
+          ...process.env,
+          DUELKIT_BUILDER_KEY: server.builderKey,
+          DUELKIT_PRIVATE_KEY: key,
+          DUELKIT_MARKETS_URL: server.marketsUrl,
+          DUELKIT_TOURNAMENTS_URL: server.tournamentsUrl,
+        },
+      },
+    );
+    const printed = JSON.parse(stdout) as { duelId: string; yesShares: string };
+    expect(BigInt(printed.yesShares)).toBeGreaterThan(0n);
+    expect((await client.duels.getById({ params: { duelId: printed.duelId }, query: {} })).uniqueParticipants).toBe(1);
   }, 90_000);
 });

@@ -34,7 +34,8 @@ export const IdempotencyRecordEntity = new EntitySchema<IdempotencyRecord>({
     fingerprint: { type: 'string', length: 64 },
     state: { type: 'string', length: 16 },
     responseStatus: { type: 'integer', nullable: true },
-    responseBody: { type: 'json', nullable: true },
+    // json keeps the answer's text as sent (jsonb would reorder keys on replay).
+    responseBody: { type: 'json', columnType: 'json', nullable: true },
     responseHeaders: { type: 'json', nullable: true },
     lockedAt: { type: 'Date', columnType: 'timestamptz' },
     createdAt: { type: 'Date', columnType: 'timestamptz' },

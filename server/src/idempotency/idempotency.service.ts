@@ -127,7 +127,7 @@ export class IdempotencyService {
   /** Stores the response of the request that ran, so duplicates replay it. */
   async complete(scope: IdempotencyScope, recordId: string, response: StoredResponse): Promise<void> {
     await this.execute(
-      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb where id = ?`,
+      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json where id = ?`,
       [response.status, JSON.stringify(response.body ?? null), recordId],
     );
     this.wakeups.emit(scopeKey(scope));

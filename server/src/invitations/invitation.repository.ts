@@ -1,3 +1,4 @@
+import { sqlIn } from '../db/sql.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import type { DuelInvitationRow, DuelMembershipRow, MembershipVia } from './invitation.entity.js';
@@ -215,10 +216,4 @@ export class InvitationRepository {
   private sql<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
     return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
   }
-}
-
-/** Raw SQL inside `em`'s transaction (MikroORM runs raw SQL outside it unless given the context). */
-export function sqlIn(em: EntityManager) {
-  return <T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> =>
-    em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAddress, zeroHash } from 'viem';
 import type { MarketEvent } from '../adapters/chain/chain.port.js';
 import type { MarketEventSink } from '../indexer/market-indexer.js';
-import { sqlIn } from './invitation.repository.js';
+import { sqlIn } from '../db/sql.js';
 
 type MemberEvent = Extract<MarketEvent, { kind: 'member_added' | 'member_removed' }>;
 

@@ -170,6 +170,26 @@ export class DuelRepository {
     return BigInt(row?.used ?? '0');
   }
 
+  /** Marks a credits duel as mirroring an external market, or unmarks it (`null`). */
+  async markCanonical(
+    duelId: string,
+    pairing: { extMarketId: string; volume24h: bigint; live: boolean } | null,
+  ): Promise<'ok' | 'not_found' | 'not_credits'> {
+    const [row] = await this.execute<{ collateralStack: string }>(
+      'select "collateral_stack" as "collateralStack" from "duels" where "duel_id" = ?',
+      [duelId.toLowerCase()],
+    );
+    if (!row) return 'not_found';
+    if (row.collateralStack !== 'credits') return 'not_credits';
+    await this.execute(
+      `update "duels" set "is_canonical" = ?, "ext_market_id" = ?, "ext_volume24h" = ?, "ext_live" = ? where "duel_id" = ?`,
+      pairing
+        ? [true, pairing.extMarketId, pairing.volume24h.toString(), pairing.live, duelId.toLowerCase()]
+        : [false, null, null, false, duelId.toLowerCase()],
+    );
+    return 'ok';
+  }
+
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
   }

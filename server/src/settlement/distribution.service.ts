@@ -4,6 +4,7 @@ import type { Job } from 'bullmq';
 import { getAddress, type Address } from 'viem';
 import type { Bytes32, ChainPort, MarketEvent } from '../adapters/chain/chain.port.js';
 import type { Orm } from '../db/orm.js';
+import { sqlIn } from '../db/sql.js';
 import { isAppError } from '../http/app-error.js';
 import type { MarketEventSink } from '../indexer/market-indexer.js';
 import type { JobEngine } from '../jobs/job-engine.js';
@@ -202,7 +203,8 @@ export class DistributionService {
   readonly paidSink: MarketEventSink = {
     apply: async (em: EntityManager, e: MarketEvent) => {
       if (e.kind !== 'paid') return;
-      await em.getConnection().execute(
+      // Inside the indexer's transaction: recorded exactly when its cursor moves past the event.
+      await sqlIn(em)(
         `insert into duel_distributions (id, duel_id, holder, kind, is_creator, status, amount, tx_hash, paid_at, created_at, updated_at)
          select ?, d.duel_id, ?, ?, lower(d.creator_address) = lower(?), 'paid', ?, ?, to_timestamp(?), now(), now()
            from duels d where d.duel_id = ?

@@ -8,6 +8,7 @@ import { Migration20261123100000Analytics } from './Migration20261123100000Analy
 import { Migration20261123110000PriceSnapshots } from './Migration20261123110000PriceSnapshots.js';
 import { Migration20261123130000Settlement } from './Migration20261123130000Settlement.js';
 import { Migration20261123120000Invitations } from './Migration20261123120000Invitations.js';
+import { Migration20261123140000IdempotencyJson } from './Migration20261123140000IdempotencyJson.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -24,4 +25,5 @@ export const migrationsList = [
   { name: 'Migration20261123110000PriceSnapshots', class: Migration20261123110000PriceSnapshots },
   { name: 'Migration20261123120000Invitations', class: Migration20261123120000Invitations },
   { name: 'Migration20261123130000Settlement', class: Migration20261123130000Settlement },
+  { name: 'Migration20261123140000IdempotencyJson', class: Migration20261123140000IdempotencyJson },
 ];

@@ -1,0 +1,84 @@
+/**
+ * Create a market, quote a bet, place it with an idempotency key and wait until the chain has it.
+ *
+ *   DUELKIT_BUILDER_KEY=dk_… DUELKIT_PRIVATE_KEY=0x… pnpm --filter @duelkit/examples trade
+ *
+ * The wallet's managed account needs credits: on the embedded defaults run
+ * `pnpm credits:grant --address <managed address> --units 500` (the address is printed on failure).
+ */
+import { privateKeyToAccount } from 'viem/accounts';
+import { DuelkitClient, isApiError } from '@duelkit/sdk';
+
+const builderApiKey = process.env['DUELKIT_BUILDER_KEY'];
+const privateKey = process.env['DUELKIT_PRIVATE_KEY'] as `0x${string}` | undefined;
+if (!builderApiKey || !privateKey) {
+  console.error('Set DUELKIT_BUILDER_KEY and DUELKIT_PRIVATE_KEY (0x…).');
+  process.exit(2);
+}
+const account = privateKeyToAccount(privateKey);
+const client = new DuelkitClient({
+  marketsUrl: process.env['DUELKIT_MARKETS_URL'] ?? 'http://localhost:3000',
+  tournamentsUrl: process.env['DUELKIT_TOURNAMENTS_URL'] ?? 'http://localhost:3001',
+  builderApiKey,
+  signer: account,
+});
+
+/** Writes are accepted, not final: poll the read until the chain caught up. */
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 60; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  throw new Error('the chain did not confirm in time');
+}
+
+const UNIT = 10n ** 18n;
+let managed: string | undefined;
+try {
+  const session = await client.auth.signIn({ username: `trader_${account.address.slice(2, 10).toLowerCase()}` });
+  managed = session.user?.address;
+  const { duelId } = await client.duels.create({
+    body: {
+      question: 'Will it rain in Lisbon tomorrow?',
+      category: 'Weather',
+      startTime: new Date(Date.now() + 40 * 60_000).toISOString(),
+      endTime: new Date(Date.now() + 24 * 3_600_000).toISOString(),
+      collateralStack: 'credits',
+    },
+  });
+  await poll(
+    () => client.duels.getById({ params: { duelId }, query: {} }),
+    (d) => d.chainState !== 'pending',
+  );
+
+  const quote = await client.bets.estimateBuy({
+    body: { duelId, optionIndex: 0, betAmountUsdc: (10n * UNIT).toString(), slippageBps: 100 },
+  });
+  if (!quote.success) throw new Error(`${quote.code}: ${quote.message}`);
+  // The SDK sends an Idempotency-Key and reuses it on retries: one logical bet, one trade.
+  const bet = await client.bets.create({
+    body: {
+      estimate: quote.estimate,
+      duelId,
+      duelType: 'PREDICTION',
+      bet: 'YES',
+      optionIndex: 0,
+      betAmount: quote.estimate.amountIn,
+      betAmountUsdc: quote.estimate.amountIn,
+      slippageBps: 100,
+      tokenDecimals: 18,
+    },
+  });
+  const shares = await poll(
+    () => client.bets.userShares({ params: { duelId, address: managed as string } }),
+    (s) => s.shares[0]?.shares !== '0',
+  );
+  console.log(JSON.stringify({ duelId, txHash: bet.txHash, yesShares: shares.shares[0]?.shares }, null, 2));
+} catch (err) {
+  if (isApiError(err)) {
+    console.error(`${err.status} ${err.code}: ${err.message} (request ${err.requestId})`);
+    if (err.code === 'INSUFFICIENT_CREDITS') console.error(`Fund ${managed}: pnpm credits:grant --address ${managed} --units 500`);
+  } else console.error(err);
+  process.exit(1);
+}
