@@ -78,7 +78,8 @@ try {
 } catch (err) {
   if (isApiError(err)) {
     console.error(`${err.status} ${err.code}: ${err.message} (request ${err.requestId})`);
-    if (err.code === 'INSUFFICIENT_CREDITS') console.error(`Fund ${managed}: pnpm credits:grant --address ${managed} --units 500`);
+    if (err.code === 'INSUFFICIENT_CREDITS')
+      console.error(`Fund ${managed}: pnpm credits:grant --address ${managed} --units 500`);
   } else console.error(err);
   process.exit(1);
 }

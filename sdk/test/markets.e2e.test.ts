@@ -116,10 +116,15 @@ describe('markets through the SDK', () => {
       () => bob.bets.userShares({ params: { duelId: created.duelId, address: bobAddress } }),
       (s) => s.shares[0]?.shares !== estimate.sharesOut,
     );
-    expect(BigInt(after.shares[0]?.shares ?? '0')).toBe(BigInt(estimate.sharesOut) - BigInt(sellQuote.estimate.sharesIn));
+    expect(BigInt(after.shares[0]?.shares ?? '0')).toBe(
+      BigInt(estimate.sharesOut) - BigInt(sellQuote.estimate.sharesIn),
+    );
     expect(await tradeCount(created.duelId)).toBe(2);
 
-    const detail = await client.duels.getById({ params: { duelId: created.duelId }, query: { userAddress: bobAddress } });
+    const detail = await client.duels.getById({
+      params: { duelId: created.duelId },
+      query: { userAddress: bobAddress },
+    });
     expect(detail.userParticipated).toBe(true);
     expect(detail.yesPercentage).toBeGreaterThan(50);
     expect(BigInt(detail.totalVolume)).toBe(20n * UNIT + BigInt(sellQuote.estimate.amountOut));

@@ -101,7 +101,10 @@ async function post(info: TradingInfo, token: string, path: string, body: unknow
 async function tradingBench(): Promise<void> {
   const url = await freshDatabase('dk_bench_trading');
   const users = 16;
-  const target: Target = await startTarget('./targets/markets-stack.ts', { DATABASE_URL: url, BENCH_USERS: String(users) });
+  const target: Target = await startTarget('./targets/markets-stack.ts', {
+    DATABASE_URL: url,
+    BENCH_USERS: String(users),
+  });
   const info = target.info as unknown as TradingInfo;
   const estimateBody = JSON.stringify({
     duelId: info.duelId,

@@ -132,7 +132,11 @@ export function createHostApp(
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    globalMiddleware: [responseCache(c.responseCache), authenticate(c.authenticator), idempotency(c.idempotency, c.logger)],
+    globalMiddleware: [
+      responseCache(c.responseCache),
+      authenticate(c.authenticator),
+      idempotency(c.idempotency, c.logger),
+    ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AddressSchema, AmountSchema, DuelIdSchema, SignedAmountSchema, TimestampSchema, TxHashSchema } from '../common/primitives.js';
+import {
+  AddressSchema,
+  AmountSchema,
+  DuelIdSchema,
+  SignedAmountSchema,
+  TimestampSchema,
+  TxHashSchema,
+} from '../common/primitives.js';
 import { ErrorCodeSchema } from '../common/errors.js';
 import { DuelTypeSchema, DuelStatusSchema } from './duels.schemas.js';
 

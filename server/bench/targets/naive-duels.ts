@@ -18,7 +18,10 @@ const server = createServer((req, res) => {
   ]).then(
     ([rows, count]) => {
       const total = Number(count.rows[0]?.n ?? 0);
-      const body = JSON.stringify({ data: rows.rows, pagination: { page, limit, total, hasMore: page * limit < total } });
+      const body = JSON.stringify({
+        data: rows.rows,
+        pagination: { page, limit, total, hasMore: page * limit < total },
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     },

@@ -189,11 +189,15 @@ describe('MarketIndexer', () => {
     ]);
     await expect(failing.runOnce()).rejects.toThrow('sink failed');
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(0);
-    expect(await count("select count(*) as n from duels where duel_id = ? and chain_state = 'pending'", [duelId])).toBe(1);
+    expect(await count("select count(*) as n from duels where duel_id = ? and chain_state = 'pending'", [duelId])).toBe(
+      1,
+    );
     expect(await cursor()).toBe(before);
 
     await new MarketIndexer(orm, chain, lease(), logger).runOnce();
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(1);
-    expect(await count("select count(*) as n from duels where duel_id = ? and chain_state = 'confirmed'", [duelId])).toBe(1);
+    expect(
+      await count("select count(*) as n from duels where duel_id = ? and chain_state = 'confirmed'", [duelId]),
+    ).toBe(1);
   }, 60_000);
 });

@@ -66,9 +66,9 @@ export class MarketIndexer {
     await em.transactional(async (tx) => {
       for (const event of events) await this.apply(tx, event);
       await sqlIn(tx)(
-          'insert into chain_cursors (name, last_block) values (?, ?) on conflict (name) do update set last_block = excluded.last_block',
-          [CURSOR, to.toString()],
-        );
+        'insert into chain_cursors (name, last_block) values (?, ?) on conflict (name) do update set last_block = excluded.last_block',
+        [CURSOR, to.toString()],
+      );
     });
     if (events.length) {
       this.logger.info({ from: from.toString(), to: to.toString(), events: events.length }, 'indexed market events');

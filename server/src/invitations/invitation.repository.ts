@@ -1,5 +1,4 @@
 import { sqlIn } from '../db/sql.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import type { DuelInvitationRow, DuelMembershipRow, MembershipVia } from './invitation.entity.js';
 

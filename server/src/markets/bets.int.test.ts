@@ -73,7 +73,7 @@ describe('placing bets', () => {
     expect(created.length + answers.filter((a) => a.body['code'] === 'IDEMPOTENCY_KEY_IN_FLIGHT').length).toBe(100);
     expect(created.length).toBeGreaterThan(0);
     expect(new Set(created.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    const onChain = await server.container.chain.sharesOf(duelId as `0x${string}`, bettor.address as `0x${string}`, 0);
+    const onChain = await server.container.chain.sharesOf(duelId, bettor.address as `0x${string}`, 0);
     expect(onChain.toString()).toBe(body.estimate['sharesOut']);
     await until(
       () => trades(server, duelId),
@@ -102,7 +102,12 @@ describe('placing bets', () => {
     expect(small.status).toBe(201);
     expect(small.body).toMatchObject({ success: false, code: 'BET_BELOW_MINIMUM' });
     const broke = await fundedUser(server.container, server.builderKey, 'rej_broke', 0n);
-    const unfunded = await post(server, broke.token, '/svc/user/bets/create', await estimate(server, broke.token, duelId, 10n * UNIT));
+    const unfunded = await post(
+      server,
+      broke.token,
+      '/svc/user/bets/create',
+      await estimate(server, broke.token, duelId, 10n * UNIT),
+    );
     expect(unfunded).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_CREDITS' } });
     const soon = await post(server, creator.token, '/svc/user/duels/create', {
       question: 'Too soon?',
@@ -126,7 +131,14 @@ describe('indexing across a restart', () => {
   it('resumes from its cursor against the same PostgreSQL with no duplicate or missed trade', async () => {
     const logger = createLogger('silent');
     const chain = await ViemChainAdapter.connect(
-      { rpcUrl: undefined, chainId: 31337, operatorKey: OPERATOR, addresses: undefined, confirmations: 0, embeddedRpcPort: 0 },
+      {
+        rpcUrl: undefined,
+        chainId: 31337,
+        operatorKey: OPERATOR,
+        addresses: undefined,
+        confirmations: 0,
+        embeddedRpcPort: 0,
+      },
       logger,
     );
     const env = {
@@ -143,7 +155,12 @@ describe('indexing across a restart', () => {
       const duelId = await confirmedMarket(first.container, creator);
       const bettor = await fundedUser(first.container, first.builderKey, 'rs_bettor');
       for (let i = 0; i < 3; i++) {
-        const placed = await post(first, bettor.token, '/svc/user/bets/create', await estimate(first, bettor.token, duelId, 6n * UNIT));
+        const placed = await post(
+          first,
+          bettor.token,
+          '/svc/user/bets/create',
+          await estimate(first, bettor.token, duelId, 6n * UNIT),
+        );
         expect(placed.status).toBe(201);
       }
       await until(
@@ -156,7 +173,7 @@ describe('indexing across a restart', () => {
       const outsider = privateKeyToAccount(generatePrivateKey());
       await chain.fundGas(outsider.address, UNIT);
       await chain.mint('credits', outsider.address, 100n * UNIT);
-      const wallet = createWalletClient({ transport: http(chain.embeddedRpcUrl), account: outsider, chain: null });
+      const wallet = createWalletClient({ transport: http(chain.embeddedRpcUrl), account: outsider });
       const pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
       const send = async (hash: Promise<`0x${string}`>) => pub.waitForTransactionReceipt({ hash: await hash });
       await send(
@@ -165,6 +182,7 @@ describe('indexing across a restart', () => {
           abi: CollateralTokenAbi,
           functionName: 'approve',
           args: [chain.addresses.markets, 10n ** 30n],
+          chain: null,
         }),
       );
       for (let i = 0; i < 2; i++) {
@@ -173,7 +191,8 @@ describe('indexing across a restart', () => {
             address: chain.addresses.markets,
             abi: DuelMarketsAbi,
             functionName: 'buy',
-            args: [duelId as `0x${string}`, 1, 5n * UNIT, 0n],
+            args: [duelId, 1, 5n * UNIT, 0n],
+            chain: null,
           }),
         );
       }
@@ -193,7 +212,9 @@ describe('indexing across a restart', () => {
       const distinct = await server.container.orm.em
         .fork()
         .getConnection()
-        .execute<{ n: string }[]>('select count(distinct (tx_hash, log_index)) as n from trades where duel_id = ?', [duelId]);
+        .execute<{ n: string }[]>('select count(distinct (tx_hash, log_index)) as n from trades where duel_id = ?', [
+          duelId,
+        ]);
       expect(Number(distinct[0]?.n)).toBe(5);
     } finally {
       await second?.close();

@@ -1,5 +1,5 @@
 import type { BuyEstimate, SellEstimate } from '@duelkit/contract';
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import type { ChainPort } from '../adapters/chain/chain.port.js';
 import { BPS, buy, maxReturnForShares, MIN_STAKE, prices, sellForReturn } from '../chain/fpmm.math.js';
 import { AppError } from '../http/app-error.js';
@@ -19,11 +19,7 @@ export interface BetSettings {
 /** A rejected estimate: the request was well formed, the market cannot honour it. */
 export type Rejection = { success: false; code: RejectionCode; message: string; details?: Record<string, string> };
 type RejectionCode =
-  | 'BET_BELOW_MINIMUM'
-  | 'MARKET_NOT_TRADABLE'
-  | 'BET_LIMIT_EXCEEDED'
-  | 'INSUFFICIENT_SHARES'
-  | 'POOL_TOO_SMALL';
+  'BET_BELOW_MINIMUM' | 'MARKET_NOT_TRADABLE' | 'BET_LIMIT_EXCEEDED' | 'INSUFFICIENT_SHARES' | 'POOL_TOO_SMALL';
 
 class Rejected extends Error {
   constructor(readonly rejection: Rejection) {
@@ -97,7 +93,10 @@ export class BetsService {
     });
   }
 
-  async estimatedWin(caller: string | undefined, input: { duelId: string; optionIndex: number; betAmountUsdc: string }) {
+  async estimatedWin(
+    caller: string | undefined,
+    input: { duelId: string; optionIndex: number; betAmountUsdc: string },
+  ) {
     const duel = await this.duels.require(input.duelId);
     await this.access.assertCanView(duel, caller);
     this.assertOption(duel, input.optionIndex);
@@ -141,7 +140,8 @@ export class BetsService {
     }
     this.verifyQuote(estimate);
     const mismatch: Record<string, string[]> = {};
-    if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase()) mismatch['body.duelId'] = ['differs from the estimate'];
+    if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
+      mismatch['body.duelId'] = ['differs from the estimate'];
     if (estimate.optionIndex !== input.optionIndex) mismatch['body.optionIndex'] = ['differs from the estimate'];
     if (input.betAmount !== estimate.amountIn) mismatch['body.betAmount'] = ['differs from estimate.amountIn'];
     if (input.betAmountUsdc !== estimate.amountIn) mismatch['body.betAmountUsdc'] = ['differs from estimate.amountIn'];
@@ -198,7 +198,8 @@ export class BetsService {
     const { estimate } = input;
     this.verifyQuote(estimate);
     const mismatch: Record<string, string[]> = {};
-    if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase()) mismatch['body.duelId'] = ['differs from the estimate'];
+    if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
+      mismatch['body.duelId'] = ['differs from the estimate'];
     if (estimate.optionIndex !== input.optionIndex) mismatch['body.optionIndex'] = ['differs from the estimate'];
     if (input.shares !== estimate.shares) mismatch['body.shares'] = ['differs from estimate.shares'];
     if (input.slippageBps !== estimate.slippageBps) mismatch['body.slippageBps'] = ['differs from the estimate'];
@@ -207,7 +208,11 @@ export class BetsService {
     }
     const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader.address);
     const shares = BigInt(estimate.shares);
-    const held = await this.chain.sharesOf(duel.duelId as `0x${string}`, getAddress(trader.address), estimate.optionIndex);
+    const held = await this.chain.sharesOf(
+      duel.duelId as `0x${string}`,
+      getAddress(trader.address),
+      estimate.optionIndex,
+    );
     if (held < shares) {
       throw new AppError('INSUFFICIENT_SHARES', 'Not enough shares to sell', {
         details: { held: held.toString(), requested: shares.toString() },
@@ -257,7 +262,10 @@ export class BetsService {
           label,
           shares: shares.toString(),
           costBasis: p?.costBasis ?? '0',
-          sellValue: (sellable ? maxReturnForShares(balances, optionIndex, shares, BigInt(duel.feeBps)) : 0n).toString(),
+          sellValue: (sellable
+            ? maxReturnForShares(balances, optionIndex, shares, BigInt(duel.feeBps))
+            : 0n
+          ).toString(),
         };
       }),
     };
@@ -295,7 +303,12 @@ export class BetsService {
         const others = balances.filter((_, j) => j !== optionIndex);
         const min = others.length ? others.reduce((m, b) => (b < m ? b : m)) : 0n;
         const maxReturn = sellable && min > 1n ? ((min - 1n) * (BPS - fee)) / BPS : 0n;
-        return { optionIndex, label, poolBalance: (balances[optionIndex] ?? 0n).toString(), maxReturn: maxReturn.toString() };
+        return {
+          optionIndex,
+          label,
+          poolBalance: (balances[optionIndex] ?? 0n).toString(),
+          maxReturn: maxReturn.toString(),
+        };
       }),
     };
   }
@@ -445,9 +458,12 @@ export class BetsService {
   }
 
   private async assertHolds(duel: Duel, address: string, option: number, shares: bigint): Promise<void> {
-    const held = await this.chain.sharesOf(duel.duelId as `0x${string}`, getAddress(address) as Address, option);
+    const held = await this.chain.sharesOf(duel.duelId as `0x${string}`, getAddress(address), option);
     if (held < shares) {
-      reject('INSUFFICIENT_SHARES', 'Not enough shares to sell', { held: held.toString(), requested: shares.toString() });
+      reject('INSUFFICIENT_SHARES', 'Not enough shares to sell', {
+        held: held.toString(),
+        requested: shares.toString(),
+      });
     }
   }
 

@@ -93,9 +93,9 @@ describe('DuelRepository', () => {
   it('lists canonical credits duels by mode and lets an operator pair or unpair one', async () => {
     const now = new Date();
     const all = await repo.canonical('all', 100, now);
-    expect(all.every((d) => d.isCanonical && d.collateralStack === 'credits' && !d.isPrivate && d.status === 'open')).toBe(
-      true,
-    );
+    expect(
+      all.every((d) => d.isCanonical && d.collateralStack === 'credits' && !d.isPrivate && d.status === 'open'),
+    ).toBe(true);
     const volumes = all.map((d) => BigInt(d.extVolume24h ?? '0'));
     expect([...volumes].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))).toEqual(volumes);
     // Every fixture starts in the future and none is flagged live: nothing is live yet.
@@ -103,14 +103,18 @@ describe('DuelRepository', () => {
     expect((await repo.canonical('upcoming', 100, now)).length).toBe(all.length);
 
     const [plain] = await repo.page({ ...base, collateralStack: 'credits', page: 1, limit: 1 });
-    expect(await repo.markCanonical(plain!.duelId, { extMarketId: 'ext-1', volume24h: 10n ** 30n, live: true })).toBe('ok');
+    expect(await repo.markCanonical(plain!.duelId, { extMarketId: 'ext-1', volume24h: 10n ** 30n, live: true })).toBe(
+      'ok',
+    );
     const paired = await repo.canonical('live', 5, now);
     expect(paired.map((d) => d.duelId)).toContain(plain!.duelId);
     expect(paired[0]?.extVolume24h).toBe((10n ** 30n).toString());
     expect(await repo.markCanonical(plain!.duelId, null)).toBe('ok');
     expect((await repo.byDuelId(plain!.duelId))?.isCanonical).toBe(false);
     const [usdc] = await repo.page({ ...base, collateralStack: 'usdc', page: 1, limit: 1 });
-    expect(await repo.markCanonical(usdc!.duelId, { extMarketId: 'x', volume24h: 1n, live: false })).toBe('not_credits');
+    expect(await repo.markCanonical(usdc!.duelId, { extMarketId: 'x', volume24h: 1n, live: false })).toBe(
+      'not_credits',
+    );
     expect(await repo.markCanonical(`0x${'f'.repeat(64)}`, null)).toBe('not_found');
   });
 });

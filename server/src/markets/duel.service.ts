@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contract';
-import { getAddress, toHex, type Address } from 'viem';
+import { getAddress, toHex } from 'viem';
 import type { ChainPort } from '../adapters/chain/chain.port.js';
 import { MIN_STAKE } from '../chain/fpmm.math.js';
 import type { Orm } from '../db/orm.js';
@@ -225,7 +225,7 @@ export class DuelService {
       const paidIn = BigInt(first?.bought ?? '0');
       const received = BigInt(first?.sold ?? '0');
       return {
-        userAddress: getAddress(holder) as Address,
+        userAddress: getAddress(holder),
         username: first?.username ?? null,
         positions: mapped,
         totalCostBasis: totalCost.toString(),

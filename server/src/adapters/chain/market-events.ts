@@ -1,4 +1,4 @@
-import type { Address, Log } from 'viem';
+import type { Log } from 'viem';
 import type { DuelMarketsAbi } from '../../chain/artifacts/DuelMarkets.js';
 import type { Bytes32, MarketEvent } from './chain.port.js';
 
@@ -57,7 +57,7 @@ export function decodeMarketEvent(log: DecodedMarketLog, at: Position): MarketEv
       return { ...at, kind: 'cancelled', duelId: log.args.duelId };
     case 'Paid': {
       const a = log.args;
-      return { ...at, kind: 'paid', duelId: a.duelId, holder: a.holder as Address, amount: a.amount, refund: a.refund };
+      return { ...at, kind: 'paid', duelId: a.duelId, holder: a.holder, amount: a.amount, refund: a.refund };
     }
     case 'InviteCreated': {
       const a = log.args;

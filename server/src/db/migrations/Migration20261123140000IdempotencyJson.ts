@@ -6,7 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123140000IdempotencyJson extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "idempotency_keys" alter column "response_body" type json using "response_body"::text::json;`);
+    this.addSql(
+      `alter table "idempotency_keys" alter column "response_body" type json using "response_body"::text::json;`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -43,7 +43,13 @@ export class ResponseCache {
 export function responseCache(cache: ResponseCache): RequestHandler {
   return (req, res, next) => {
     const route = (req as Request & { tsRestRoute?: AppRoute }).tsRestRoute;
-    if (cache.ttlMs <= 0 || req.method !== 'GET' || !route || !routeMeta(route).cacheable || req.headers.authorization) {
+    if (
+      cache.ttlMs <= 0 ||
+      req.method !== 'GET' ||
+      !route ||
+      !routeMeta(route).cacheable ||
+      req.headers.authorization
+    ) {
       next();
       return;
     }
