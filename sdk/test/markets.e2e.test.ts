@@ -5,39 +5,17 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
 import { DuelkitClient } from '../src/index.js';
+import { signedInClient, until } from './support.js';
 
 const UNIT = 10n ** 18n;
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200' });
+  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
 afterAll(() => server?.close());
 
-async function signedIn(username: string) {
-  const client = new DuelkitClient({
-    marketsUrl: server.marketsUrl,
-    tournamentsUrl: server.tournamentsUrl,
-    builderApiKey: server.builderKey,
-    signer: privateKeyToAccount(generatePrivateKey()),
-    maxRetries: 0,
-  });
-  const session = await client.auth.signIn({ username });
-  const address = session.user?.address as `0x${string}`;
-  await server.container.chain.mint('credits', address, 1_000n * UNIT);
-  return { client, address };
-}
-
-/** Polls like a builder would: acceptance is not finality. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+const signedIn = (username: string) => signedInClient(server, username);
 
 const tradeCount = async (duelId: string) =>
   Number(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '../src/index.js';
+import { until } from './support.js';
 
 const UNIT = 10n ** 18n;
 let server: TestServer;
@@ -13,6 +14,7 @@ beforeAll(async () => {
     DUEL_PUBLIC_LEAD_SECONDS: '0',
     DUEL_CONTEST_PERIOD_SECONDS: '3',
     INDEXER_INTERVAL_MS: '200',
+    JOBS_ENABLED: 'true',
   });
 }, 120_000);
 afterAll(() => server?.close());
@@ -43,17 +45,6 @@ async function admin() {
   if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
   client.adminAuth.useToken(login.token);
   return client;
-}
-
-/** Polls like a builder would: acceptance is not finality. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 const sleepUntil = async (t: number) => {

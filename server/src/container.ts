@@ -10,6 +10,7 @@ import { DuelService, type DuelPage } from './markets/duel.service.js';
 import { MarketAccess } from './markets/market-access.js';
 import { indexerTask, reconcilePendingDuels, scheduleMarketJobs, type ScheduledTask } from './markets/market-jobs.js';
 import { QuoteSigner } from './markets/quote-signer.js';
+import { Quoter } from './markets/bet-quotes.js';
 import { MarketSettingsStore } from './settlement/market-settings.js';
 import { createSettlement, type Settlement } from './settlement/settlement.js';
 import { ManagedSigners } from './identity/managed-signers.js';
@@ -253,6 +254,11 @@ export async function createContainer(
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
   const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers));
   const analyticsRepo = new AnalyticsRepository(orm);
+  const analytics = {
+    stats: new StatsService(orm, analyticsRepo),
+    leaderboards: new LeaderboardService(analyticsRepo),
+    portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
+  };
   const duelRepo = new DuelRepository(orm);
   const signers = new ManagedSigners(users, box);
   const invitationRepo = new InvitationRepository(orm);
@@ -270,7 +276,7 @@ export async function createContainer(
     duelRepo,
     access,
     signers,
-    new QuoteSigner(config.auth.jwtSecret),
+    new Quoter(new QuoteSigner(config.auth.jwtSecret), config.markets.quoteTtlSeconds),
     config.markets,
   );
   const sinks: MarketEventSink[] = [];
@@ -313,6 +319,8 @@ export async function createContainer(
         everyMs: config.markets.snapshotIntervalMs,
         run: (now) => priceHistory.snapshotOpenMarkets(now),
       },
+      // The stored statistics row stays fresh without anyone calling protocol-stats/refresh.
+      { name: 'protocol-stats', everyMs: 5 * 60_000, run: () => analytics.stats.refresh() },
     ];
     settlement.attach(jobs);
     await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks], logger);
@@ -340,11 +348,7 @@ export async function createContainer(
       overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
     sports: new SportsService(sportsProvider, sportsCache, logger),
     chain,
-    analytics: {
-      stats: new StatsService(orm, analyticsRepo),
-      leaderboards: new LeaderboardService(analyticsRepo),
-      portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
-    },
+    analytics,
     priceHistory,
     settlement,
     responseCache,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundedUser, UNIT, until } from '../test/support/market-fixtures.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startDuelkit, type RunningServer } from './server.js';
@@ -17,6 +18,8 @@ describe('embedded defaults', () => {
         LOG_LEVEL: 'silent',
         DUELKIT_DEV_BUILDER_KEY: devKey,
         CHAIN_EMBEDDED_RPC_PORT: '0',
+        DUEL_PUBLIC_LEAD_SECONDS: '0',
+        INDEXER_INTERVAL_MS: '200',
       }),
       { logger: createLogger('silent') },
     );
@@ -37,4 +40,44 @@ describe('embedded defaults', () => {
     expect(body.checks['redis']?.status).toBe('not_configured');
     expect(body.checks['chain']?.status).toBe('up');
   });
+
+  it('runs the market flow on the embedded database, chain and job engine: create, index, bet', async () => {
+    const c = running.container;
+    const alice = await fundedUser(c, devKey, 'embedded_alice');
+    const { duelId } = await c.markets.duels.create(
+      { userId: alice.user.id, builderAppId: alice.builderAppId, address: alice.address },
+      {
+        question: 'Embedded?',
+        category: 'Football',
+        startTime: new Date(Date.now() + 60_000).toISOString(),
+        endTime: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    );
+    await until(
+      () => c.markets.repo.byDuelId(duelId),
+      (d) => d?.chainState === 'confirmed',
+    );
+    const quote = await c.markets.bets.estimateBuy(
+      { userId: alice.user.id, address: alice.address },
+      { duelId, optionIndex: 1, betAmountUsdc: (5n * UNIT).toString(), slippageBps: 50 },
+    );
+    if (!quote.success) throw new Error(quote.message);
+    await c.markets.bets.placeBet(
+      { userId: alice.user.id, address: alice.address },
+      {
+        estimate: quote.estimate,
+        duelId,
+        bet: 'NO',
+        optionIndex: 1,
+        betAmount: quote.estimate.amountIn,
+        betAmountUsdc: quote.estimate.amountIn,
+        slippageBps: 50,
+      },
+    );
+    const duel = await until(
+      () => c.markets.repo.byDuelId(duelId),
+      (d) => (d?.uniqueParticipants ?? 0) > 0,
+    );
+    expect(duel?.totalVolume).toBe((5n * UNIT).toString());
+  }, 60_000);
 });

@@ -8,6 +8,7 @@ import {
   DuelDetailQuerySchema,
   DuelIdParamsSchema,
   DuelListQuerySchema,
+  DuelLookupParamsSchema,
   DuelListResponseSchema,
   DuelSchema,
   LeagueParamsSchema,
@@ -60,7 +61,7 @@ export const duelsContract = c.router({
   getById: {
     method: 'GET',
     path: '/svc/user/duels/get-duel-by-id/:duelId',
-    pathParams: DuelIdParamsSchema,
+    pathParams: DuelLookupParamsSchema,
     query: DuelDetailQuerySchema,
     responses: { 200: DuelSchema },
     summary: 'One duel by its on-chain duelId (the database id gives a 404 that says so)',
@@ -85,7 +86,7 @@ export const duelsContract = c.router({
   publicGetById: {
     method: 'GET',
     path: '/svc/public/duels/get-duel-by-id/:duelId',
-    pathParams: DuelIdParamsSchema,
+    pathParams: DuelLookupParamsSchema,
     query: DuelDetailQuerySchema,
     responses: { 200: DuelSchema },
     summary: 'One duel by its on-chain duelId (rate-limited)',

@@ -109,6 +109,15 @@ export const CanonicalQuerySchema = z
 export const CanonicalResponseSchema = z.object({ data: z.array(DuelSchema) }).strict();
 
 export const DuelIdParamsSchema = z.object({ duelId: DuelIdSchema }).strict();
+/**
+ * Detail lookups take any id-like string so that a database id gets the spec's 404 (with a
+ * message naming the on-chain duelId it expects) rather than a validation error.
+ */
+export const DuelLookupParamsSchema = z
+  .object({
+    duelId: z.string().min(1).max(100).describe('On-chain duel id (0x + 64 hex); a database id answers 404 saying so'),
+  })
+  .strict();
 export const LeagueParamsSchema = z
   .object({ leagueId: z.string().min(1).max(100).describe('`default` lists every league') })
   .strict();

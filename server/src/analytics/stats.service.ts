@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Orm } from '../db/orm.js';
+import { sqlIn } from '../db/sql.js';
 import { ListCache } from '../markets/duel-list.cache.js';
 import type { AnalyticsRepository, BreakdownRow } from './analytics.repository.js';
 import { iso, type Scope } from './analytics.sql.js';
@@ -88,9 +89,10 @@ export class StatsService {
       cancelledDuels: t.cancelledDuels,
     };
     return this.orm.em.fork().transactional(async (em) => {
-      const conn = em.getConnection();
+      // Inside the transaction: the lock is held until it commits.
+      const conn = { execute: sqlIn(em) };
       await conn.execute('select pg_advisory_xact_lock(?)', [REFRESH_LOCK]);
-      const [latest] = await conn.execute<StoredStats[]>(
+      const [latest] = await conn.execute<StoredStats>(
         `select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit 1`,
       );
       if (latest && this.withinWindow(latest, now)) return { row: latest, recomputed: false };

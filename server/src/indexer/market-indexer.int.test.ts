@@ -40,6 +40,36 @@ async function trader(): Promise<PrivateKeyAccount> {
   return account;
 }
 
+/** A duel the API accepted (chainState pending) and its creation sent to the chain. */
+async function pendingMarket(creator: PrivateKeyAccount): Promise<`0x${string}`> {
+  const duelId = keccak256(toHex(randomUUID()));
+  const now = Math.floor(Date.now() / 1000);
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
+         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
+       values (?, ?, ?, ?, 'Will it rain', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?), now(),
+         'open', 'pending', '{}', 0, 0, 5000, false, false)`,
+      [randomUUID(), duelId, randomUUID(), creator.address, now + 3600, now + 7200],
+    );
+  const args = [
+    duelId,
+    chain.addresses.credits,
+    2,
+    BigInt(now + 3600),
+    BigInt(now + 7200),
+    100,
+    false,
+    100n * UNIT,
+    0n,
+    0n,
+  ];
+  await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', args);
+  return duelId;
+}
+
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await orm.em.fork().getConnection().execute<{ n: string }[]>(sql, params))[0]?.n);
 
@@ -68,30 +98,7 @@ afterAll(async () => {
 describe('MarketIndexer', () => {
   it('turns chain events into duels, trades and positions exactly once, and resumes from its cursor', async () => {
     const creator = await trader();
-    const duelId = keccak256(toHex(randomUUID()));
-    const now = Math.floor(Date.now() / 1000);
-    await orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
-       values (?, ?, ?, ?, 'Will it rain', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?), now(),
-         'open', 'pending', '{}', 0, 0, 5000, false, false)`,
-        [randomUUID(), duelId, randomUUID(), creator.address, now + 3600, now + 7200],
-      );
-    await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', [
-      duelId,
-      chain.addresses.credits,
-      2,
-      BigInt(now + 3600),
-      BigInt(now + 7200),
-      100,
-      false,
-      100n * UNIT,
-      0n,
-      0n,
-    ]);
+    const duelId = await pendingMarket(creator);
     const alice = await trader();
     await write(alice, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 0, 20n * UNIT, 0n]);
     await write(alice, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 10n * UNIT, 0n]);
@@ -148,30 +155,7 @@ describe('MarketIndexer', () => {
 
   it('applies a batch atomically: a failure leaves no row and no cursor move behind', async () => {
     const creator = await trader();
-    const duelId = keccak256(toHex(randomUUID()));
-    const now = Math.floor(Date.now() / 1000);
-    await orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
-       values (?, ?, ?, ?, 'Atomic batch', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?), now(),
-         'open', 'pending', '{}', 0, 0, 5000, false, false)`,
-        [randomUUID(), duelId, randomUUID(), creator.address, now + 3600, now + 7200],
-      );
-    await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', [
-      duelId,
-      chain.addresses.credits,
-      2,
-      BigInt(now + 3600),
-      BigInt(now + 7200),
-      100,
-      false,
-      100n * UNIT,
-      0n,
-      0n,
-    ]);
+    const duelId = await pendingMarket(creator);
     await write(creator, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 7n * UNIT, 0n]);
     const cursor = async () =>
       (

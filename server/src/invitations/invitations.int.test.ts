@@ -7,6 +7,7 @@ import { InvitationRepository } from './invitation.repository.js';
 import { InvitationEventSink } from './invitation.sink.js';
 import { MembershipDirectory } from './membership-directory.js';
 import { MembershipService } from './membership.service.js';
+import { until } from '../../test/support/market-fixtures.js';
 
 // Bodies are read loosely here; their shapes are enforced by the contract (response validation is on).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -44,21 +45,11 @@ async function signUp(username: string): Promise<User> {
   return { token: res.body['token'], userId: res.body['user']['id'], address: res.body['user']['address'] };
 }
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 const sql = <T>(query: string, params: unknown[] = []) =>
   server.container.orm.em.fork().getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200' });
+  server = await startTestServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
   creator = await signUp('inv_creator');
   await server.container.chain.mint('credits', creator.address, 1_000n * UNIT);
   const created = await api('/svc/user/duels/create', {

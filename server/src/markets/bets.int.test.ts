@@ -57,7 +57,7 @@ const trades = async (server: TestServer, duelId: string) =>
 describe('placing bets', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ INDEXER_INTERVAL_MS: '200' });
+    server = await startTestServer({ INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -122,8 +122,8 @@ describe('placing bets', () => {
     const byRowId = await fetch(`${server.marketsUrl}/svc/public/duels/get-duel-by-id/${rowId}`, {
       headers: { 'x-builder-api-key': server.builderKey },
     });
-    expect(byRowId.status).toBe(400); // not even shaped like a duelId: the schema says which id is expected
-    expect(JSON.stringify(await byRowId.json())).toContain('not the database id');
+    expect(byRowId.status).toBe(404);
+    expect(((await byRowId.json()) as { message: string }).message).toContain('That is the database id');
   }, 90_000);
 });
 
@@ -147,6 +147,7 @@ describe('indexing across a restart', () => {
       CHAIN_OPERATOR_KEY: OPERATOR,
       CHAIN_CONFIRMATIONS: '0',
       INDEXER_INTERVAL_MS: '200',
+      JOBS_ENABLED: 'true',
     };
     const first = await startTestServer(env);
     let second: TestServer | undefined;

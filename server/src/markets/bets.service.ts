@@ -1,44 +1,19 @@
 import type { BuyEstimate, SellEstimate } from '@duelkit/contract';
 import { getAddress } from 'viem';
 import type { ChainPort } from '../adapters/chain/chain.port.js';
-import { BPS, buy, maxReturnForShares, MIN_STAKE, prices, sellForReturn } from '../chain/fpmm.math.js';
+import { BPS, buy, maxReturnForShares, MIN_STAKE } from '../chain/fpmm.math.js';
 import { AppError } from '../http/app-error.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
 import type { DuelRepository } from './duel.repository.js';
 import type { DuelService } from './duel.service.js';
 import type { MarketAccess } from './market-access.js';
-import type { QuoteSigner } from './quote-signer.js';
+import { Quoter } from './bet-quotes.js';
+import { reject, Rejected, type Rejection } from './bet-rejection.js';
 
 export interface BetSettings {
-  readonly quoteTtlSeconds: number;
   /** Per-user exposure limit in base units; 0n = none. */
   readonly userBetLimit: bigint;
-}
-
-/** A rejected estimate: the request was well formed, the market cannot honour it. */
-export type Rejection = { success: false; code: RejectionCode; message: string; details?: Record<string, string> };
-type RejectionCode =
-  'BET_BELOW_MINIMUM' | 'MARKET_NOT_TRADABLE' | 'BET_LIMIT_EXCEEDED' | 'INSUFFICIENT_SHARES' | 'POOL_TOO_SMALL';
-
-class Rejected extends Error {
-  constructor(readonly rejection: Rejection) {
-    super(rejection.message);
-  }
-}
-
-const reject = (code: RejectionCode, message: string, details?: Record<string, string>): never => {
-  throw new Rejected({ success: false, code, message, ...(details ? { details } : {}) });
-};
-
-/** floor(x × (10000 − slippageBps) / 10000): never above x. */
-export function slippageFloor(x: bigint, slippageBps: number): bigint {
-  return (x * (BPS - BigInt(slippageBps))) / BPS;
-}
-
-function impactBps(before: bigint, after: bigint): number {
-  if (before === 0n) return 0;
-  return Number(((after - before) * BPS) / before);
 }
 
 /** Who trades: the caller's id (for signing) and managed address; absent on public quotes. */
@@ -59,7 +34,7 @@ export class BetsService {
     private readonly repo: DuelRepository,
     private readonly access: MarketAccess,
     private readonly signers: ManagedSigners,
-    private readonly quotes: QuoteSigner,
+    private readonly quoter: Quoter,
     private readonly settings: BetSettings,
     private readonly now: () => number = Date.now,
   ) {}
@@ -73,7 +48,7 @@ export class BetsService {
       const amount = BigInt(input.betAmountUsdc);
       this.assertMinimum(amount);
       if (trader) await this.assertWithinLimit(trader.address, amount);
-      const estimate = this.priceBuy(duel, balances, input.optionIndex, amount, input.slippageBps);
+      const estimate = this.quoter.buy(duel, balances, input.optionIndex, amount, input.slippageBps);
       return { success: true as const, estimate };
     });
   }
@@ -88,7 +63,7 @@ export class BetsService {
       const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, viewer);
       const shares = BigInt(input.shares);
       if (trader) await this.assertHolds(duel, trader.address, input.optionIndex, shares);
-      const estimate = this.priceSell(duel, balances, input.optionIndex, shares, input.slippageBps);
+      const estimate = this.quoter.sell(duel, balances, input.optionIndex, shares, input.slippageBps);
       return { success: true as const, estimate };
     });
   }
@@ -138,7 +113,7 @@ export class BetsService {
         fieldErrors: { 'body.tokenDecimals': ['must be 18 for this collateral'] },
       });
     }
-    this.verifyQuote(estimate);
+    this.quoter.verify(estimate);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -196,7 +171,7 @@ export class BetsService {
     input: { estimate: SellEstimate; duelId: string; optionIndex: number; shares: string; slippageBps: number },
   ) {
     const { estimate } = input;
-    this.verifyQuote(estimate);
+    this.quoter.verify(estimate);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -311,71 +286,6 @@ export class BetsService {
         };
       }),
     };
-  }
-
-  // ---- pricing ----
-
-  private priceBuy(duel: Duel, balances: bigint[], option: number, amount: bigint, slippageBps: number): BuyEstimate {
-    const result = buy(balances, option, amount, BigInt(duel.feeBps));
-    const before = prices(balances);
-    const after = prices(result.balancesAfter);
-    const quotedAt = this.now();
-    const fields = {
-      side: 'buy' as const,
-      duelId: duel.duelId,
-      optionIndex: option,
-      amountIn: amount.toString(),
-      fee: result.fee.toString(),
-      sharesOut: result.sharesOut.toString(),
-      minSharesOut: slippageFloor(result.sharesOut, slippageBps).toString(),
-      slippageBps,
-      avgPrice: result.sharesOut > 0n ? ((amount * 10n ** 18n) / result.sharesOut).toString() : '0',
-      pricesBefore: before.map(String),
-      pricesAfter: after.map(String),
-      priceImpactBps: impactBps(before[option] ?? 0n, after[option] ?? 0n),
-      quotedAt: new Date(quotedAt).toISOString(),
-      expiresAt: new Date(quotedAt + this.settings.quoteTtlSeconds * 1000).toISOString(),
-    };
-    return { quoteId: this.quotes.sign(fields), ...fields };
-  }
-
-  private priceSell(duel: Duel, balances: bigint[], option: number, shares: bigint, slippageBps: number): SellEstimate {
-    const fee = BigInt(duel.feeBps);
-    const amountOut = maxReturnForShares(balances, option, shares, fee);
-    if (amountOut === 0n) reject('POOL_TOO_SMALL', 'These shares cannot be sold for any collateral now');
-    const result = sellForReturn(balances, option, amountOut, fee);
-    const before = prices(balances);
-    const after = prices(result.balancesAfter);
-    const quotedAt = this.now();
-    const fields = {
-      side: 'sell' as const,
-      duelId: duel.duelId,
-      optionIndex: option,
-      shares: shares.toString(),
-      sharesIn: result.sharesIn.toString(),
-      amountOut: amountOut.toString(),
-      minAmountOut: slippageFloor(amountOut, slippageBps).toString(),
-      fee: result.fee.toString(),
-      slippageBps,
-      pricesBefore: before.map(String),
-      pricesAfter: after.map(String),
-      priceImpactBps: impactBps(before[option] ?? 0n, after[option] ?? 0n),
-      quotedAt: new Date(quotedAt).toISOString(),
-      expiresAt: new Date(quotedAt + this.settings.quoteTtlSeconds * 1000).toISOString(),
-    };
-    return { quoteId: this.quotes.sign(fields), ...fields };
-  }
-
-  private verifyQuote(estimate: BuyEstimate | SellEstimate): void {
-    const { quoteId, ...fields } = estimate;
-    if (!this.quotes.verify(quoteId, fields)) {
-      throw new AppError('QUOTE_INVALID', 'The estimate was altered or was not issued by this server: estimate again');
-    }
-    if (Date.parse(estimate.expiresAt) <= this.now()) {
-      throw new AppError('QUOTE_EXPIRED', 'The estimate has expired: estimate again', {
-        details: { expiresAt: estimate.expiresAt },
-      });
-    }
   }
 
   // ---- guards ----

@@ -196,7 +196,7 @@ export class DuelService {
 
   /** The duel row or a 404 that says which id is expected. */
   async require(duelId: string): Promise<Duel> {
-    const duel = await this.repo.byDuelId(duelId);
+    const duel = /^0x[0-9a-fA-F]{64}$/.test(duelId) ? await this.repo.byDuelId(duelId) : null;
     if (duel) return duel;
     const hint = (await this.repo.existsByRowId(duelId))
       ? ' That is the database id: pass the on-chain duelId (0x + 64 hex) instead.'

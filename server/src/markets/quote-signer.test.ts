@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { slippageFloor } from './bets.service.js';
+import { slippageFloor } from './bet-quotes.js';
 import { QuoteSigner } from './quote-signer.js';
 
 describe('QuoteSigner', () => {

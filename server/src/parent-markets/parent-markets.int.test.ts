@@ -41,7 +41,7 @@ const child = (question: string) => ({
 });
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200' });
+  server = await startTestServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
 afterAll(() => server?.close());
 

@@ -14,6 +14,7 @@ import { createLogger } from '../logger.js';
 import { DuelRepository } from '../markets/duel.repository.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
 import { DistributionService, type DistributionFaults } from './distribution.service.js';
+import { MarketAdminQueries } from './market-admin.queries.js';
 import { MarketAdminService } from './market-admin.service.js';
 import { MarketSettingsStore } from './market-settings.js';
 
@@ -118,16 +119,10 @@ function services(faults?: DistributionFaults) {
     contestPeriodSeconds: 0,
     resolutionGraceSeconds: 3_600,
   });
-  const admin = new MarketAdminService(
-    orm,
-    chain,
-    duels,
-    distribution,
-    settings,
-    { minParticipants: 2, minVolume: 0n },
-    logger,
-  );
-  return { distribution, admin };
+  const threshold = { minParticipants: 2, minVolume: 0n };
+  const queries = new MarketAdminQueries(orm, duels, distribution, settings, threshold);
+  const admin = new MarketAdminService(orm, chain, duels, distribution, queries, settings, threshold, logger);
+  return { distribution, admin, queries };
 }
 
 /** Runs what the scheduled tasks would (index, sweep) until `done`. */
@@ -208,7 +203,7 @@ afterAll(async () => {
 
 describe('refunds of cancelled markets', () => {
   it('cancels public markets that missed the bootstrap threshold by their start, and only those', async () => {
-    const { distribution, admin } = services();
+    const { distribution, admin, queries } = services();
     const engine = await startEngine(distribution);
     const creator = await trader();
     const [a, b] = await Promise.all([trader(), trader()]);
@@ -223,10 +218,10 @@ describe('refunds of cancelled markets', () => {
 
     await drive(
       distribution,
-      () => admin.expired({ page: 1, limit: 100 }),
+      () => queries.expired({ page: 1, limit: 100 }),
       (l) => l.data.some((x) => x.duelId === thin),
     );
-    const listed = await admin.expired({ page: 1, limit: 100 }, 'bootstrap_threshold');
+    const listed = await queries.expired({ page: 1, limit: 100 }, 'bootstrap_threshold');
     expect(listed.data.map((x) => x.duelId)).toContain(thin);
     expect(listed.data.map((x) => x.duelId)).not.toContain(healthy);
 
@@ -241,12 +236,12 @@ describe('refunds of cancelled markets', () => {
     const before = await balance(a.address);
     const status = await drive(
       distribution,
-      () => admin.discardStatus(thin),
+      () => queries.discardStatus(thin),
       (s) => s.complete,
     );
     expect(status).toMatchObject({ participants: 2, paid: 2, cancellation: { source: 'bootstrap_threshold' } });
     expect((await balance(a.address)) - before).toBe(10n * UNIT);
-    expect((await admin.discardStatus(healthy)).kind).toBeNull();
+    expect((await queries.discardStatus(healthy)).kind).toBeNull();
     await stopEngine(engine);
   }, 120_000);
 
@@ -296,7 +291,7 @@ describe('refunds of cancelled markets', () => {
       (n) => n >= 3,
     );
     await stopEngine(engine);
-    const midway = await first.admin.discardStatus(duelId);
+    const midway = await first.queries.discardStatus(duelId);
     expect(midway.complete).toBe(false);
     expect(midway.entries.find((x) => x.isCreator)?.status).toBe('queued');
     expect(midway.paid).toBeLessThan(5);
@@ -308,12 +303,12 @@ describe('refunds of cancelled markets', () => {
     expect(continued.requeued + continued.alreadyPaid + midway.paid).toBe(6);
     const done = await drive(
       second.distribution,
-      () => second.admin.discardStatus(duelId),
+      () => second.queries.discardStatus(duelId),
       (s) => s.complete,
     );
     await drive(
       second.distribution,
-      () => second.admin.discardStatus(duelId),
+      () => second.queries.discardStatus(duelId),
       (s) => BigInt(s.totalPaid) === held,
     );
 

@@ -6,7 +6,8 @@ import type { Logger } from '../logger.js';
 import type { ScheduledTask } from '../markets/market-jobs.js';
 import type { MarketAccess } from '../markets/market-access.js';
 import { DistributionService } from './distribution.service.js';
-import { MarketAdminService, type BootstrapThreshold } from './market-admin.service.js';
+import { MarketAdminQueries, type BootstrapThreshold } from './market-admin.queries.js';
+import { MarketAdminService } from './market-admin.service.js';
 import type { MarketSettingsStore } from './market-settings.js';
 import { ResolutionService, type DuelLookup, type SignerLookup } from './resolution.service.js';
 
@@ -15,6 +16,8 @@ export interface Settlement {
   readonly resolution: ResolutionService;
   readonly distribution: DistributionService;
   readonly admin: MarketAdminService;
+  /** The admin's read-only views of markets. */
+  readonly adminQueries: MarketAdminQueries;
   readonly settings: MarketSettingsStore;
   /** Records Paid events in the payouts ledger, inside the indexer's transaction. */
   readonly paidSink: MarketEventSink;
@@ -41,7 +44,17 @@ export function createSettlement(deps: SettlementDeps): Settlement {
   const { orm, chain, logger } = deps;
   const resolution = new ResolutionService(orm, chain, deps.duels, deps.signers, deps.access, logger);
   const distribution = new DistributionService(orm, chain, logger);
-  const admin = new MarketAdminService(orm, chain, deps.duels, distribution, deps.settings, deps.threshold, logger);
+  const adminQueries = new MarketAdminQueries(orm, deps.duels, distribution, deps.settings, deps.threshold);
+  const admin = new MarketAdminService(
+    orm,
+    chain,
+    deps.duels,
+    distribution,
+    adminQueries,
+    deps.settings,
+    deps.threshold,
+    logger,
+  );
   const tasks: ScheduledTask[] = [
     {
       name: 'close-ended-duels',
@@ -57,6 +70,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     resolution,
     distribution,
     admin,
+    adminQueries,
     settings: deps.settings,
     paidSink: distribution.paidSink,
     tasks,

@@ -37,6 +37,9 @@ export async function startTestServer(
     CHAIN_EMBEDDED_RPC_PORT: '0',
     BUILDER_KEY_CACHE_MS: '0',
     DUELKIT_DEV_BUILDER_KEY: `dk_test_${randomBytes(12).toString('hex')}`,
+    // Background jobs (indexer, snapshots, lifecycle sweeps) only where a test asks for them:
+    // they would change rows that other tests insert directly.
+    JOBS_ENABLED: 'false',
     ...env,
   });
   const running = await startDuelkit(config, { logger: createLogger('silent'), overrides });

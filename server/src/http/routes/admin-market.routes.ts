@@ -5,9 +5,9 @@ import { adminOf } from '../principal.js';
 
 const s = initServer();
 
-/** §4.16 market administration (rules in MarketAdminService, docs/admin-markets.md). */
+/** §4.16 market administration: writes in MarketAdminService, views in MarketAdminQueries (docs/admin-markets.md). */
 export function adminMarketRoutes(settlement: Settlement) {
-  const { admin, resolution } = settlement;
+  const { admin, adminQueries, resolution } = settlement;
   return s.router(marketsContract.adminMarket, {
     autoDistribute: async ({ body, req }) => ({
       status: 200,
@@ -24,23 +24,23 @@ export function adminMarketRoutes(settlement: Settlement) {
     }),
     duration: async ({ body, req }) => ({ status: 200, body: await admin.setDuration(adminOf(req), body) }),
     continueRefunds: async ({ params }) => ({ status: 200, body: await admin.continueRefunds(params.duelId) }),
-    cancelled: async ({ query }) => ({ status: 200, body: await admin.cancelled(query) }),
-    expired: async ({ query }) => ({ status: 200, body: await admin.expired(query, query.reason) }),
-    contests: async ({ query }) => ({ status: 200, body: await admin.contests(query, query.state) }),
-    discardStatus: async ({ params }) => ({ status: 200, body: await admin.discardStatus(params.duelId) }),
+    cancelled: async ({ query }) => ({ status: 200, body: await adminQueries.cancelled(query) }),
+    expired: async ({ query }) => ({ status: 200, body: await adminQueries.expired(query, query.reason) }),
+    contests: async ({ query }) => ({ status: 200, body: await adminQueries.contests(query, query.state) }),
+    discardStatus: async ({ params }) => ({ status: 200, body: await adminQueries.discardStatus(params.duelId) }),
     duelContests: async ({ params, query }) => ({
       status: 200,
       body: await resolution.adminContests(params.duelId, query),
     }),
     duelParticipants: async ({ params, query }) => ({
       status: 200,
-      body: await admin.participants(params.duelId, query),
+      body: await adminQueries.participants(params.duelId, query),
     }),
-    pendingDuels: async ({ query }) => ({ status: 200, body: await admin.pendingDuels(query) }),
-    pendingDuelsCount: async () => ({ status: 200, body: await admin.pendingCount() }),
+    pendingDuels: async ({ query }) => ({ status: 200, body: await adminQueries.pendingDuels(query) }),
+    pendingDuelsCount: async () => ({ status: 200, body: await adminQueries.pendingCount() }),
     bootstrappingLive: async ({ query }) => ({
       status: 200,
-      body: await admin.bootstrappingLive(query, query.phase),
+      body: await adminQueries.bootstrappingLive(query, query.phase),
     }),
   });
 }
