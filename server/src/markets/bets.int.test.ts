@@ -10,7 +10,14 @@ import { startTestServer, type TestServer } from '../../test/support/test-server
 
 const OPERATOR = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
-async function post(server: TestServer, token: string, path: string, body: unknown, key?: string) {
+async function post(
+  server: TestServer,
+  token: string,
+  path: string,
+  body: unknown,
+  key?: string,
+  extra: Record<string, string> = {},
+) {
   const res = await fetch(`${server.marketsUrl}${path}`, {
     method: 'POST',
     headers: {
@@ -18,6 +25,7 @@ async function post(server: TestServer, token: string, path: string, body: unkno
       'x-builder-api-key': server.builderKey,
       authorization: `Bearer ${token}`,
       ...(key ? { 'idempotency-key': key } : {}),
+      ...extra,
     },
     body: JSON.stringify(body),
   });
@@ -57,7 +65,12 @@ const trades = async (server: TestServer, duelId: string) =>
 describe('placing bets', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+    server = await startTestServer({
+      INDEXER_INTERVAL_MS: '200',
+      JOBS_ENABLED: 'true',
+      GEO_COUNTRY_HEADER: 'cf-ipcountry',
+      GEO_BLOCKED_COUNTRIES: 'US',
+    });
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -124,6 +137,26 @@ describe('placing bets', () => {
     });
     expect(byRowId.status).toBe(404);
     expect(((await byRowId.json()) as { message: string }).message).toContain('That is the database id');
+  }, 90_000);
+
+  it('refuses trades on a usdc market from a blocked country, and never on a credits market', async () => {
+    const creator = await fundedUser(server.container, server.builderKey, 'geo_creator');
+    await server.container.chain.mint('usdc', creator.address as `0x${string}`, 1_000n * UNIT);
+    const usdcMarket = await confirmedMarket(server.container, creator, { collateralStack: 'usdc' });
+    const creditsMarket = await confirmedMarket(server.container, creator);
+    const bettor = await fundedUser(server.container, server.builderKey, 'geo_bettor');
+    const quote = (duelId: string, country: string) =>
+      post(
+        server,
+        bettor.token,
+        '/svc/user/bets/estimate-buy',
+        { duelId, optionIndex: 0, betAmountUsdc: (5n * UNIT).toString(), slippageBps: 100 },
+        undefined,
+        { 'cf-ipcountry': country },
+      );
+    expect(await quote(usdcMarket, 'US')).toMatchObject({ status: 403, body: { code: 'GEO_BLOCKED' } });
+    expect(await quote(usdcMarket, 'PT')).toMatchObject({ status: 201, body: { success: true } });
+    expect(await quote(creditsMarket, 'US')).toMatchObject({ status: 201, body: { success: true } });
   }, 90_000);
 });
 

@@ -20,6 +20,8 @@ export interface BetSettings {
 export interface Trader {
   readonly userId: string;
   readonly address: string;
+  /** The geo gate for the market's collateral (usdc is refused from blocked regions). */
+  readonly assertCollateral?: (stack: 'usdc' | 'credits') => void;
 }
 
 /**
@@ -44,7 +46,7 @@ export class BetsService {
     input: { duelId: string; optionIndex: number; betAmountUsdc: string; slippageBps: number },
   ): Promise<{ success: true; estimate: BuyEstimate } | Rejection> {
     return this.rejections(async () => {
-      const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, trader?.address);
+      const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, trader?.address, trader);
       const amount = BigInt(input.betAmountUsdc);
       this.assertMinimum(amount);
       if (trader) await this.assertWithinLimit(trader.address, amount);
@@ -60,7 +62,7 @@ export class BetsService {
     viewer: string | undefined = trader?.address,
   ): Promise<{ success: true; estimate: SellEstimate } | Rejection> {
     return this.rejections(async () => {
-      const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, viewer);
+      const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, viewer, trader);
       const shares = BigInt(input.shares);
       if (trader) await this.assertHolds(duel, trader.address, input.optionIndex, shares);
       const estimate = this.quoter.sell(duel, balances, input.optionIndex, shares, input.slippageBps);
@@ -130,7 +132,7 @@ export class BetsService {
         details: { minimum: MIN_STAKE.toString() },
       });
     }
-    const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader.address);
+    const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader);
     const label = duel.options[estimate.optionIndex] ?? '';
     if (label.toLowerCase() !== input.bet.trim().toLowerCase()) {
       throw new AppError('VALIDATION_FAILED', `Option ${estimate.optionIndex} is "${label}"`, {
@@ -181,7 +183,7 @@ export class BetsService {
     if (Object.keys(mismatch).length) {
       throw new AppError('QUOTE_INVALID', 'The request does not match its estimate', { fieldErrors: mismatch });
     }
-    const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader.address);
+    const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader);
     const shares = BigInt(estimate.shares);
     const held = await this.chain.sharesOf(
       duel.duelId as `0x${string}`,
@@ -300,9 +302,10 @@ export class BetsService {
   }
 
   /** The duel and its live pool, or a rejection when it does not trade now. */
-  private async tradable(duelId: string, option: number, caller: string | undefined) {
+  private async tradable(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
     const duel = await this.duels.require(duelId);
     await this.access.assertCanView(duel, caller);
+    trader?.assertCollateral?.(duel.collateralStack);
     this.assertOption(duel, option);
     const why = this.notTradable(duel);
     if (why) reject('MARKET_NOT_TRADABLE', why, { status: duel.status, chainState: duel.chainState });
@@ -310,9 +313,9 @@ export class BetsService {
   }
 
   /** Like `tradable`, but a 4xx error: placing a trade is not a quote. */
-  private async tradableOrThrow(duelId: string, option: number, caller: string) {
+  private async tradableOrThrow(duelId: string, option: number, trader: Trader) {
     try {
-      return await this.tradable(duelId, option, caller);
+      return await this.tradable(duelId, option, trader.address, trader);
     } catch (err) {
       if (err instanceof Rejected) {
         throw new AppError(err.rejection.code, err.rejection.message, { details: err.rejection.details ?? {} });

@@ -32,7 +32,7 @@ export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, 
 export async function confirmedMarket(
   c: Container,
   creator: { user: { id: string }; address: string; builderAppId: string },
-  overrides: { startInMs?: number; endInMs?: number; options?: string[] } = {},
+  overrides: { startInMs?: number; endInMs?: number; options?: string[]; collateralStack?: 'usdc' | 'credits' } = {},
 ) {
   const { duelId } = await c.markets.duels.create(
     { userId: creator.user.id, builderAppId: creator.builderAppId, address: creator.address },
@@ -42,6 +42,7 @@ export async function confirmedMarket(
       startTime: new Date(Date.now() + (overrides.startInMs ?? 3_600_000)).toISOString(),
       endTime: new Date(Date.now() + (overrides.endInMs ?? 7_200_000)).toISOString(),
       ...(overrides.options ? { options: overrides.options } : {}),
+      ...(overrides.collateralStack ? { collateralStack: overrides.collateralStack } : {}),
     },
   );
   await until(

@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
+import type { GeoGate } from '../../geo/geo-gate.js';
 import type { BetsService } from '../../markets/bets.service.js';
 import type { Authenticator } from '../middleware/authenticate.js';
 import { userOf } from '../principal.js';
@@ -8,11 +9,15 @@ import { optionalCaller } from './duels.routes.js';
 const s = initServer();
 
 /** §4.11 bets: quotes, placing, selling, holdings. */
-export function betRoutes(deps: { bets: BetsService; authenticator: Authenticator }) {
-  const { bets, authenticator } = deps;
+export function betRoutes(deps: { bets: BetsService; authenticator: Authenticator; geo: GeoGate }) {
+  const { bets, authenticator, geo } = deps;
   const trader = (req: Parameters<typeof userOf>[0]) => {
     const u = userOf(req);
-    return { userId: u.userId, address: u.address };
+    return {
+      userId: u.userId,
+      address: u.address,
+      assertCollateral: (stack: 'usdc' | 'credits') => geo.assertAllowed(stack, req),
+    };
   };
   return s.router(marketsContract.bets, {
     estimatedWin: async ({ body, req }) => ({ status: 201, body: await bets.estimatedWin(userOf(req).address, body) }),

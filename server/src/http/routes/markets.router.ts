@@ -30,7 +30,7 @@ export function marketsRouter(c: Container) {
       authenticator: c.authenticator,
       publicBaseUrl: c.config.markets.publicBaseUrl,
     }),
-    bets: betRoutes({ bets: c.markets.bets, authenticator: c.authenticator }),
+    bets: betRoutes({ bets: c.markets.bets, authenticator: c.authenticator, geo: c.geo }),
     invitations: invitationRoutes({ ...c.privateMarkets, authenticator: c.authenticator }),
     parentMarkets: parentMarketRoutes({ ...c.parentMarkets, authenticator: c.authenticator, geo: c.geo }),
     resolution: resolutionRoutes({ resolution: c.settlement.resolution, authenticator: c.authenticator }),
