@@ -1,35 +1,19 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 import { ALICE, amount, BOB, seedScenario } from './analytics.test-kit.js';
+import { marketsApi, signUpWallet } from '../../test/support/http.js';
 
 // Bodies are read loosely here; their shapes are enforced by the contract (response validation is on).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = Record<string, any>;
 
 let server: TestServer;
 let token: string;
 const s = (units: string) => amount(units).toString();
 
-async function api(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const headers: Record<string, string> = { 'x-builder-api-key': server.builderKey };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers['authorization'] = `Bearer ${init.token}`;
-  const res = await fetch(`${server.marketsUrl}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Body };
-}
+const api = marketsApi(() => server);
 
 /** Signs up a fresh wallet through Sign-In with Ethereum and returns its bearer token. */
 async function signUp(username: string): Promise<string> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address } });
-  const message = challenge.body['message'] as string;
-  const signature = await account.signMessage({ message });
-  const res = await api('/svc/user/auth/eoa/register', { body: { message, signature, username } });
+  const res = await signUpWallet(api, username);
   expect(res.status).toBe(201);
   return res.body['token'] as string;
 }

@@ -8,10 +8,9 @@ import { InvitationEventSink } from './invitation.sink.js';
 import { MembershipDirectory } from './membership-directory.js';
 import { MembershipService } from './membership.service.js';
 import { until } from '../../test/support/market-fixtures.js';
+import { marketsApi, signUpWallet, type Body } from '../../test/support/http.js';
 
 // Bodies are read loosely here; their shapes are enforced by the contract (response validation is on).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = Record<string, any>;
 interface User {
   token: string;
   userId: string;
@@ -23,24 +22,10 @@ let server: TestServer;
 let creator: User;
 let duelId: string;
 
-async function api(path: string, init: { body?: unknown; token?: string } = {}) {
-  const headers: Record<string, string> = { 'x-builder-api-key': server.builderKey };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers['authorization'] = `Bearer ${init.token}`;
-  const res = await fetch(`${server.marketsUrl}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Body };
-}
+const api = marketsApi(() => server);
 
 async function signUp(username: string): Promise<User> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address } });
-  const message = challenge.body['message'] as string;
-  const signature = await account.signMessage({ message });
-  const res = await api('/svc/user/auth/eoa/register', { body: { message, signature, username } });
+  const res = await signUpWallet(api, username);
   expect(res.status).toBe(201);
   return { token: res.body['token'], userId: res.body['user']['id'], address: res.body['user']['address'] };
 }

@@ -1,10 +1,8 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
+import { marketsApi, signUpWallet, type Body } from '../../test/support/http.js';
 
 // Bodies are read loosely here; their shapes are enforced by the contract (response validation is on).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = Record<string, any>;
 interface User {
   token: string;
   address: `0x${string}`;
@@ -13,24 +11,10 @@ interface User {
 const UNIT = 10n ** 18n;
 let server: TestServer;
 
-async function api(path: string, init: { body?: unknown; token?: string } = {}) {
-  const headers: Record<string, string> = { 'x-builder-api-key': server.builderKey };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers['authorization'] = `Bearer ${init.token}`;
-  const res = await fetch(`${server.marketsUrl}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Body };
-}
+const api = marketsApi(() => server);
 
 async function signUp(username: string): Promise<User> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address } });
-  const message = challenge.body['message'] as string;
-  const signature = await account.signMessage({ message });
-  const res = await api('/svc/user/auth/eoa/register', { body: { message, signature, username } });
+  const res = await signUpWallet(api, username);
   return { token: res.body['token'], address: res.body['user']['address'] };
 }
 

@@ -1,0 +1,29 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { TestServer } from './test-server.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary answer fields
+export type Body = Record<string, any>;
+
+/** Calls the markets host as a builder would: JSON in and out, the builder key, an optional token. */
+export function marketsApi(server: () => TestServer) {
+  return async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
+    const headers: Record<string, string> = { 'x-builder-api-key': server().builderKey };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.token) headers['authorization'] = `Bearer ${init.token}`;
+    const res = await fetch(`${server().marketsUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Body };
+  };
+}
+
+/** Registers a fresh wallet through Sign-In with Ethereum; the register answer's status and body. */
+export async function signUpWallet(api: ReturnType<typeof marketsApi>, username: string) {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address } });
+  const message = challenge.body['message'] as string;
+  const signature = await account.signMessage({ message });
+  return api('/svc/user/auth/eoa/register', { body: { message, signature, username } });
+}
