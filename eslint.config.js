@@ -3,7 +3,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'docs/**', 'server/src/chain/artifacts/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'docs/**', 'server/src/adapters/chain/artifacts/**', 'coverage/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

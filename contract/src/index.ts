@@ -2,6 +2,8 @@ export { marketsContract } from './markets/index.js';
 export { tournamentsContract } from './tournaments/index.js';
 export {
   ERROR_STATUS,
+  ERROR_TABLE,
+  isRetryableCode,
   ErrorCodeSchema,
   ApiErrorSchema,
   FieldErrorsSchema,

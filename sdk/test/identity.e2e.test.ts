@@ -77,7 +77,7 @@ describe('identity through the SDK', () => {
       [forge({ ...claims, address: '0x0000000000000000000000000000000000000001' }), 'TOKEN_INVALID'],
       [forge(claims, Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url'), ''), 'TOKEN_INVALID'],
     ];
-    const { TokenService } = await import('../../server/src/identity/token.service.js');
+    const { TokenService } = await import('../../server/src/areas/identity/token.service.js');
     const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -5, 60).signUser({
       sub: claims['sub'] as string,
       bap: claims['bap'] as string,

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { initOrm } from '../src/db/orm.js';
+import { initOrm } from '../src/platform/db/orm.js';
 import { CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
 
 const ADMIN_URL = process.env['BENCH_PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';

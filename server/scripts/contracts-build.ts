@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { artifactModule, compileContracts } from '../src/chain/compile.js';
+import { artifactModule, compileContracts } from '../src/adapters/chain/compile.js';
 
-const outDir = fileURLToPath(new URL('../src/chain/artifacts', import.meta.url));
+const outDir = fileURLToPath(new URL('../src/adapters/chain/artifacts', import.meta.url));
 mkdirSync(outDir, { recursive: true });
 for (const [name, artifact] of Object.entries(compileContracts())) {
   if (!['CollateralToken', 'DuelMarkets'].includes(name)) continue;

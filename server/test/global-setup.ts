@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { initOrm } from '../src/db/orm.js';
+import { initOrm } from '../src/platform/db/orm.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,81 +1,96 @@
 import { z } from 'zod';
 
 /**
- * Every machine-readable error code the service returns, with the one HTTP status it maps to.
- * Clients branch on `code`, never on `message`. Later areas add their codes here, so the
- * server, the OpenAPI documents and the SDK share one table.
+ * Every machine-readable error code the service returns, with the one HTTP status it maps to and
+ * whether the same request may be sent again as it is (with the same Idempotency-Key) and succeed:
+ * the condition is temporary (a limit, an outage, work still in progress). Clients branch on
+ * `code`, never on `message`. Later areas add their codes here, so the server, the OpenAPI
+ * documents and the SDK share one table.
  */
-export const ERROR_STATUS = {
-  VALIDATION_FAILED: 400,
-  MALFORMED_JSON: 400,
-  INVALID_PROXY_PATH: 400,
-  USERNAME_INVALID: 400,
-  BET_BELOW_MINIMUM: 400,
-  SLIPPAGE_EXCEEDED: 400,
-  START_TIME_TOO_SOON: 400,
-  INSUFFICIENT_CREDITS: 400,
-  INSUFFICIENT_SHARES: 400,
-  CHAIN_REVERTED: 400,
-  BET_LIMIT_EXCEEDED: 400,
-  POOL_TOO_SMALL: 400,
-  QUOTE_EXPIRED: 400,
-  QUOTE_INVALID: 400,
-  METHOD_NOT_ALLOWED: 400,
-  JOIN_NOT_VERIFIED: 400,
-  ALL_CHILDREN_FAILED: 400,
-  BUILDER_KEY_INVALID: 401,
-  UNAUTHENTICATED: 401,
-  TOKEN_EXPIRED: 401,
-  TOKEN_INVALID: 401,
-  TOKEN_REVOKED: 401,
-  TENANT_MISMATCH: 401,
-  SIGNATURE_INVALID: 401,
-  NONCE_EXPIRED: 401,
-  NONCE_REUSED: 401,
-  IDENTITY_TOKEN_INVALID: 401,
-  WALLET_CREDENTIAL_INVALID: 401,
-  INVALID_CREDENTIALS: 401,
-  TWO_FACTOR_REQUIRED: 401,
-  TWO_FACTOR_INVALID: 401,
-  FORBIDDEN: 403,
-  NOT_PARTICIPANT: 403,
-  GEO_BLOCKED: 403,
-  PRIVATE_MARKET: 403,
-  NOT_FOUND: 404,
-  ROUTE_NOT_FOUND: 404,
-  INVITE_NOT_FOUND: 404,
-  CONFLICT: 409,
-  INVALID_STATE: 409,
-  CONTEST_EXISTS: 409,
-  ALREADY_PAID: 409,
-  MARKET_NOT_TRADABLE: 409,
-  USERNAME_TAKEN: 409,
-  ACCOUNT_EXISTS: 409,
-  IDENTITY_ALREADY_LINKED: 409,
-  TWO_FACTOR_ALREADY_ENABLED: 409,
-  TWO_FACTOR_NOT_ENABLED: 409,
-  IDEMPOTENCY_KEY_IN_FLIGHT: 409,
-  INVITE_EXPIRED: 409,
-  INVITE_EXHAUSTED: 409,
-  INVITE_REVOKED: 409,
-  INVITE_CODE_TAKEN: 409,
-  ALREADY_MEMBER: 409,
-  NOT_MEMBER: 409,
-  JOIN_TX_PENDING: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  UNSUPPORTED_IMAGE: 415,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  UPSTREAM_ERROR: 502,
-  UPSTREAM_UNAVAILABLE: 503,
-  UPSTREAM_TIMEOUT: 504,
-} as const;
+export const ERROR_TABLE = {
+  VALIDATION_FAILED: { status: 400, retryable: false },
+  MALFORMED_JSON: { status: 400, retryable: false },
+  INVALID_PROXY_PATH: { status: 400, retryable: false },
+  USERNAME_INVALID: { status: 400, retryable: false },
+  BET_BELOW_MINIMUM: { status: 400, retryable: false },
+  SLIPPAGE_EXCEEDED: { status: 400, retryable: false },
+  START_TIME_TOO_SOON: { status: 400, retryable: false },
+  INSUFFICIENT_CREDITS: { status: 400, retryable: false },
+  INSUFFICIENT_SHARES: { status: 400, retryable: false },
+  CHAIN_REVERTED: { status: 400, retryable: false },
+  BET_LIMIT_EXCEEDED: { status: 400, retryable: false },
+  POOL_TOO_SMALL: { status: 400, retryable: false },
+  QUOTE_EXPIRED: { status: 400, retryable: false },
+  QUOTE_INVALID: { status: 400, retryable: false },
+  METHOD_NOT_ALLOWED: { status: 400, retryable: false },
+  JOIN_NOT_VERIFIED: { status: 400, retryable: false },
+  ALL_CHILDREN_FAILED: { status: 400, retryable: false },
+  BUILDER_KEY_INVALID: { status: 401, retryable: false },
+  UNAUTHENTICATED: { status: 401, retryable: false },
+  TOKEN_EXPIRED: { status: 401, retryable: false },
+  TOKEN_INVALID: { status: 401, retryable: false },
+  TOKEN_REVOKED: { status: 401, retryable: false },
+  TENANT_MISMATCH: { status: 401, retryable: false },
+  SIGNATURE_INVALID: { status: 401, retryable: false },
+  NONCE_EXPIRED: { status: 401, retryable: false },
+  NONCE_REUSED: { status: 401, retryable: false },
+  IDENTITY_TOKEN_INVALID: { status: 401, retryable: false },
+  WALLET_CREDENTIAL_INVALID: { status: 401, retryable: false },
+  INVALID_CREDENTIALS: { status: 401, retryable: false },
+  TWO_FACTOR_REQUIRED: { status: 401, retryable: false },
+  TWO_FACTOR_INVALID: { status: 401, retryable: false },
+  FORBIDDEN: { status: 403, retryable: false },
+  NOT_PARTICIPANT: { status: 403, retryable: false },
+  GEO_BLOCKED: { status: 403, retryable: false },
+  PRIVATE_MARKET: { status: 403, retryable: false },
+  NOT_FOUND: { status: 404, retryable: false },
+  ROUTE_NOT_FOUND: { status: 404, retryable: false },
+  INVITE_NOT_FOUND: { status: 404, retryable: false },
+  CONFLICT: { status: 409, retryable: false },
+  INVALID_STATE: { status: 409, retryable: false },
+  CONTEST_EXISTS: { status: 409, retryable: false },
+  ALREADY_PAID: { status: 409, retryable: false },
+  MARKET_NOT_TRADABLE: { status: 409, retryable: false },
+  USERNAME_TAKEN: { status: 409, retryable: false },
+  ACCOUNT_EXISTS: { status: 409, retryable: false },
+  IDENTITY_ALREADY_LINKED: { status: 409, retryable: false },
+  TWO_FACTOR_ALREADY_ENABLED: { status: 409, retryable: false },
+  TWO_FACTOR_NOT_ENABLED: { status: 409, retryable: false },
+  IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, retryable: true },
+  INVITE_EXPIRED: { status: 409, retryable: false },
+  INVITE_EXHAUSTED: { status: 409, retryable: false },
+  INVITE_REVOKED: { status: 409, retryable: false },
+  INVITE_CODE_TAKEN: { status: 409, retryable: false },
+  ALREADY_MEMBER: { status: 409, retryable: false },
+  NOT_MEMBER: { status: 409, retryable: false },
+  JOIN_TX_PENDING: { status: 409, retryable: true },
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
+  UNSUPPORTED_IMAGE: { status: 415, retryable: false },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false },
+  RATE_LIMITED: { status: 429, retryable: true },
+  INTERNAL: { status: 500, retryable: true },
+  UPSTREAM_ERROR: { status: 502, retryable: true },
+  UPSTREAM_UNAVAILABLE: { status: 503, retryable: true },
+  UPSTREAM_TIMEOUT: { status: 504, retryable: true },
+  DATABASE_UNAVAILABLE: { status: 503, retryable: true },
+  CHAIN_UNAVAILABLE: { status: 503, retryable: true },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true },
+} as const satisfies Record<string, { readonly status: number; readonly retryable: boolean }>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = keyof typeof ERROR_TABLE;
 
-const codes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+/** HTTP status of every error code. */
+export const ERROR_STATUS = Object.fromEntries(
+  Object.entries(ERROR_TABLE).map(([code, { status }]) => [code, status]),
+) as { readonly [K in ErrorCode]: (typeof ERROR_TABLE)[K]['status'] };
+
+/** Whether a request that failed with `code` may be retried unchanged. */
+export function isRetryableCode(code: ErrorCode): boolean {
+  return ERROR_TABLE[code].retryable;
+}
+
+const codes = Object.keys(ERROR_TABLE) as [ErrorCode, ...ErrorCode[]];
 
 /** Zod enum of all error codes. */
 export const ErrorCodeSchema = z.enum(codes).describe('Stable machine-readable error code');

@@ -2,9 +2,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
-import { AdminAuthService } from '../identity/admin-auth.service.js';
-import { SecretBox } from '../identity/secret-box.js';
-import { TokenService } from '../identity/token.service.js';
+import { AdminAuthService } from '../areas/identity/admin-auth.service.js';
+import { SecretBox } from '../areas/identity/secret-box.js';
+import { TokenService } from '../areas/identity/token.service.js';
 import { openDatabase } from './database.js';
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } }, strict: true });

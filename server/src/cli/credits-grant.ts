@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { createPublicClient, createWalletClient, getAddress, http, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
-import { CollateralTokenAbi } from '../chain/artifacts/CollateralToken.js';
+import { CollateralTokenAbi } from '../adapters/chain/artifacts/CollateralToken.js';
 import { loadConfig } from '../config.js';
 
 const { values } = parseArgs({

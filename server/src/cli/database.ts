@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { initOrm, type Orm } from '../db/orm.js';
+import { initOrm, type Orm } from '../platform/db/orm.js';
 
 /**
  * Opens the configured database for a CLI command. Operator commands need a persistent
@@ -14,7 +14,7 @@ export async function openDatabase(config: Config): Promise<{ orm: Orm; close():
     console.error('Set DATABASE_URL, or DUELKIT_DATA_DIR for the embedded database the server uses.');
     process.exit(2);
   }
-  const { startEmbeddedPostgres } = await import('../db/embedded-postgres.js');
+  const { startEmbeddedPostgres } = await import('../platform/db/embedded-postgres.js');
   const embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir, maxConnections: 3 });
   const orm = await initOrm(embedded.url, 2, true);
   return {

@@ -1,11 +1,11 @@
 /**
  * Writes a new migration with the difference between the entities and the database schema after
  * all committed migrations. Run against a scratch database: `DATABASE_URL=... pnpm db:migration:create`,
- * then add the class to src/db/migrations/index.ts.
+ * then add the class to src/platform/db/migrations/index.ts.
  */
 import { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
-import { ormOptions } from '../db/orm.js';
+import { ormOptions } from '../platform/db/orm.js';
 
 const config = loadConfig();
 if (!config.database.url) throw new Error('DATABASE_URL must point at a scratch database');

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
-import { DuelRepository } from '../markets/duel.repository.js';
+import { DuelRepository } from '../areas/markets/duel.repository.js';
 import { openDatabase } from './database.js';
 
 const { values } = parseArgs({

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { BuilderKeyService } from '../builders/builder-key.service.js';
+import { BuilderKeyService } from '../areas/builders/builder-key.service.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from './database.js';
 

@@ -1,4 +1,4 @@
-import type { Tenant } from '../builders/builder-key.service.js';
+import type { Tenant } from '../areas/builders/builder-key.service.js';
 
 /** Who is calling, beyond the builder app: set by the authentication step of a route. */
 export type Principal =

@@ -1,10 +1,15 @@
 import type { Request, Response } from 'express';
-import type { ApiErrorBody } from '@duelkit/contract';
-import type { AppError } from './app-error.js';
+import { ERROR_STATUS, type ApiErrorBody } from '@duelkit/contract';
+import type { DomainError } from '../errors.js';
 import { requestIdOf } from './request-context.js';
 
-/** Writes an AppError as the ApiError body with its status and headers. */
-export function sendError(req: Request, res: Response, err: AppError): void {
+/** The HTTP status the contract's table assigns to an error's code. */
+export function statusOf(err: DomainError): number {
+  return ERROR_STATUS[err.code];
+}
+
+/** Writes a DomainError as the ApiError body, with its status and, when it has one, Retry-After. */
+export function sendError(req: Request, res: Response, err: DomainError): void {
   const body: ApiErrorBody = {
     code: err.code,
     message: err.message,
@@ -12,8 +17,8 @@ export function sendError(req: Request, res: Response, err: AppError): void {
     ...(err.details ? { details: err.details } : {}),
     ...(err.fieldErrors ? { fieldErrors: err.fieldErrors } : {}),
   };
-  if (err.headers) {
-    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+  if (err.retryAfterMs !== undefined) {
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))));
   }
-  res.status(err.status).json(body);
+  res.status(statusOf(err)).json(body);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BuilderTier } from '../../src/builders/builder-key.entity.js';
+import type { BuilderTier } from '../../src/areas/builders/builder-key.entity.js';
 import { loadConfig } from '../../src/config.js';
 import type { ContainerOverrides } from '../../src/container.js';
 import { createLogger } from '../../src/logger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../sports/clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import type { CacheEntry } from './cache.port.js';
 import { MemoryCacheAdapter } from './memory-cache.adapter.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
-import { systemClock, type Clock } from '../../sports/clock.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 import type { CacheEntry, CachePort } from './cache.port.js';
 
 /** Bytes charged per entry beyond its JSON body: key, timestamps and LRU bookkeeping. */

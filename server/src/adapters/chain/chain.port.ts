@@ -88,7 +88,7 @@ export type Signer = LocalAccount | 'platform';
 
 /**
  * The EVM chain in domain terms; one viem implementation serves the embedded EVM and any RPC.
- * Every write is simulated first (a revert becomes a 4xx AppError) and returns its transaction
+ * Every write is simulated first (a revert becomes a 4xx DomainError) and returns its transaction
  * hash as soon as the node accepted it: acceptance, not finality. The indexer reads the outcome.
  */
 export interface ChainPort {

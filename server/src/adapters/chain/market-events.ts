@@ -1,5 +1,5 @@
 import type { Log } from 'viem';
-import type { DuelMarketsAbi } from '../../chain/artifacts/DuelMarkets.js';
+import type { DuelMarketsAbi } from './artifacts/DuelMarkets.js';
 import type { Bytes32, MarketEvent } from './chain.port.js';
 
 /** A log of the market contract as viem decodes it (getContractEvents or parseEventLogs). */

@@ -1,8 +1,8 @@
 import { BaseError, ContractFunctionRevertedError } from 'viem';
-import { AppError } from '../../http/app-error.js';
+import { DomainError } from '../../errors.js';
 
 /** Custom errors of the contracts, by name, and the 4xx each becomes. */
-const MAPPED: Record<string, { code: ConstructorParameters<typeof AppError>[0]; message: string }> = {
+const MAPPED: Record<string, { code: ConstructorParameters<typeof DomainError>[0]; message: string }> = {
   BelowMinimum: { code: 'BET_BELOW_MINIMUM', message: 'The amount is below the 5-unit minimum' },
   SlippageExceeded: { code: 'SLIPPAGE_EXCEEDED', message: 'The price moved past your slippage limit' },
   StartTimeTooSoon: { code: 'START_TIME_TOO_SOON', message: 'The start time is too soon' },
@@ -40,7 +40,7 @@ export function revertToAppError(err: unknown): unknown {
   const name = reverted.data?.errorName ?? 'Reverted';
   const args = (reverted.data?.args ?? []).map((a) => (typeof a === 'bigint' ? a.toString() : a));
   const mapped = MAPPED[name];
-  return new AppError(
+  return new DomainError(
     mapped?.code ?? 'CHAIN_REVERTED',
     mapped?.message ?? `The transaction would revert: ${reverted.reason ?? name}`,
     {

@@ -21,8 +21,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Logger } from '../../logger.js';
-import { CollateralTokenAbi, CollateralTokenBytecode } from '../../chain/artifacts/CollateralToken.js';
-import { DuelMarketsAbi, DuelMarketsBytecode } from '../../chain/artifacts/DuelMarkets.js';
+import { CollateralTokenAbi, CollateralTokenBytecode } from './artifacts/CollateralToken.js';
+import { DuelMarketsAbi, DuelMarketsBytecode } from './artifacts/DuelMarkets.js';
 import type {
   Bytes32,
   ChainAddresses,
@@ -393,7 +393,7 @@ export class ViemChainAdapter implements ChainPort {
     });
   }
 
-  /** Simulates, then sends; a revert becomes a 4xx AppError. Returns once the node accepted it. */
+  /** Simulates, then sends; a revert becomes a 4xx DomainError. Returns once the node accepted it. */
   private async send<F extends MarketWrite>(
     account: LocalAccount,
     functionName: F,

@@ -1,4 +1,4 @@
-import type { UpstreamRequest } from '../../sports/sports-request.js';
+import type { UpstreamRequest } from '../../areas/sports/sports-request.js';
 import { UpstreamTransportError, type SportsProviderPort, type UpstreamResponse } from './sports-provider.port.js';
 
 export interface SportmonksConfig {

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppRoute } from '@ts-rest/core';
 import { routeMeta, type AuthKind } from '@duelkit/contract';
-import { AppError } from '../app-error.js';
+import { DomainError } from '../../errors.js';
 import type { Principal } from '../request-context.js';
 
 /**
@@ -24,7 +24,7 @@ export const noCredentials: Authenticator = {
   user: () => Promise.resolve(null),
   admin: () => Promise.resolve(null),
   wallet: () => Promise.resolve(null),
-  webhook: () => Promise.reject(new AppError('UNAUTHENTICATED', 'Webhook signature verification is not configured')),
+  webhook: () => Promise.reject(new DomainError('UNAUTHENTICATED', 'Webhook signature verification is not configured')),
 };
 
 async function principalFor(kind: AuthKind, auth: Authenticator, req: Request): Promise<Principal | undefined> {
@@ -39,18 +39,21 @@ async function principalFor(kind: AuthKind, auth: Authenticator, req: Request): 
       return (await auth.user(req)) ?? undefined;
     case 'bearer': {
       const user = await auth.user(req);
-      if (!user) throw new AppError('UNAUTHENTICATED', 'Bearer token required (Authorization: Bearer <token>)');
+      if (!user) throw new DomainError('UNAUTHENTICATED', 'Bearer token required (Authorization: Bearer <token>)');
       return user;
     }
     case 'admin': {
       const admin = await auth.admin(req);
-      if (!admin) throw new AppError('UNAUTHENTICATED', 'Admin bearer token required');
+      if (!admin) throw new DomainError('UNAUTHENTICATED', 'Admin bearer token required');
       return admin;
     }
     case 'jwt-or-wallet': {
       const who = (await auth.user(req)) ?? (await auth.wallet(req));
       if (!who) {
-        throw new AppError('UNAUTHENTICATED', 'A bearer token or wallet credential (x-wallet-* headers) is required');
+        throw new DomainError(
+          'UNAUTHENTICATED',
+          'A bearer token or wallet credential (x-wallet-* headers) is required',
+        );
       }
       return who;
     }

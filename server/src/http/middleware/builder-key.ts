@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { HEADER } from '@duelkit/contract';
-import type { BuilderKeyService } from '../../builders/builder-key.service.js';
-import { AppError } from '../app-error.js';
+import type { BuilderKeyService } from '../../areas/builders/builder-key.service.js';
+import { DomainError } from '../../errors.js';
 
 /** Requires a known, unrevoked x-builder-api-key and attaches its tenant to the request. */
 export function requireBuilderKey(keys: BuilderKeyService): RequestHandler {
@@ -9,13 +9,13 @@ export function requireBuilderKey(keys: BuilderKeyService): RequestHandler {
     const sent = req.headers[HEADER.builderApiKey];
     const key = Array.isArray(sent) ? sent[0] : sent;
     if (!key) {
-      next(new AppError('BUILDER_KEY_INVALID', 'Builder API key required (x-builder-api-key header)'));
+      next(new DomainError('BUILDER_KEY_INVALID', 'Builder API key required (x-builder-api-key header)'));
       return;
     }
     keys.resolve(key).then(
       (tenant) => {
         if (!tenant) {
-          next(new AppError('BUILDER_KEY_INVALID', 'Builder API key is unknown or revoked'));
+          next(new DomainError('BUILDER_KEY_INVALID', 'Builder API key is unknown or revoked'));
           return;
         }
         req.tenant = tenant;

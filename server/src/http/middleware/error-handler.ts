@@ -3,8 +3,8 @@ import { RequestValidationError } from '@ts-rest/express';
 import { ZodError } from 'zod';
 import type { FieldErrors } from '@duelkit/contract';
 import type { Logger } from '../../logger.js';
-import { AppError, isAppError } from '../app-error.js';
-import { sendError } from '../send-error.js';
+import { DomainError, isDomainError } from '../../errors.js';
+import { sendError, statusOf } from '../send-error.js';
 import { requestIdOf } from '../request-context.js';
 
 /** Collects zod issues into `{ "<where>.<path>": [messages] }`. */
@@ -21,7 +21,7 @@ export function fieldErrorsOf(where: string, error: ZodError): FieldErrors {
   return out;
 }
 
-function fromValidation(err: RequestValidationError): AppError {
+function fromValidation(err: RequestValidationError): DomainError {
   const fieldErrors: FieldErrors = {
     ...(err.pathParams ? fieldErrorsOf('params', err.pathParams) : {}),
     ...(err.headers ? fieldErrorsOf('headers', err.headers) : {}),
@@ -29,7 +29,7 @@ function fromValidation(err: RequestValidationError): AppError {
     ...(err.body ? fieldErrorsOf('body', err.body) : {}),
   };
   const fields = Object.keys(fieldErrors);
-  return new AppError(
+  return new DomainError(
     'VALIDATION_FAILED',
     `Invalid request: ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}`,
     {
@@ -45,31 +45,31 @@ interface BodyParserError {
   limit?: number;
 }
 
-function fromBodyParser(err: BodyParserError & { name?: string; code?: string; field?: string }): AppError | null {
+function fromBodyParser(err: BodyParserError & { name?: string; code?: string; field?: string }): DomainError | null {
   if (err.name === 'MulterError') {
     return err.code === 'LIMIT_FILE_SIZE'
-      ? new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 5 MB')
-      : new AppError('VALIDATION_FAILED', `Invalid upload: ${err.code ?? 'malformed multipart body'}`, {
+      ? new DomainError('PAYLOAD_TOO_LARGE', 'The file is larger than 5 MB')
+      : new DomainError('VALIDATION_FAILED', `Invalid upload: ${err.code ?? 'malformed multipart body'}`, {
           fieldErrors: { [`body.${err.field ?? 'image'}`]: [String(err.code)] },
         });
   }
   if (typeof err.status === 'number' && err.status === 404 && err.expose) {
-    return new AppError('NOT_FOUND', 'No such file');
+    return new DomainError('NOT_FOUND', 'No such file');
   }
   switch (err.type) {
     case 'entity.parse.failed':
-      return new AppError('MALFORMED_JSON', 'Request body is not valid JSON');
+      return new DomainError('MALFORMED_JSON', 'Request body is not valid JSON');
     case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large', {
+      return new DomainError('PAYLOAD_TOO_LARGE', 'Request body is too large', {
         details: err.limit === undefined ? {} : { limitBytes: err.limit },
       });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset');
+      return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return new AppError('VALIDATION_FAILED', 'Request body could not be read');
+      return new DomainError('VALIDATION_FAILED', 'Request body could not be read');
     default:
       return null;
   }
@@ -82,29 +82,31 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    let appError: AppError;
-    if (isAppError(err)) appError = err;
-    else if (err instanceof RequestValidationError) appError = fromValidation(err);
+    let domainError: DomainError;
+    if (isDomainError(err)) domainError = err;
+    else if (err instanceof RequestValidationError) domainError = fromValidation(err);
     else if (err instanceof ZodError) {
-      appError = new AppError('VALIDATION_FAILED', 'Invalid request', { fieldErrors: fieldErrorsOf('body', err) });
+      domainError = new DomainError('VALIDATION_FAILED', 'Invalid request', {
+        fieldErrors: fieldErrorsOf('body', err),
+      });
     } else {
       const parsed = err && typeof err === 'object' ? fromBodyParser(err) : null;
-      appError =
-        parsed ?? new AppError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
+      domainError =
+        parsed ?? new DomainError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
     }
-    if (appError.status >= 500) {
+    if (statusOf(domainError) >= 500) {
       logger.error(
-        { err: appError.cause ?? appError, requestId: requestIdOf(req), code: appError.code },
+        { err: domainError.cause ?? domainError, requestId: requestIdOf(req), code: domainError.code },
         'request failed',
       );
     }
-    sendError(req, res, appError);
+    sendError(req, res, domainError);
   };
 }
 
 /** Unknown routes answer 404 in the same body as every other error. */
 export function notFound(): RequestHandler {
   return (req, _res, next) => {
-    next(new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`));
+    next(new DomainError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`));
   };
 }

@@ -6,8 +6,8 @@ import {
   requestFingerprint,
   type IdempotencyScope,
   type IdempotencyService,
-} from '../../idempotency/idempotency.service.js';
-import { AppError } from '../app-error.js';
+} from '../../platform/idempotency/idempotency.service.js';
+import { DomainError } from '../../errors.js';
 import { callerId } from '../request-context.js';
 
 /** Responses a later retry must not be stuck with: they say nothing about the operation's effect. */
@@ -34,7 +34,7 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
     const parsed = IdempotencyKeySchema.safeParse(value);
     if (!parsed.success || !req.tenant) {
       next(
-        new AppError('VALIDATION_FAILED', 'Invalid Idempotency-Key header', {
+        new DomainError('VALIDATION_FAILED', 'Invalid Idempotency-Key header', {
           fieldErrors: {
             'headers.idempotency-key': parsed.success
               ? ['requires a builder key']
@@ -60,19 +60,19 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
             return;
           case 'mismatch':
             next(
-              new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request', {
+              new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request', {
                 details: { idempotencyKey: scope.key },
               }),
             );
             return;
           case 'in_flight':
             next(
-              new AppError(
+              new DomainError(
                 'IDEMPOTENCY_KEY_IN_FLIGHT',
                 'A request with this Idempotency-Key is still being processed; retry shortly',
                 {
                   details: { idempotencyKey: scope.key },
-                  headers: { 'Retry-After': '1' },
+                  retryAfterMs: 1_000,
                 },
               ),
             );

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { RateLimitDecision, RateLimiter } from '../../rate-limit/rate-limiter.js';
-import { AppError } from '../app-error.js';
+import type { RateLimitDecision, RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { DomainError } from '../../errors.js';
 
 function setRateLimitHeaders(res: Response, d: RateLimitDecision): void {
   res.setHeader('RateLimit-Limit', String(d.limit));
@@ -8,11 +8,11 @@ function setRateLimitHeaders(res: Response, d: RateLimitDecision): void {
   res.setHeader('RateLimit-Reset', String(Math.ceil(d.resetMs / 1000)));
 }
 
-function limited(what: string, d: RateLimitDecision): AppError {
+function limited(what: string, d: RateLimitDecision): DomainError {
   const retryAfter = Math.max(1, Math.ceil(d.resetMs / 1000));
-  return new AppError('RATE_LIMITED', `Rate limit exceeded for this ${what}; retry after ${retryAfter} s`, {
+  return new DomainError('RATE_LIMITED', `Rate limit exceeded for this ${what}; retry after ${retryAfter} s`, {
     details: { limit: d.limit, scope: what, retryAfterSeconds: retryAfter },
-    headers: { 'Retry-After': String(retryAfter) },
+    retryAfterMs: retryAfter * 1_000,
   });
 }
 

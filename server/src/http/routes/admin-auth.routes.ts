@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import { toAdmin, type AdminAuthService } from '../../identity/admin-auth.service.js';
-import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
-import { AppError } from '../app-error.js';
+import { toAdmin, type AdminAuthService } from '../../areas/identity/admin-auth.service.js';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { DomainError } from '../../errors.js';
 import { adminOf } from '../principal.js';
 
 const s = initServer();
@@ -11,8 +11,8 @@ async function checkAttempts(limiter: RateLimiter, key: string, scope: string): 
   const d = await limiter.consume(key);
   if (!d.allowed) {
     const retry = Math.max(1, Math.ceil(d.resetMs / 1000));
-    throw new AppError('RATE_LIMITED', `Too many login attempts for this ${scope}; retry after ${retry} s`, {
-      headers: { 'Retry-After': String(retry) },
+    throw new DomainError('RATE_LIMITED', `Too many login attempts for this ${scope}; retry after ${retry} s`, {
+      retryAfterMs: retry * 1_000,
       details: { scope, retryAfterSeconds: retry },
     });
   }

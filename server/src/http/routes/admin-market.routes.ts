@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import type { Settlement } from '../../settlement/settlement.js';
+import type { Settlement } from '../../areas/settlement/settlement.js';
 import { adminOf } from '../principal.js';
 
 const s = initServer();

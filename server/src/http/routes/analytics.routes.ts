@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import type { LeaderboardService } from '../../analytics/leaderboard.service.js';
-import type { PortfolioService } from '../../analytics/portfolio.service.js';
-import type { StatsService } from '../../analytics/stats.service.js';
+import type { LeaderboardService } from '../../areas/analytics/leaderboard.service.js';
+import type { PortfolioService } from '../../areas/analytics/portfolio.service.js';
+import type { StatsService } from '../../areas/analytics/stats.service.js';
 import { userOf } from '../principal.js';
 
 const s = initServer();

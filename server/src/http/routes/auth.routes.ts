@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import multer from 'multer';
 import { marketsContract } from '@duelkit/contract';
-import type { AuthService } from '../../identity/auth.service.js';
+import type { AuthService } from '../../areas/identity/auth.service.js';
 import { tenantOf, userOf } from '../principal.js';
 
 const s = initServer();

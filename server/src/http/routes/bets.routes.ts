@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import type { GeoGate } from '../../geo/geo-gate.js';
-import type { BetsService } from '../../markets/bets.service.js';
+import type { GeoGate } from '../../platform/geo/geo-gate.js';
+import type { BetsService } from '../../areas/markets/bets.service.js';
 import type { Authenticator } from '../middleware/authenticate.js';
 import { userOf } from '../principal.js';
 import { optionalCaller } from './duels.routes.js';

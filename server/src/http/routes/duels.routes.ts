@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Request } from 'express';
-import type { GeoGate } from '../../geo/geo-gate.js';
-import type { DuelService } from '../../markets/duel.service.js';
+import type { GeoGate } from '../../platform/geo/geo-gate.js';
+import type { DuelService } from '../../areas/markets/duel.service.js';
 import type { Authenticator } from '../middleware/authenticate.js';
 import { tenantOf, userOf } from '../principal.js';
 

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { tournamentsContract } from '@duelkit/contract';
-import type { HealthService } from '../../health/health.service.js';
+import type { HealthService } from '../../platform/health/health.service.js';
 
 const s = initServer();
 

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import type { InvitationService } from '../../invitations/invitation.service.js';
-import type { MembershipService } from '../../invitations/membership.service.js';
+import type { InvitationService } from '../../areas/invitations/invitation.service.js';
+import type { MembershipService } from '../../areas/invitations/membership.service.js';
 import type { Authenticator } from '../middleware/authenticate.js';
 import { userOf } from '../principal.js';
 import { optionalCaller } from './duels.routes.js';

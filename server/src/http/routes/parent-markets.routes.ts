@@ -1,9 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { marketsContract } from '@duelkit/contract';
-import type { GeoGate } from '../../geo/geo-gate.js';
-import type { ParentInvitationService } from '../../parent-markets/parent-invitation.service.js';
-import type { ParentMarketService } from '../../parent-markets/parent-market.service.js';
+import type { GeoGate } from '../../platform/geo/geo-gate.js';
+import type { ParentInvitationService } from '../../areas/parent-markets/parent-invitation.service.js';
+import type { ParentMarketService } from '../../areas/parent-markets/parent-market.service.js';
 import type { Authenticator } from '../middleware/authenticate.js';
 import { tenantOf, userOf } from '../principal.js';
 import { optionalCaller } from './duels.routes.js';

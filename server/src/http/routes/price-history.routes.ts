@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { marketsContract } from '@duelkit/contract';
-import type { PriceHistoryService } from '../../markets/price-history.service.js';
+import type { PriceHistoryService } from '../../areas/markets/price-history.service.js';
 import { userOf } from '../principal.js';
 
 const s = initServer();

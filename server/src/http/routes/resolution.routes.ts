@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Request } from 'express';
-import type { ResolutionService } from '../../settlement/resolution.service.js';
+import type { ResolutionService } from '../../areas/settlement/resolution.service.js';
 import type { Authenticator } from '../middleware/authenticate.js';
 import { userOf } from '../principal.js';
 import { optionalCaller } from './duels.routes.js';

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import type { RequestHandler } from 'express';
 import { tournamentsContract } from '@duelkit/contract';
-import type { SportsService } from '../../sports/sports.service.js';
+import type { SportsService } from '../../areas/sports/sports.service.js';
 
 const s = initServer();
 

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { getAddress } from 'viem';
 import { tournamentsContract } from '@duelkit/contract';
-import { AppError } from '../app-error.js';
+import { DomainError } from '../../errors.js';
 
 const s = initServer();
 
@@ -21,7 +21,7 @@ export function tournamentsAuthRoutes() {
     login: async ({ req }) => {
       const p = req.principal;
       if (p?.kind !== 'user' && p?.kind !== 'wallet')
-        throw new AppError('UNAUTHENTICATED', 'A bearer token or wallet credential is required');
+        throw new DomainError('UNAUTHENTICATED', 'A bearer token or wallet credential is required');
       return {
         status: 200,
         body: {

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import type { Orm } from '../../platform/db/orm.js';
+import { sqlIn } from '../../platform/db/sql.js';
+import { ListCache } from '../markets/duel-list.cache.js';
+import type { AnalyticsRepository, BreakdownRow } from './analytics.repository.js';
+import { iso, type Scope } from './analytics.sql.js';
+import type {
+  CollateralStack,
+  PlatformReport,
+  ProtocolRefresh,
+  ProtocolStats,
+  ProtocolSummary,
+} from './analytics.types.js';
+
+/** Protocol statistics cover every confirmed public market, both collaterals summed. */
+const PLATFORM: Scope = { includePrivate: false };
+
+/** Serialises refreshes across instances (an arbitrary constant key of pg_advisory_xact_lock). */
+const REFRESH_LOCK = 0x64_6b_73_74; // "dkst"
+
+const COLUMNS = `"id", ${iso('"computed_at"')} as "computedAt", "total_volume"::text as "totalVolume",
+  "volume24h"::text as "volume24h", "previous_volume24h"::text as "previousVolume24h",
+  "total_fees"::text as "totalFees", "total_trades" as "totalTrades", "trades24h" as "trades24h",
+  "total_users" as "totalUsers", "active_users24h" as "activeUsers24h", "total_creators" as "totalCreators",
+  "total_duels" as "totalDuels", "active_duels" as "activeDuels", "settled_duels" as "settledDuels",
+  "cancelled_duels" as "cancelledDuels"`;
+
+/** A stored row as read back; computedAt is ISO-8601. */
+type StoredStats = ProtocolStats;
+
+function breakdown(r: BreakdownRow) {
+  return { duels: r.duels, volume: r.volume, fees: r.fees, trades: r.trades, traders: r.traders };
+}
+
+/**
+ * §4.10 protocol statistics. `refresh` computes a snapshot and inserts it into `protocol_stats`,
+ * at most once per `minIntervalSeconds` across all instances (an advisory lock serialises
+ * concurrent refreshes; inside the window the newest row is returned). Reads serve the newest
+ * stored row.
+ */
+export class StatsService {
+  private readonly cache: ListCache<object>;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly repo: AnalyticsRepository,
+    private readonly minIntervalSeconds = 30,
+    ttlMs = 5_000,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.cache = new ListCache<object>(ttlMs);
+  }
+
+  async refresh(): Promise<ProtocolRefresh> {
+    const [seen] = await this.latest(1);
+    const result =
+      seen && this.withinWindow(seen, this.now()) ? { row: seen, recomputed: false } : await this.computeAndStore();
+    if (result.recomputed) this.cache.invalidate();
+    const computedAt = new Date(result.row.computedAt);
+    return {
+      stats: result.row,
+      recomputed: result.recomputed,
+      nextRefreshAt: new Date(computedAt.getTime() + this.minIntervalSeconds * 1000).toISOString(),
+    };
+  }
+
+  /**
+   * Computes first (on its own connection), then stores under the lock unless another refresh
+   * stored a row inside the window meanwhile.
+   */
+  private async computeAndStore(): Promise<{ row: StoredStats; recomputed: boolean }> {
+    const now = this.now();
+    const t = await this.repo.totals(PLATFORM, now);
+    const row: StoredStats = {
+      id: randomUUID(),
+      computedAt: now.toISOString(),
+      totalVolume: t.totalVolume,
+      volume24h: t.volume24h,
+      previousVolume24h: t.previousVolume24h,
+      totalFees: t.totalFees,
+      totalTrades: t.totalTrades,
+      trades24h: t.trades24h,
+      totalUsers: t.totalTraders,
+      activeUsers24h: t.activeUsers24h,
+      totalCreators: t.totalCreators,
+      totalDuels: t.totalDuels,
+      activeDuels: t.activeDuels,
+      settledDuels: t.settledDuels,
+      cancelledDuels: t.cancelledDuels,
+    };
+    return this.orm.em.fork().transactional(async (em) => {
+      // Inside the transaction: the lock is held until it commits.
+      const conn = { execute: sqlIn(em) };
+      await conn.execute('select pg_advisory_xact_lock(?)', [REFRESH_LOCK]);
+      const [latest] = await conn.execute<StoredStats>(
+        `select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit 1`,
+      );
+      if (latest && this.withinWindow(latest, now)) return { row: latest, recomputed: false };
+      await conn.execute(
+        `insert into "protocol_stats" ("id", "computed_at", "total_volume", "volume24h", "previous_volume24h",
+           "total_fees", "total_trades", "trades24h", "total_users", "active_users24h", "total_creators",
+           "total_duels", "active_duels", "settled_duels", "cancelled_duels")
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          row.id,
+          now,
+          row.totalVolume,
+          row.volume24h,
+          row.previousVolume24h,
+          row.totalFees,
+          row.totalTrades,
+          row.trades24h,
+          row.totalUsers,
+          row.activeUsers24h,
+          row.totalCreators,
+          row.totalDuels,
+          row.activeDuels,
+          row.settledDuels,
+          row.cancelledDuels,
+        ],
+      );
+      return { row, recomputed: true };
+    });
+  }
+
+  private withinWindow(row: StoredStats, now: Date): boolean {
+    return now.getTime() - new Date(row.computedAt).getTime() < this.minIntervalSeconds * 1000;
+  }
+
+  /** The newest stored row; the first read on an empty table computes and stores one. */
+  current(): Promise<ProtocolStats> {
+    return this.cached('current', async () => {
+      const [latest] = await this.latest(1);
+      return latest ?? (await this.refresh()).stats;
+    });
+  }
+
+  summary(): Promise<ProtocolSummary> {
+    return this.cached('summary', async () => {
+      let [latest, previous] = await this.latest(2);
+      if (!latest) {
+        await this.refresh();
+        [latest, previous] = await this.latest(2);
+      }
+      if (!latest) throw new Error('protocol_stats is empty after a refresh');
+      const v24 = BigInt(latest.volume24h);
+      const prev24 = BigInt(latest.previousVolume24h);
+      const nonNegative = (a: bigint, b: bigint) => (a > b ? a - b : 0n);
+      return {
+        computedAt: latest.computedAt,
+        previousComputedAt: previous?.computedAt ?? null,
+        volume24h: latest.volume24h,
+        previousVolume24h: latest.previousVolume24h,
+        volume24hChange: (v24 - prev24).toString(),
+        volume24hChangeBps: prev24 === 0n ? null : Number(((v24 - prev24) * 10_000n) / prev24),
+        trades24h: latest.trades24h,
+        activeUsers24h: latest.activeUsers24h,
+        totalVolume: latest.totalVolume,
+        totalUsers: latest.totalUsers,
+        activeDuels: latest.activeDuels,
+        // Totals only grow in an append-only read model; the clamp keeps the answer in the schema regardless.
+        sincePrevious: previous
+          ? {
+              volume: nonNegative(BigInt(latest.totalVolume), BigInt(previous.totalVolume)).toString(),
+              trades: Math.max(0, latest.totalTrades - previous.totalTrades),
+              users: Math.max(0, latest.totalUsers - previous.totalUsers),
+              duels: Math.max(0, latest.totalDuels - previous.totalDuels),
+            }
+          : null,
+      };
+    });
+  }
+
+  platform(): Promise<PlatformReport> {
+    return this.cached('platform', async () => {
+      const [t, byCollateral, byCategory, byStatus] = await Promise.all([
+        this.repo.totals(PLATFORM, this.now()),
+        this.repo.breakdown(PLATFORM, 'collateral'),
+        this.repo.breakdown(PLATFORM, 'category'),
+        this.repo.breakdown(PLATFORM, 'status'),
+      ]);
+      return {
+        generatedAt: this.now().toISOString(),
+        totals: {
+          duels: t.totalDuels,
+          volume: t.totalVolume,
+          fees: t.totalFees,
+          trades: t.totalTrades,
+          traders: t.totalTraders,
+          creators: t.totalCreators,
+        },
+        byCollateral: byCollateral.map((r) => ({ collateralStack: r.key as CollateralStack, ...breakdown(r) })),
+        byCategory: byCategory.map((r) => ({ category: r.key, ...breakdown(r) })),
+        byStatus: byStatus.map((r) => ({
+          status: r.key as PlatformReport['byStatus'][number]['status'],
+          duels: r.duels,
+        })),
+      };
+    });
+  }
+
+  private latest(n: number): Promise<StoredStats[]> {
+    return this.orm.em
+      .fork()
+      .getConnection()
+      .execute<StoredStats[]>(
+        `select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit ?`,
+        [n],
+      );
+  }
+
+  private cached<T extends object>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.cache.get(key, load) as Promise<T>;
+  }
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { getAddress, isAddress } from 'viem';
+import type { User } from '@duelkit/contract';
+import type { Orm } from '../../platform/db/orm.js';
+import { DomainError } from '../../errors.js';
+import { UserEntity, UserIdentityEntity, type UserRecord } from './identity.entities.js';
+import { createManagedWallet } from './managed-wallet.js';
+import type { SecretBox } from './secret-box.js';
+import type { TokenService } from './token.service.js';
+
+const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,19}$/;
+const RESERVED = new Set([
+  'admin',
+  'administrator',
+  'root',
+  'system',
+  'support',
+  'duelkit',
+  'moderator',
+  'null',
+  'undefined',
+]);
+
+export type UsernameVerdict = { available: true } | { available: false; reason: 'taken' | 'invalid' | 'reserved' };
+
+export function toUser(r: UserRecord): User {
+  return {
+    id: r.id,
+    address: getAddress(r.managedAddress),
+    eoaAddress: r.eoaAddress ? getAddress(r.eoaAddress) : null,
+    username: r.username,
+    profileImageUrl: r.profileImageUrl,
+    builderAppId: r.builderAppId,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** Accounts of a builder app's users: creation, lookup, usernames, sessions. */
+export class UserService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly box: SecretBox,
+    private readonly tokens: TokenService,
+  ) {}
+
+  async byEoa(builderAppId: string, eoa: string): Promise<UserRecord | null> {
+    return this.orm.em.fork().findOne(UserEntity, { builderAppId, eoaAddress: getAddress(eoa) });
+  }
+
+  async byId(id: string): Promise<UserRecord | null> {
+    return this.orm.em.fork().findOne(UserEntity, { id });
+  }
+
+  async checkUsername(builderAppId: string, username: string): Promise<UsernameVerdict> {
+    if (!USERNAME.test(username)) return { available: false, reason: 'invalid' };
+    if (RESERVED.has(username.toLowerCase())) return { available: false, reason: 'reserved' };
+    const taken = await this.orm.em.fork().count(UserEntity, { builderAppId, usernameLower: username.toLowerCase() });
+    return taken ? { available: false, reason: 'taken' } : { available: true };
+  }
+
+  /** Creates an account with a fresh managed wallet. */
+  async create(input: {
+    builderAppId: string;
+    eoa: string | null;
+    username: string | null;
+    inviteCode?: string | undefined;
+  }): Promise<UserRecord> {
+    if (input.username) {
+      const verdict = await this.checkUsername(input.builderAppId, input.username);
+      if (!verdict.available) {
+        if (verdict.reason === 'taken') throw new DomainError('USERNAME_TAKEN', `Username ${input.username} is taken`);
+        throw new DomainError('USERNAME_INVALID', `Username ${input.username} is ${verdict.reason}`, {
+          details: { reason: verdict.reason },
+        });
+      }
+    }
+    const wallet = createManagedWallet(this.box);
+    const em = this.orm.em.fork();
+    const user = em.create(UserEntity, {
+      id: randomUUID(),
+      builderAppId: input.builderAppId,
+      eoaAddress: input.eoa ? getAddress(input.eoa) : null,
+      username: input.username,
+      usernameLower: input.username?.toLowerCase() ?? null,
+      profileImageUrl: null,
+      managedAddress: wallet.address,
+      walletKeyCiphertext: wallet.ciphertext,
+      walletKeyVersion: 1,
+      inviteCode: input.inviteCode ?? null,
+      createdAt: new Date(),
+    });
+    try {
+      await em.flush();
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) {
+        if (String(err.message).includes('username'))
+          throw new DomainError('USERNAME_TAKEN', `Username ${input.username} is taken`);
+        throw new DomainError('ACCOUNT_EXISTS', 'This wallet already has an account; sign in instead');
+      }
+      throw err;
+    }
+    return user;
+  }
+
+  async session(user: UserRecord) {
+    const { token, expiresAt } = await this.tokens.signUser({
+      sub: user.id,
+      bap: user.builderAppId,
+      address: getAddress(user.managedAddress),
+      eoaAddress: user.eoaAddress,
+    });
+    return { exists: true as const, token, expiresAt: expiresAt.toISOString(), user: toUser(user) };
+  }
+
+  /** Creates accounts for addresses without one; idempotent per address. */
+  async registerAddresses(builderAppId: string, addresses: readonly string[]) {
+    const results: { address: string; status: 'created' | 'exists' | 'invalid'; reason?: string }[] = [];
+    const seen = new Set<string>();
+    for (const raw of addresses) {
+      if (!isAddress(raw, { strict: false })) {
+        results.push({ address: raw, status: 'invalid', reason: 'not a 20-byte hex address' });
+        continue;
+      }
+      const address = getAddress(raw);
+      if (seen.has(address) || (await this.byEoa(builderAppId, address))) {
+        seen.add(address);
+        results.push({ address, status: 'exists' });
+        continue;
+      }
+      seen.add(address);
+      try {
+        await this.create({ builderAppId, eoa: address, username: null });
+        results.push({ address, status: 'created' });
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'ACCOUNT_EXISTS') results.push({ address, status: 'exists' });
+        else throw err;
+      }
+    }
+    const count = (s: string) => results.filter((r) => r.status === s).length;
+    return { results, created: count('created'), existing: count('exists'), invalid: count('invalid') };
+  }
+
+  async setProfileImage(userId: string, url: string): Promise<void> {
+    await this.orm.em.fork().nativeUpdate(UserEntity, { id: userId }, { profileImageUrl: url });
+  }
+
+  async byIdentity(builderAppId: string, issuer: string, subject: string): Promise<UserRecord | null> {
+    const em = this.orm.em.fork();
+    const link = await em.findOne(UserIdentityEntity, { builderAppId, issuer, subject });
+    return link ? em.findOne(UserEntity, { id: link.userId }) : null;
+  }
+
+  async linkIdentity(user: UserRecord, issuer: string, subject: string): Promise<void> {
+    const em = this.orm.em.fork();
+    em.create(UserIdentityEntity, {
+      id: randomUUID(),
+      builderAppId: user.builderAppId,
+      userId: user.id,
+      issuer,
+      subject,
+      createdAt: new Date(),
+    });
+    try {
+      await em.flush();
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) {
+        throw new DomainError('IDENTITY_ALREADY_LINKED', 'This identity is already linked to an account');
+      }
+      throw err;
+    }
+  }
+}

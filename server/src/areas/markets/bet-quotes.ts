@@ -1,0 +1,96 @@
+import type { BuyEstimate, SellEstimate } from '@duelkit/contract';
+import { BPS, buy, maxReturnForShares, prices, sellForReturn } from './fpmm.math.js';
+import { DomainError } from '../../errors.js';
+import { reject } from './bet-rejection.js';
+import type { Duel } from './duel.entity.js';
+import type { QuoteSigner } from './quote-signer.js';
+
+/** floor(x × (10000 − slippageBps) / 10000): never above x. */
+export function slippageFloor(x: bigint, slippageBps: number): bigint {
+  return (x * (BPS - BigInt(slippageBps))) / BPS;
+}
+
+function impactBps(before: bigint, after: bigint): number {
+  if (before === 0n) return 0;
+  return Number(((after - before) * BPS) / before);
+}
+
+type PricedDuel = Pick<Duel, 'duelId' | 'feeBps'>;
+
+/**
+ * Signed estimates: the pool arithmetic of the contract applied to the live balances, with the
+ * slippage floor, prices before and after, and an expiry; `verify` checks one handed back.
+ */
+export class Quoter {
+  constructor(
+    private readonly quotes: QuoteSigner,
+    private readonly ttlSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  buy(duel: PricedDuel, balances: bigint[], option: number, amount: bigint, slippageBps: number): BuyEstimate {
+    const result = buy(balances, option, amount, BigInt(duel.feeBps));
+    const before = prices(balances);
+    const after = prices(result.balancesAfter);
+    const quotedAt = this.now();
+    const fields = {
+      side: 'buy' as const,
+      duelId: duel.duelId,
+      optionIndex: option,
+      amountIn: amount.toString(),
+      fee: result.fee.toString(),
+      sharesOut: result.sharesOut.toString(),
+      minSharesOut: slippageFloor(result.sharesOut, slippageBps).toString(),
+      slippageBps,
+      avgPrice: result.sharesOut > 0n ? ((amount * 10n ** 18n) / result.sharesOut).toString() : '0',
+      pricesBefore: before.map(String),
+      pricesAfter: after.map(String),
+      priceImpactBps: impactBps(before[option] ?? 0n, after[option] ?? 0n),
+      quotedAt: new Date(quotedAt).toISOString(),
+      expiresAt: new Date(quotedAt + this.ttlSeconds * 1000).toISOString(),
+    };
+    return { quoteId: this.quotes.sign(fields), ...fields };
+  }
+
+  sell(duel: PricedDuel, balances: bigint[], option: number, shares: bigint, slippageBps: number): SellEstimate {
+    const fee = BigInt(duel.feeBps);
+    const amountOut = maxReturnForShares(balances, option, shares, fee);
+    if (amountOut === 0n) reject('POOL_TOO_SMALL', 'These shares cannot be sold for any collateral now');
+    const result = sellForReturn(balances, option, amountOut, fee);
+    const before = prices(balances);
+    const after = prices(result.balancesAfter);
+    const quotedAt = this.now();
+    const fields = {
+      side: 'sell' as const,
+      duelId: duel.duelId,
+      optionIndex: option,
+      shares: shares.toString(),
+      sharesIn: result.sharesIn.toString(),
+      amountOut: amountOut.toString(),
+      minAmountOut: slippageFloor(amountOut, slippageBps).toString(),
+      fee: result.fee.toString(),
+      slippageBps,
+      pricesBefore: before.map(String),
+      pricesAfter: after.map(String),
+      priceImpactBps: impactBps(before[option] ?? 0n, after[option] ?? 0n),
+      quotedAt: new Date(quotedAt).toISOString(),
+      expiresAt: new Date(quotedAt + this.ttlSeconds * 1000).toISOString(),
+    };
+    return { quoteId: this.quotes.sign(fields), ...fields };
+  }
+
+  verify(estimate: BuyEstimate | SellEstimate): void {
+    const { quoteId, ...fields } = estimate;
+    if (!this.quotes.verify(quoteId, fields)) {
+      throw new DomainError(
+        'QUOTE_INVALID',
+        'The estimate was altered or was not issued by this server: estimate again',
+      );
+    }
+    if (Date.parse(estimate.expiresAt) <= this.now()) {
+      throw new DomainError('QUOTE_EXPIRED', 'The estimate has expired: estimate again', {
+        details: { expiresAt: estimate.expiresAt },
+      });
+    }
+  }
+}

@@ -1,0 +1,259 @@
+import { createPublicClient, createWalletClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
+import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
+import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
+import { createLogger } from '../../logger.js';
+import { confirmedMarket, fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
+import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
+
+const OPERATOR = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
+async function post(
+  server: TestServer,
+  token: string,
+  path: string,
+  body: unknown,
+  key?: string,
+  extra: Record<string, string> = {},
+) {
+  const res = await fetch(`${server.marketsUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-builder-api-key': server.builderKey,
+      authorization: `Bearer ${token}`,
+      ...(key ? { 'idempotency-key': key } : {}),
+      ...extra,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function estimate(server: TestServer, token: string, duelId: string, amount: bigint) {
+  const quote = await post(server, token, '/svc/user/bets/estimate-buy', {
+    duelId,
+    optionIndex: 0,
+    betAmountUsdc: amount.toString(),
+    slippageBps: 100,
+  });
+  const est = quote.body['estimate'] as Record<string, string>;
+  return {
+    estimate: est,
+    duelId,
+    duelType: 'PREDICTION',
+    bet: 'YES',
+    optionIndex: 0,
+    betAmount: est['amountIn'],
+    betAmountUsdc: est['amountIn'],
+    slippageBps: 100,
+  };
+}
+
+const trades = async (server: TestServer, duelId: string) =>
+  Number(
+    (
+      await server.container.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ n: string }[]>('select count(*) as n from trades where duel_id = ?', [duelId])
+    )[0]?.n,
+  );
+
+describe('placing bets', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      INDEXER_INTERVAL_MS: '200',
+      JOBS_ENABLED: 'true',
+      GEO_COUNTRY_HEADER: 'cf-ipcountry',
+      GEO_BLOCKED_COUNTRIES: 'US',
+    });
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('turns 100 concurrent identical requests with one Idempotency-Key into exactly one trade', async () => {
+    const creator = await fundedUser(server.container, server.builderKey, 'conc_creator');
+    const duelId = await confirmedMarket(server.container, creator);
+    const bettor = await fundedUser(server.container, server.builderKey, 'conc_bettor');
+    const body = await estimate(server, bettor.token, duelId, 10n * UNIT);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => post(server, bettor.token, '/svc/user/bets/create', body, 'one-logical-bet')),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length + answers.filter((a) => a.body['code'] === 'IDEMPOTENCY_KEY_IN_FLIGHT').length).toBe(100);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    const onChain = await server.container.chain.sharesOf(duelId, bettor.address as `0x${string}`, 0);
+    expect(onChain.toString()).toBe(body.estimate['sharesOut']);
+    await until(
+      () => trades(server, duelId),
+      (n) => n >= 1,
+    );
+    await new Promise((r) => setTimeout(r, 600)); // a few more indexer rounds: still one
+    expect(await trades(server, duelId)).toBe(1);
+  }, 90_000);
+
+  it('rejects an altered estimate, a stake below the minimum and a wrong tokenDecimals with 4xx codes', async () => {
+    const creator = await fundedUser(server.container, server.builderKey, 'rej_creator');
+    const duelId = await confirmedMarket(server.container, creator);
+    const bettor = await fundedUser(server.container, server.builderKey, 'rej_bettor');
+    const body = await estimate(server, bettor.token, duelId, 10n * UNIT);
+    const altered = { ...body, estimate: { ...body.estimate, minSharesOut: '1' } };
+    expect((await post(server, bettor.token, '/svc/user/bets/create', altered)).body['code']).toBe('QUOTE_INVALID');
+    const decimals = await post(server, bettor.token, '/svc/user/bets/create', { ...body, tokenDecimals: 6 });
+    expect(decimals.status).toBe(400);
+    expect(decimals.body['fieldErrors']).toHaveProperty(['body.tokenDecimals']);
+    const small = await post(server, bettor.token, '/svc/user/bets/estimate-buy', {
+      duelId,
+      optionIndex: 0,
+      betAmountUsdc: (4n * UNIT).toString(),
+      slippageBps: 100,
+    });
+    expect(small.status).toBe(201);
+    expect(small.body).toMatchObject({ success: false, code: 'BET_BELOW_MINIMUM' });
+    const broke = await fundedUser(server.container, server.builderKey, 'rej_broke', 0n);
+    const unfunded = await post(
+      server,
+      broke.token,
+      '/svc/user/bets/create',
+      await estimate(server, broke.token, duelId, 10n * UNIT),
+    );
+    expect(unfunded).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_CREDITS' } });
+    const soon = await post(server, creator.token, '/svc/user/duels/create', {
+      question: 'Too soon?',
+      category: 'Football',
+      startTime: new Date(Date.now() + 60_000).toISOString(),
+      endTime: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(soon.status).toBe(400);
+    expect(soon.body['code']).toBe('START_TIME_TOO_SOON');
+    expect(soon.body['details']).toHaveProperty('minStartTime');
+    const rowId = (await server.container.markets.repo.byDuelId(duelId))?.id ?? '';
+    const byRowId = await fetch(`${server.marketsUrl}/svc/public/duels/get-duel-by-id/${rowId}`, {
+      headers: { 'x-builder-api-key': server.builderKey },
+    });
+    expect(byRowId.status).toBe(404);
+    expect(((await byRowId.json()) as { message: string }).message).toContain('That is the database id');
+  }, 90_000);
+
+  it('refuses trades on a usdc market from a blocked country, and never on a credits market', async () => {
+    const creator = await fundedUser(server.container, server.builderKey, 'geo_creator');
+    await server.container.chain.mint('usdc', creator.address as `0x${string}`, 1_000n * UNIT);
+    const usdcMarket = await confirmedMarket(server.container, creator, { collateralStack: 'usdc' });
+    const creditsMarket = await confirmedMarket(server.container, creator);
+    const bettor = await fundedUser(server.container, server.builderKey, 'geo_bettor');
+    const quote = (duelId: string, country: string) =>
+      post(
+        server,
+        bettor.token,
+        '/svc/user/bets/estimate-buy',
+        { duelId, optionIndex: 0, betAmountUsdc: (5n * UNIT).toString(), slippageBps: 100 },
+        undefined,
+        { 'cf-ipcountry': country },
+      );
+    expect(await quote(usdcMarket, 'US')).toMatchObject({ status: 403, body: { code: 'GEO_BLOCKED' } });
+    expect(await quote(usdcMarket, 'PT')).toMatchObject({ status: 201, body: { success: true } });
+    expect(await quote(creditsMarket, 'US')).toMatchObject({ status: 201, body: { success: true } });
+  }, 90_000);
+});
+
+describe('indexing across a restart', () => {
+  it('resumes from its cursor against the same PostgreSQL with no duplicate or missed trade', async () => {
+    const logger = createLogger('silent');
+    const chain = await ViemChainAdapter.connect(
+      {
+        rpcUrl: undefined,
+        chainId: 31337,
+        operatorKey: OPERATOR,
+        addresses: undefined,
+        confirmations: 0,
+        embeddedRpcPort: 0,
+      },
+      logger,
+    );
+    const env = {
+      CHAIN_RPC_URL: chain.embeddedRpcUrl,
+      CHAIN_CONTRACTS: JSON.stringify(chain.addresses),
+      CHAIN_OPERATOR_KEY: OPERATOR,
+      CHAIN_CONFIRMATIONS: '0',
+      INDEXER_INTERVAL_MS: '200',
+      JOBS_ENABLED: 'true',
+    };
+    const first = await startTestServer(env);
+    let second: TestServer | undefined;
+    try {
+      const creator = await fundedUser(first.container, first.builderKey, 'rs_creator');
+      const duelId = await confirmedMarket(first.container, creator);
+      const bettor = await fundedUser(first.container, first.builderKey, 'rs_bettor');
+      for (let i = 0; i < 3; i++) {
+        const placed = await post(
+          first,
+          bettor.token,
+          '/svc/user/bets/create',
+          await estimate(first, bettor.token, duelId, 6n * UNIT),
+        );
+        expect(placed.status).toBe(201);
+      }
+      await until(
+        () => trades(first, duelId),
+        (n) => n === 3,
+      );
+      await first.stop();
+
+      // While no server runs, the chain moves on.
+      const outsider = privateKeyToAccount(generatePrivateKey());
+      await chain.fundGas(outsider.address, UNIT);
+      await chain.mint('credits', outsider.address, 100n * UNIT);
+      const wallet = createWalletClient({ transport: http(chain.embeddedRpcUrl), account: outsider });
+      const pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
+      const send = async (hash: Promise<`0x${string}`>) => pub.waitForTransactionReceipt({ hash: await hash });
+      await send(
+        wallet.writeContract({
+          address: chain.addresses.credits,
+          abi: CollateralTokenAbi,
+          functionName: 'approve',
+          args: [chain.addresses.markets, 10n ** 30n],
+          chain: null,
+        }),
+      );
+      for (let i = 0; i < 2; i++) {
+        await send(
+          wallet.writeContract({
+            address: chain.addresses.markets,
+            abi: DuelMarketsAbi,
+            functionName: 'buy',
+            args: [duelId, 1, 5n * UNIT, 0n],
+            chain: null,
+          }),
+        );
+      }
+
+      second = await startTestServer({ ...env, DATABASE_URL: first.database.url });
+      const onChain = (await chain.marketEvents(0n, await chain.blockNumber())).filter(
+        (e) => e.duelId.toLowerCase() === duelId && (e.kind === 'bought' || e.kind === 'sold'),
+      ).length;
+      expect(onChain).toBe(5);
+      const server = second;
+      await until(
+        () => trades(server, duelId),
+        (n) => n >= 5,
+      );
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await trades(server, duelId)).toBe(5);
+      const distinct = await server.container.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ n: string }[]>('select count(distinct (tx_hash, log_index)) as n from trades where duel_id = ?', [
+          duelId,
+        ]);
+      expect(Number(distinct[0]?.n)).toBe(5);
+    } finally {
+      await second?.close();
+      await first.database.drop();
+      await chain.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { DuelRepository, type DuelListFilter } from './duel.repository.js';
+
+let db: TestDatabase;
+let orm: Orm;
+let repo: DuelRepository;
+
+const base: DuelListFilter = { includePrivate: false, sortBy: 'createdAt', sortOrder: 'desc' };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  orm = await initOrm(db.url, 2, false);
+  repo = new DuelRepository(orm);
+  const conn = orm.em.fork().getConnection();
+  for (let i = 0; i < 30; i++) {
+    await conn.execute(
+      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
+         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps,
+         ext_live, is_canonical, ext_volume24h)
+       values (?, ?, ?, '0x0000000000000000000000000000000000000001', ?, ?, '{}', '{YES,NO}', 'PREDICTION', ?, ?,
+         now() + (? || ' hours')::interval, now() + (? || ' hours')::interval, now() - (? || ' minutes')::interval,
+         ?, 'confirmed', '{1,1}', 0, 0, 5000, false, ?, ?)`,
+      [
+        randomUUID(),
+        `0x${i.toString(16).padStart(64, '0')}`,
+        randomUUID(),
+        `Question ${i}`,
+        i % 2 ? 'Football' : 'Cricket',
+        i % 3 ? 'credits' : 'usdc',
+        i % 5 === 0,
+        String(i + 1),
+        String(i + 2),
+        String(i),
+        i % 4 ? 'open' : 'settled',
+        i % 6 === 0,
+        i % 6 === 0 ? String(1000 - i) : null,
+      ],
+    );
+  }
+});
+afterAll(async () => {
+  await orm?.close(true);
+  await db?.drop();
+});
+
+describe('DuelRepository', () => {
+  it('pages public duels newest first and never lists private ones', async () => {
+    const page1 = await repo.page({ ...base, page: 1, limit: 10 });
+    const page3 = await repo.page({ ...base, page: 3, limit: 10 });
+    expect(page1).toHaveLength(10);
+    expect(page1.every((d) => !d.isPrivate)).toBe(true);
+    expect(await repo.count(base)).toBe(24);
+    expect(page3).toHaveLength(4);
+    const times = page1.map((d) => new Date(d.createdAt).getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(await repo.count({ ...base, includePrivate: true })).toBe(30);
+  });
+
+  it('filters by category, collateral and status and sorts by a whitelisted key', async () => {
+    const rows = await repo.page({
+      ...base,
+      category: 'Football',
+      collateralStack: 'credits',
+      status: 'open',
+      page: 1,
+      limit: 100,
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((d) => d.category === 'Football' && d.collateralStack === 'credits' && d.status === 'open')).toBe(
+      true,
+    );
+    const byStart = await repo.page({ ...base, sortBy: 'startTime', sortOrder: 'asc', page: 1, limit: 5 });
+    const starts = byStart.map((d) => new Date(d.startTime).getTime());
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+  });
+
+  it('ranks canonical duels by paired external volume', async () => {
+    const rows = await repo.page({ ...base, includePrivate: true, sortBy: 'extMarketVolume24h', page: 1, limit: 10 });
+    expect(rows.every((d) => d.isCanonical)).toBe(true);
+    expect(rows.map((d) => d.extVolume24h)).toEqual(['1000', '994', '988', '982', '976']);
+  });
+
+  it('finds by on-chain duelId and tells a database id apart', async () => {
+    const [first] = await repo.page({ ...base, page: 1, limit: 1 });
+    expect((await repo.byDuelId(first!.duelId))?.id).toBe(first!.id);
+    expect(await repo.byDuelId(first!.id)).toBeNull();
+    expect(await repo.existsByRowId(first!.id)).toBe(true);
+  });
+
+  it('lists canonical credits duels by mode and lets an operator pair or unpair one', async () => {
+    const now = new Date();
+    const all = await repo.canonical('all', 100, now);
+    expect(
+      all.every((d) => d.isCanonical && d.collateralStack === 'credits' && !d.isPrivate && d.status === 'open'),
+    ).toBe(true);
+    const volumes = all.map((d) => BigInt(d.extVolume24h ?? '0'));
+    expect([...volumes].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))).toEqual(volumes);
+    // Every fixture starts in the future and none is flagged live: nothing is live yet.
+    expect(await repo.canonical('live', 100, now)).toEqual([]);
+    expect((await repo.canonical('upcoming', 100, now)).length).toBe(all.length);
+
+    const [plain] = await repo.page({ ...base, collateralStack: 'credits', page: 1, limit: 1 });
+    expect(await repo.markCanonical(plain!.duelId, { extMarketId: 'ext-1', volume24h: 10n ** 30n, live: true })).toBe(
+      'ok',
+    );
+    const paired = await repo.canonical('live', 5, now);
+    expect(paired.map((d) => d.duelId)).toContain(plain!.duelId);
+    expect(paired[0]?.extVolume24h).toBe((10n ** 30n).toString());
+    expect(await repo.markCanonical(plain!.duelId, null)).toBe('ok');
+    expect((await repo.byDuelId(plain!.duelId))?.isCanonical).toBe(false);
+    const [usdc] = await repo.page({ ...base, collateralStack: 'usdc', page: 1, limit: 1 });
+    expect(await repo.markCanonical(usdc!.duelId, { extMarketId: 'x', volume24h: 1n, live: false })).toBe(
+      'not_credits',
+    );
+    expect(await repo.markCanonical(`0x${'f'.repeat(64)}`, null)).toBe('not_found');
+  });
+});

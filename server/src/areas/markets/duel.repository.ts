@@ -1,0 +1,196 @@
+import type { Orm } from '../../platform/db/orm.js';
+import type { Duel, DuelStatus } from './duel.entity.js';
+
+export type DuelSortBy = 'createdAt' | 'startTime' | 'endTime' | 'extMarketVolume24h';
+
+/** Filters and ordering of a duel list (§4.6), already validated. */
+export interface DuelListFilter {
+  readonly collateralStack?: 'usdc' | 'credits' | undefined;
+  readonly category?: string | undefined;
+  readonly status?: Exclude<DuelStatus, 'cancelled'> | undefined;
+  readonly leagueId?: string | undefined;
+  readonly includePrivate: boolean;
+  readonly sortBy: DuelSortBy;
+  readonly sortOrder: 'asc' | 'desc';
+}
+
+export interface DuelPageRequest extends DuelListFilter {
+  readonly page: number;
+  readonly limit: number;
+}
+
+/** Sort keys map to columns through this table only: user input never reaches the SQL text. */
+const SORT_COLUMN: Record<DuelSortBy, string> = {
+  createdAt: '"created_at"',
+  startTime: '"start_time"',
+  endTime: '"end_time"',
+  extMarketVolume24h: '"ext_volume24h"',
+};
+
+const COLUMNS = `"id", "duel_id" as "duelId", "builder_app_id" as "builderAppId", "creator_user_id" as "creatorUserId",
+  "creator_address" as "creatorAddress", "question", "description", "category", "tags", "options", "duel_type" as "duelType",
+  "collateral_stack" as "collateralStack", "is_private" as "isPrivate", "league_id" as "leagueId",
+  "parent_market_id" as "parentMarketId", "cover_image_url" as "coverImageUrl", "start_time" as "startTime",
+  "end_time" as "endTime", "created_at" as "createdAt", "status", "chain_state" as "chainState", "tx_hash" as "txHash",
+  "chain_error" as "chainError", "winning_option_index" as "winningOptionIndex", "pool_balances" as "poolBalances",
+  "total_volume"::text as "totalVolume", "unique_participants" as "uniqueParticipants", "yes_bps" as "yesBps",
+  "ext_market_id" as "extMarketId", "ext_volume24h"::text as "extVolume24h", "ext_live" as "extLive",
+  "is_canonical" as "isCanonical", "fee_bps" as "feeBps", "initial_liquidity"::text as "initialLiquidity",
+  "resolved_at" as "resolvedAt", "contest_ends_at" as "contestEndsAt"`;
+
+function where(filter: DuelListFilter): { sql: string; params: unknown[] } {
+  // A creation the chain rejected never becomes a market.
+  const clauses: string[] = [`"chain_state" <> 'failed'`];
+  const params: unknown[] = [];
+  if (!filter.includePrivate) clauses.push('not "is_private"');
+  if (filter.collateralStack) {
+    clauses.push('"collateral_stack" = ?');
+    params.push(filter.collateralStack);
+  }
+  if (filter.category) {
+    clauses.push('"category" = ?');
+    params.push(filter.category);
+  }
+  if (filter.status) {
+    clauses.push('"status" = ?');
+    params.push(filter.status);
+  }
+  if (filter.leagueId) {
+    clauses.push('"league_id" = ?');
+    params.push(filter.leagueId);
+  }
+  // Ranking by paired external volume only makes sense for canonical duels.
+  if (filter.sortBy === 'extMarketVolume24h') clauses.push('"is_canonical"');
+  return { sql: clauses.length ? `where ${clauses.join(' and ')}` : '', params };
+}
+
+/** Reads of the duel read model. */
+export class DuelRepository {
+  constructor(private readonly orm: Orm) {}
+
+  async page(req: DuelPageRequest): Promise<Duel[]> {
+    const { sql, params } = where(req);
+    const dir = req.sortOrder === 'asc' ? 'asc' : 'desc';
+    const nulls = req.sortBy === 'extMarketVolume24h' ? ` nulls ${dir === 'desc' ? 'last' : 'first'}` : '';
+    return this.execute<Duel>(
+      `select ${COLUMNS} from "duels" ${sql}
+        order by ${SORT_COLUMN[req.sortBy]} ${dir}${nulls}, "id" ${dir}
+        limit ? offset ?`,
+      [...params, req.limit, (req.page - 1) * req.limit],
+    );
+  }
+
+  async count(filter: DuelListFilter): Promise<number> {
+    const { sql, params } = where(filter);
+    const [row] = await this.execute<{ n: number }>(`select count(*)::int as "n" from "duels" ${sql}`, params);
+    return row?.n ?? 0;
+  }
+
+  async byDuelId(duelId: string): Promise<Duel | null> {
+    const [row] = await this.execute<Duel>(`select ${COLUMNS} from "duels" where "duel_id" = ?`, [
+      duelId.toLowerCase(),
+    ]);
+    return row ?? null;
+  }
+
+  /** True when `id` is a database row id: lets a 404 say which id was expected instead. */
+  async existsByRowId(id: string): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+    const rows = await this.execute<{ id: string }>('select "id" from "duels" where "id" = ?', [id]);
+    return rows.length > 0;
+  }
+
+  /** Canonical credits duels still open, ranked by paired 24 h volume (§4.7). */
+  async canonical(status: 'live' | 'upcoming' | 'all', limit: number, now: Date): Promise<Duel[]> {
+    const mode =
+      status === 'live'
+        ? 'and ("ext_live" or "start_time" <= ?)'
+        : status === 'upcoming'
+          ? 'and not "ext_live" and "start_time" > ?'
+          : '';
+    return this.execute<Duel>(
+      `select ${COLUMNS} from "duels"
+        where "is_canonical" and not "is_private" and "collateral_stack" = 'credits' and "status" = 'open' ${mode}
+        order by "ext_volume24h" desc nulls last, "id" desc limit ?`,
+      mode ? [now, limit] : [limit],
+    );
+  }
+
+  async hasTraded(duelId: string, trader: string): Promise<boolean> {
+    const rows = await this.execute<{ one: number }>(
+      'select 1 as "one" from "trades" where "duel_id" = ? and "trader" = ? limit 1',
+      [duelId.toLowerCase(), trader],
+    );
+    return rows.length > 0;
+  }
+
+  /** Every holder's positions with their total paid in and received from sales, and username. */
+  async participants(duelId: string) {
+    return this.execute<{
+      holder: string;
+      optionIndex: number;
+      shares: string;
+      costBasis: string;
+      username: string | null;
+      bought: string;
+      sold: string;
+    }>(
+      `select p."holder", p."option_index" as "optionIndex", p."shares"::text as "shares", p."cost_basis"::text as "costBasis",
+          (select u."username" from "users" u where u."managed_address" = p."holder" limit 1) as "username",
+          coalesce(t."bought", 0)::text as "bought", coalesce(t."sold", 0)::text as "sold"
+        from "positions" p
+        left join (
+          select "trader", sum(case when "side" = 'buy' then "collateral" else 0 end) as "bought",
+                 sum(case when "side" = 'sell' then "collateral" else 0 end) as "sold"
+            from "trades" where "duel_id" = ? group by "trader"
+        ) t on t."trader" = p."holder"
+        where p."duel_id" = ?
+        order by p."holder", p."option_index"`,
+      [duelId.toLowerCase(), duelId.toLowerCase()],
+    );
+  }
+
+  /** Positions of one holder in one duel. */
+  async positionsOf(duelId: string, holder: string) {
+    return this.execute<{ optionIndex: number; shares: string; costBasis: string }>(
+      `select "option_index" as "optionIndex", "shares"::text as "shares", "cost_basis"::text as "costBasis"
+         from "positions" where "duel_id" = ? and "holder" = ? order by "option_index"`,
+      [duelId.toLowerCase(), holder],
+    );
+  }
+
+  /** Cost basis of a holder's positions in markets that are neither settled nor cancelled. */
+  async openExposure(holder: string): Promise<bigint> {
+    const [row] = await this.execute<{ used: string }>(
+      `select coalesce(sum(p."cost_basis"), 0)::text as "used" from "positions" p
+         join "duels" d on d."duel_id" = p."duel_id"
+        where p."holder" = ? and d."status" in ('open', 'pending', 'pending_contest')`,
+      [holder],
+    );
+    return BigInt(row?.used ?? '0');
+  }
+
+  /** Marks a credits duel as mirroring an external market, or unmarks it (`null`). */
+  async markCanonical(
+    duelId: string,
+    pairing: { extMarketId: string; volume24h: bigint; live: boolean } | null,
+  ): Promise<'ok' | 'not_found' | 'not_credits'> {
+    const [row] = await this.execute<{ collateralStack: string }>(
+      'select "collateral_stack" as "collateralStack" from "duels" where "duel_id" = ?',
+      [duelId.toLowerCase()],
+    );
+    if (!row) return 'not_found';
+    if (row.collateralStack !== 'credits') return 'not_credits';
+    await this.execute(
+      `update "duels" set "is_canonical" = ?, "ext_market_id" = ?, "ext_volume24h" = ?, "ext_live" = ? where "duel_id" = ?`,
+      pairing
+        ? [true, pairing.extMarketId, pairing.volume24h.toString(), pairing.live, duelId.toLowerCase()]
+        : [false, null, null, false, duelId.toLowerCase()],
+    );
+    return 'ok';
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
+  }
+}

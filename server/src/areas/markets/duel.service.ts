@@ -1,0 +1,289 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contract';
+import { getAddress, toHex } from 'viem';
+import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import { MIN_STAKE } from './fpmm.math.js';
+import type { Orm } from '../../platform/db/orm.js';
+import { DomainError } from '../../errors.js';
+import type { ManagedSigners } from '../identity/managed-signers.js';
+import type { Duel } from './duel.entity.js';
+import type { ListCache } from './duel-list.cache.js';
+import { duelPrices, toDuelDto } from './duel.mapper.js';
+import type { DuelPageRequest, DuelRepository } from './duel.repository.js';
+import type { MarketAccess } from './market-access.js';
+
+export interface DuelSettings {
+  readonly feeBps: number;
+  readonly initialLiquidity: bigint;
+  readonly publicLeadSeconds: number;
+  readonly privateLeadSeconds: number;
+  readonly contestPeriodSeconds: number;
+}
+
+/** The caller of a write: who they are and which managed wallet signs. */
+export interface Creator {
+  readonly userId: string;
+  readonly builderAppId: string;
+  readonly address: string;
+}
+
+export interface DuelPage {
+  data: DuelDto[];
+  pagination: { page: number; limit: number; total: number; hasMore: boolean };
+}
+
+/**
+ * Markets: creation on chain (accepted, not final), and reads of the read model the indexer keeps.
+ */
+export class DuelService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly chain: ChainPort,
+    private readonly signers: ManagedSigners,
+    private readonly repo: DuelRepository,
+    private readonly access: MarketAccess,
+    private readonly listCache: ListCache<DuelPage>,
+    private readonly settings: DuelSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Validates, records the intent (chainState pending), submits the creation signed by the
+   * creator's managed wallet and returns its hash. A pre-flight revert removes the record: a
+   * rejected request leaves nothing behind. `parentMarketId` makes it a sub-market of a parent market.
+   */
+  async create(creator: Creator, input: CreateDuelRequest, parentMarketId: string | null = null) {
+    const isPrivate = input.isPrivate ?? false;
+    const start = Date.parse(input.startTime);
+    const end = Date.parse(input.endTime);
+    const now = this.now();
+    const lead = isPrivate ? this.settings.privateLeadSeconds : this.settings.publicLeadSeconds;
+    const minStart = now + lead * 1000;
+    if (start <= now || start < minStart) {
+      throw new DomainError(
+        'START_TIME_TOO_SOON',
+        start <= now
+          ? 'Start time must be in the future'
+          : `Start time must be at least ${lead} seconds ahead for a ${isPrivate ? 'private' : 'public'} market`,
+        { details: { minStartTime: new Date(minStart).toISOString(), leadSeconds: lead } },
+      );
+    }
+    if (end <= start) {
+      throw new DomainError('VALIDATION_FAILED', 'End time must be after start time', {
+        fieldErrors: { 'body.endTime': ['must be after startTime'] },
+      });
+    }
+    const duelType = input.duelType ?? 'PREDICTION';
+    if (duelType === 'VERSUS' && !input.options) {
+      throw new DomainError('VALIDATION_FAILED', 'A VERSUS market names its sides', {
+        fieldErrors: { 'body.options': ['required when duelType is VERSUS'] },
+      });
+    }
+    const options = input.options ?? ['YES', 'NO'];
+    const funding = input.initialLiquidity ? BigInt(input.initialLiquidity) : this.settings.initialLiquidity;
+    if (funding < MIN_STAKE) {
+      throw new DomainError('BET_BELOW_MINIMUM', 'The initial liquidity is below the 5-unit minimum', {
+        details: { minimum: MIN_STAKE.toString() },
+      });
+    }
+    const stack = input.collateralStack ?? 'credits';
+    const creatorAddress = getAddress(creator.address);
+    const available = await this.chain.collateralBalance(stack, creatorAddress);
+    if (available < funding) {
+      throw new DomainError(
+        'INSUFFICIENT_CREDITS',
+        'Insufficient Credits: the managed wallet cannot fund the liquidity',
+        {
+          details: { required: funding.toString(), available: available.toString(), collateralStack: stack },
+        },
+      );
+    }
+    const signer = await this.signers.forUser(creator.userId);
+    const duelId = toHex(randomBytes(32));
+    const conn = this.orm.em.fork().getConnection();
+    await conn.execute(
+      `insert into duels (id, duel_id, builder_app_id, creator_user_id, creator_address, question, description, category, tags,
+         options, duel_type, collateral_stack, is_private, league_id, cover_image_url, start_time, end_time, created_at, status,
+         chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical, fee_bps, initial_liquidity,
+         parent_market_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?, ?, ?, ?, ?, ?, ?, now(), 'open', 'pending', '{}', 0, 0, ?, false,
+         false, ?, ?, ?)`,
+      [
+        randomUUID(),
+        duelId,
+        creator.builderAppId,
+        creator.userId,
+        creatorAddress,
+        input.question,
+        input.description ?? null,
+        input.category,
+        pgArray(input.tags ?? []),
+        pgArray(options),
+        duelType,
+        stack,
+        isPrivate,
+        input.leagueId ?? null,
+        input.coverImageUrl ?? null,
+        new Date(start),
+        new Date(end),
+        Math.floor(10_000 / options.length),
+        this.settings.feeBps,
+        funding.toString(),
+        parentMarketId,
+      ],
+    );
+    let txHash: `0x${string}`;
+    try {
+      txHash = await this.chain.createMarket(signer, {
+        duelId,
+        collateral: stack,
+        options: options.length,
+        startTime: Math.floor(start / 1000),
+        endTime: Math.floor(end / 1000),
+        feeBps: this.settings.feeBps,
+        isPrivate,
+        funding,
+        // The chain re-checks a slightly shorter lead, so a request valid here never reverts for it.
+        minLeadSeconds: Math.max(0, lead - 60),
+        contestPeriodSeconds: this.settings.contestPeriodSeconds,
+      });
+    } catch (err) {
+      await conn.execute(`delete from duels where duel_id = ? and chain_state = 'pending'`, [duelId]);
+      throw err;
+    }
+    await conn.execute('update duels set tx_hash = ? where duel_id = ?', [txHash, duelId]);
+    this.listCache.invalidate();
+    return { duelId, txHash, chainState: 'pending' as const };
+  }
+
+  /** A page of a duel list (§4.6); public pages are cached briefly and invalidated by the indexer. */
+  async list(query: DuelListQuery, opts: { leagueId?: string; isAdmin: boolean }): Promise<DuelPage> {
+    if (query.includePrivate && !opts.isAdmin) {
+      throw new DomainError('FORBIDDEN', 'includePrivate is for admin tokens only', {
+        fieldErrors: { 'query.includePrivate': ['admin only'] },
+      });
+    }
+    const req: DuelPageRequest = {
+      page: query.page,
+      limit: query.limit,
+      collateralStack: query.collateralStack,
+      category: query.category,
+      status: query.status,
+      leagueId: opts.leagueId,
+      includePrivate: query.includePrivate ?? false,
+      sortBy: query.sortBy,
+      sortOrder: query.sortOrder,
+    };
+    const load = async (): Promise<DuelPage> => {
+      const [rows, total] = await Promise.all([this.repo.page(req), this.repo.count(req)]);
+      return {
+        data: rows.map((r) => toDuelDto(r)),
+        pagination: { page: req.page, limit: req.limit, total, hasMore: req.page * req.limit < total },
+      };
+    };
+    if (req.includePrivate) return load();
+    return this.listCache.get(JSON.stringify(req), load);
+  }
+
+  async canonical(status: 'live' | 'upcoming' | 'all', limit: number): Promise<{ data: DuelDto[] }> {
+    const rows = await this.repo.canonical(status, limit, new Date(this.now()));
+    return { data: rows.map((r) => toDuelDto(r)) };
+  }
+
+  /** A duel by its on-chain id, with private access enforced for `caller`. */
+  async get(duelId: string, caller?: string, userAddress?: string): Promise<DuelDto> {
+    const duel = await this.require(duelId);
+    await this.access.assertCanView(duel, caller);
+    const participated = userAddress ? await this.repo.hasTraded(duel.duelId, getAddress(userAddress)) : undefined;
+    return toDuelDto(duel, participated);
+  }
+
+  /** The duel row or a 404 that says which id is expected. */
+  async require(duelId: string): Promise<Duel> {
+    const duel = /^0x[0-9a-fA-F]{64}$/.test(duelId) ? await this.repo.byDuelId(duelId) : null;
+    if (duel) return duel;
+    const hint = (await this.repo.existsByRowId(duelId))
+      ? ' That is the database id: pass the on-chain duelId (0x + 64 hex) instead.'
+      : ' Pass the on-chain duelId (0x + 64 hex).';
+    throw new DomainError('NOT_FOUND', `No duel with duelId ${duelId}.${hint}`, { details: { duelId } });
+  }
+
+  async participants(duelId: string, caller: string) {
+    const duel = await this.require(duelId);
+    await this.access.assertCanView(duel, caller);
+    const rows = await this.repo.participants(duel.duelId);
+    const value = valuer(duel);
+    const byHolder = new Map<string, (typeof rows)[number][]>();
+    for (const r of rows) byHolder.set(r.holder, [...(byHolder.get(r.holder) ?? []), r]);
+    const participants = [...byHolder.entries()].map(([holder, positions]) => {
+      const first = positions[0];
+      const mapped = positions.map((p) => ({
+        optionIndex: p.optionIndex,
+        optionLabel: duel.options[p.optionIndex] ?? String(p.optionIndex),
+        shares: p.shares,
+        costBasis: p.costBasis,
+        currentValue: value(p.optionIndex, BigInt(p.shares), BigInt(p.costBasis)).toString(),
+      }));
+      const totalCost = mapped.reduce((a, p) => a + BigInt(p.costBasis), 0n);
+      const totalValue = mapped.reduce((a, p) => a + BigInt(p.currentValue), 0n);
+      const paidIn = BigInt(first?.bought ?? '0');
+      const received = BigInt(first?.sold ?? '0');
+      return {
+        userAddress: getAddress(holder),
+        username: first?.username ?? null,
+        positions: mapped,
+        totalCostBasis: totalCost.toString(),
+        totalCurrentValue: totalValue.toString(),
+        pnl: (totalValue + received - paidIn).toString(),
+      };
+    });
+    return { duelId: duel.duelId, participants };
+  }
+
+  async ogMetadata(duelId: string, baseUrl: string) {
+    const duel = await this.require(duelId);
+    if (duel.isPrivate) {
+      // Share cards are public by nature; a private market's card reveals nothing about it.
+      return {
+        duelId: duel.duelId,
+        title: 'Private market',
+        description: 'A private prediction market on Duelkit. Join it with an invite.',
+        imageUrl: `${baseUrl}/media/og/private.png`,
+        url: `${baseUrl}/duels/${duel.duelId}`,
+        siteName: 'Duelkit',
+      };
+    }
+    const dto = toDuelDto(duel);
+    const odds = duel.options.map((o, i) => `${o} ${percentOf(dto.prices[i])}%`).join(' · ');
+    return {
+      duelId: duel.duelId,
+      title: duel.question,
+      description: [duel.description, odds].filter(Boolean).join(' — ').slice(0, 300),
+      imageUrl: duel.coverImageUrl ?? `${baseUrl}/media/og/${duel.duelId}.png`,
+      url: `${baseUrl}/duels/${duel.duelId}`,
+      siteName: 'Duelkit',
+    };
+  }
+}
+
+function percentOf(price: string | undefined): string {
+  return (Number(BigInt(price ?? '0') / 10n ** 14n) / 100).toFixed(2);
+}
+
+/** A PostgreSQL array literal of text values, quoted so commas and braces stay inside. */
+export function pgArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}
+
+/**
+ * Value of a position in base units: settled → winning shares pay one unit each; cancelled →
+ * refunded at cost; otherwise shares at the marginal price.
+ */
+export function valuer(duel: Pick<Duel, 'status' | 'winningOptionIndex' | 'poolBalances' | 'options'>) {
+  const p = duelPrices(duel);
+  return (option: number, shares: bigint, costBasis: bigint): bigint => {
+    if (duel.status === 'settled') return option === duel.winningOptionIndex ? shares : 0n;
+    if (duel.status === 'cancelled') return costBasis;
+    return (shares * (p[option] ?? 0n)) / 10n ** 18n;
+  };
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { createPublicClient, createWalletClient, http, keccak256, toHex, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
+import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
+import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
+import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { Lease } from '../../platform/jobs/lease.js';
+import { createLogger } from '../../logger.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { MarketIndexer } from './market-indexer.js';
+
+const UNIT = 10n ** 18n;
+const OPERATOR = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+let db: TestDatabase;
+let orm: Orm;
+let chain: ViemChainAdapter;
+let pub: ReturnType<typeof createPublicClient>;
+const logger = createLogger('silent');
+
+async function write(
+  account: PrivateKeyAccount,
+  address: Address,
+  abi: typeof DuelMarketsAbi | typeof CollateralTokenAbi,
+  functionName: string,
+  args: readonly unknown[],
+) {
+  const wallet = createWalletClient({ transport: http(chain.embeddedRpcUrl), account });
+  const { request } = await pub.simulateContract({ address, abi, functionName, args, account } as never);
+  const hash = await wallet.writeContract(request as never);
+  await pub.waitForTransactionReceipt({ hash });
+}
+
+async function trader(): Promise<PrivateKeyAccount> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await chain.fundGas(account.address, UNIT);
+  await chain.mint('credits', account.address, 1_000n * UNIT);
+  await write(account, chain.addresses.credits, CollateralTokenAbi, 'approve', [chain.addresses.markets, 2n ** 255n]);
+  return account;
+}
+
+/** A duel the API accepted (chainState pending) and its creation sent to the chain. */
+async function pendingMarket(creator: PrivateKeyAccount): Promise<`0x${string}`> {
+  const duelId = keccak256(toHex(randomUUID()));
+  const now = Math.floor(Date.now() / 1000);
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
+         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
+       values (?, ?, ?, ?, 'Will it rain', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?), now(),
+         'open', 'pending', '{}', 0, 0, 5000, false, false)`,
+      [randomUUID(), duelId, randomUUID(), creator.address, now + 3600, now + 7200],
+    );
+  const args = [
+    duelId,
+    chain.addresses.credits,
+    2,
+    BigInt(now + 3600),
+    BigInt(now + 7200),
+    100,
+    false,
+    100n * UNIT,
+    0n,
+    0n,
+  ];
+  await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', args);
+  return duelId;
+}
+
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await orm.em.fork().getConnection().execute<{ n: string }[]>(sql, params))[0]?.n);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  orm = await initOrm(db.url, 3, false);
+  chain = await ViemChainAdapter.connect(
+    {
+      rpcUrl: undefined,
+      chainId: 31337,
+      operatorKey: OPERATOR,
+      addresses: undefined,
+      confirmations: 0,
+      embeddedRpcPort: 0,
+    },
+    logger,
+  );
+  pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
+}, 60_000);
+afterAll(async () => {
+  await chain?.close();
+  await orm?.close(true);
+  await db?.drop();
+});
+
+describe('MarketIndexer', () => {
+  it('turns chain events into duels, trades and positions exactly once, and resumes from its cursor', async () => {
+    const creator = await trader();
+    const duelId = await pendingMarket(creator);
+    const alice = await trader();
+    await write(alice, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 0, 20n * UNIT, 0n]);
+    await write(alice, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 10n * UNIT, 0n]);
+    await write(alice, chain.addresses.markets, DuelMarketsAbi, 'sellForReturn', [duelId, 0, 5n * UNIT, 2n ** 255n]);
+
+    const first = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'a', 5_000), logger);
+    const run = await first.runOnce();
+    expect(run.events).toBe(4);
+    const [duel] = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ chain_state: string; pool_balances: string[]; unique_participants: number; total_volume: string }[]>(
+        'select chain_state, pool_balances, unique_participants, total_volume::text from duels where duel_id = ?',
+        [duelId],
+      );
+    expect(duel?.chain_state).toBe('confirmed');
+    expect(duel?.pool_balances).toEqual((await chain.poolBalances(duelId)).map(String));
+    expect(duel?.unique_participants).toBe(1);
+    expect(duel?.total_volume).toBe((35n * UNIT).toString());
+    for (const option of [0, 1]) {
+      const onChain = await pub.readContract({
+        address: chain.addresses.markets,
+        abi: DuelMarketsAbi,
+        functionName: 'shares',
+        args: [duelId, alice.address, BigInt(option)],
+      });
+      const [pos] = await orm.em
+        .fork()
+        .getConnection()
+        .execute<{ shares: string }[]>(
+          'select shares::text from positions where duel_id = ? and holder = ? and option_index = ?',
+          [duelId, alice.address, option],
+        );
+      expect(pos?.shares).toBe(onChain.toString());
+    }
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(3);
+
+    // Nothing new: nothing applied twice.
+    expect((await first.runOnce()).events).toBe(0);
+    // Replaying from an older cursor (a crash before the cursor moved) does not duplicate trades.
+    await orm.em.fork().getConnection().execute("update chain_cursors set last_block = 0 where name = 'markets'");
+    await first.runOnce();
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(3);
+
+    // Another instance cannot write while the lease is held; after release it resumes from the cursor.
+    const second = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'b', 5_000), logger);
+    expect((await second.runOnce()).skipped).toBe(true);
+    await new Lease(orm, 'indexer:markets', 'a', 5_000).release();
+    await write(alice, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 5n * UNIT, 0n]);
+    const resumed = await second.runOnce();
+    expect(resumed.events).toBe(1);
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(4);
+  }, 60_000);
+
+  it('applies a batch atomically: a failure leaves no row and no cursor move behind', async () => {
+    const creator = await trader();
+    const duelId = await pendingMarket(creator);
+    await write(creator, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 7n * UNIT, 0n]);
+    const cursor = async () =>
+      (
+        await orm.em
+          .fork()
+          .getConnection()
+          .execute<{ last_block: string }[]>("select last_block from chain_cursors where name = 'markets'")
+      )[0]?.last_block;
+    const before = await cursor();
+    const lease = () => new Lease(orm, 'indexer:markets', 'b', 5_000);
+    const failing = new MarketIndexer(orm, chain, lease(), logger, 2_000n, undefined, [
+      {
+        apply: (_em, e) => (e.kind === 'bought' ? Promise.reject(new Error('sink failed')) : Promise.resolve()),
+      },
+    ]);
+    await expect(failing.runOnce()).rejects.toThrow('sink failed');
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(0);
+    expect(await count("select count(*) as n from duels where duel_id = ? and chain_state = 'pending'", [duelId])).toBe(
+      1,
+    );
+    expect(await cursor()).toBe(before);
+
+    await new MarketIndexer(orm, chain, lease(), logger).runOnce();
+    expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(1);
+    expect(
+      await count("select count(*) as n from duels where duel_id = ? and chain_state = 'confirmed'", [duelId]),
+    ).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,85 @@
+import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { Orm } from '../../platform/db/orm.js';
+import type { MarketIndexer } from './market-indexer.js';
+import type { JobEngine } from '../../platform/jobs/job-engine.js';
+import type { Logger } from '../../logger.js';
+
+export const MARKETS_QUEUE = 'markets';
+
+/** A scheduled task of the markets area: run once per interval across all instances. */
+export interface ScheduledTask {
+  readonly name: string;
+  readonly everyMs: number;
+  run(now: Date): Promise<unknown>;
+}
+
+/**
+ * Creations the chain never confirmed: a reverted transaction marks the duel failed with the
+ * reason; a record whose transaction was never sent (the process died in between) fails after
+ * `staleMs`. Runs on the job engine.
+ */
+export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs: number): Promise<number> {
+  const conn = orm.em.fork().getConnection();
+  const pending = await conn.execute<{ duel_id: string; tx_hash: string | null; created_at: Date }[]>(
+    `select duel_id, tx_hash, created_at from duels where chain_state = 'pending' order by created_at limit 200`,
+  );
+  let changed = 0;
+  for (const row of pending) {
+    if (!row.tx_hash) {
+      if (Date.now() - new Date(row.created_at).getTime() < staleMs) continue;
+      await conn.execute(
+        `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
+        ['the creation transaction was never sent', row.duel_id],
+      );
+      changed++;
+      continue;
+    }
+    if ((await chain.transactionStatus(row.tx_hash as `0x${string}`)) === 'reverted') {
+      await conn.execute(
+        `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
+        ['the creation transaction reverted on chain', row.duel_id],
+      );
+      changed++;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Puts the markets area's periodic work on the durable job engine: one scheduler entry per task
+ * (once across instances) and one worker that runs whichever is due. Delivery is at least once;
+ * every task is idempotent.
+ */
+export async function scheduleMarketJobs(
+  jobs: JobEngine,
+  tasks: readonly ScheduledTask[],
+  logger: Logger,
+): Promise<void> {
+  const byName = new Map(tasks.map((t) => [t.name, t]));
+  for (const task of tasks) await jobs.every(MARKETS_QUEUE, task.name, task.everyMs, {});
+  jobs.work<Record<string, never>>({
+    queue: MARKETS_QUEUE,
+    handler: async (_data, job) => {
+      const task = byName.get(job.name);
+      if (!task) {
+        logger.warn({ job: job.name }, 'no task for scheduled job');
+        return;
+      }
+      await task.run(new Date());
+    },
+  });
+}
+
+/** The indexer as a scheduled task. */
+export function indexerTask(indexer: MarketIndexer, everyMs: number): ScheduledTask {
+  return {
+    name: 'index-markets',
+    everyMs,
+    // Catch up in one go after downtime: keep reading batches while there are blocks to read.
+    async run() {
+      for (let i = 0; i < 20; i++) {
+        if ((await indexer.runOnce()).caughtUp) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ContestWithAddress,
+  ErrorCode,
+  FinalizeContestRequest,
+  ResolveRequest,
+  SubmitContestRequest,
+} from '@duelkit/contract';
+import { getAddress } from 'viem';
+import type { Bytes32, ChainPort, Signer } from '../../adapters/chain/chain.port.js';
+import type { Orm } from '../../platform/db/orm.js';
+import { DomainError, isDomainError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { Duel } from '../markets/duel.entity.js';
+import { assertTransition, canTransition } from '../markets/duel-state.js';
+import type { MarketAccess } from '../markets/market-access.js';
+import type { LocalAccount } from 'viem';
+
+/** The signed-in user acting on a market. */
+export interface Caller {
+  readonly userId: string;
+  /** Managed wallet. */
+  readonly address: string;
+}
+
+export interface DuelLookup {
+  require(duelId: string): Promise<Duel>;
+}
+
+export interface SignerLookup {
+  forUser(userId: string): Promise<LocalAccount>;
+}
+
+export interface Page {
+  readonly page: number;
+  readonly limit: number;
+}
+
+interface ContestRow {
+  id: string;
+  duel_id: string;
+  user_address: string;
+  reason: string;
+  proposed_option_index: number | null;
+  created_at: Date;
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function toContest(row: ContestRow): ContestWithAddress {
+  return {
+    id: row.id,
+    duelId: row.duel_id,
+    userAddress: getAddress(row.user_address),
+    reason: row.reason,
+    proposedOptionIndex: row.proposed_option_index,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function withoutAddress({ userAddress: _omit, ...contest }: ContestWithAddress) {
+  return contest;
+}
+
+/**
+ * Resolution of ended markets by their creator, contests by participants during the contest
+ * period, and finalization (creator, admin, or the platform for uncontested markets). Every
+ * write goes to the chain, which holds the truth; the indexer moves the read model.
+ */
+export class ResolutionService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly chain: ChainPort,
+    private readonly duels: DuelLookup,
+    private readonly signers: SignerLookup,
+    private readonly access: MarketAccess,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Checks the whole batch first (404, 403, 409 name the duel; nothing is sent then), then
+   * resolves each market on chain with the creator's managed wallet. Chain rejections after the
+   * check are reported per item.
+   */
+  async resolve(caller: Caller, request: ResolveRequest) {
+    const now = this.now();
+    const checked: { duel: Duel; outcome: number }[] = [];
+    for (const [i, item] of request.duelIds.entries()) {
+      const duel = await this.duels.require(item.duelId);
+      this.assertCreator(duel, caller, 'resolve');
+      assertTransition(duel, 'resolve', 'creator', now);
+      this.assertOption(duel, item.winningOptionIndex, `body.duelIds.${i}.winningOptionIndex`);
+      checked.push({ duel, outcome: item.winningOptionIndex });
+    }
+    const signer = await this.signers.forUser(caller.userId);
+    const results = [];
+    for (const { duel, outcome } of checked) {
+      results.push(await this.send(duel.duelId, () => this.chain.resolve(signer, duel.duelId as Bytes32, outcome)));
+    }
+    return { results };
+  }
+
+  async submitContest(caller: Caller, body: SubmitContestRequest): Promise<ContestWithAddress> {
+    const duel = await this.duels.require(body.duelId);
+    await this.access.assertCanView(duel, caller.address);
+    if (same(duel.creatorAddress, caller.address)) {
+      throw new DomainError('FORBIDDEN', 'The creator cannot contest their own resolution', {
+        details: { duelId: duel.duelId },
+      });
+    }
+    if (!(await this.isParticipant(duel.duelId, caller.address))) {
+      throw new DomainError(
+        'NOT_PARTICIPANT',
+        'Only participants (traders and holders) of this market may contest it',
+        {
+          details: { duelId: duel.duelId },
+        },
+      );
+    }
+    assertTransition(duel, 'contest', 'participant', this.now());
+    if (body.proposedOptionIndex !== undefined) {
+      this.assertOption(duel, body.proposedOptionIndex, 'body.proposedOptionIndex');
+      if (body.proposedOptionIndex === duel.winningOptionIndex) {
+        throw new DomainError('VALIDATION_FAILED', 'The proposed outcome is the resolved one', {
+          fieldErrors: { 'body.proposedOptionIndex': ['must differ from the resolved outcome'] },
+        });
+      }
+    }
+    const [row] = await this.conn().execute<ContestRow[]>(
+      `insert into duel_contests (id, duel_id, user_address, user_id, reason, proposed_option_index, created_at)
+       values (?, ?, ?, ?, ?, ?, now()) on conflict (duel_id, user_address) do nothing returning *`,
+      [
+        randomUUID(),
+        duel.duelId,
+        getAddress(caller.address),
+        caller.userId,
+        body.reason,
+        body.proposedOptionIndex ?? null,
+      ],
+    );
+    if (!row) {
+      throw new DomainError('CONTEST_EXISTS', 'You already contested this market; one contest per participant', {
+        details: { duelId: duel.duelId },
+      });
+    }
+    return toContest(row);
+  }
+
+  /** Contests of a market, newest first, without addresses; private markets for members only. */
+  async publicContests(duelId: string, page: Page, viewer: string | undefined) {
+    const duel = await this.duels.require(duelId);
+    await this.access.assertCanView(duel, viewer);
+    const list = await this.contestPage(duel.duelId, page);
+    return { data: list.data.map(withoutAddress), pagination: list.pagination };
+  }
+
+  /** Contests with addresses: the creator's view. */
+  async creatorContests(caller: Caller, duelId: string, page: Page) {
+    const duel = await this.duels.require(duelId);
+    this.assertCreator(duel, caller, 'list the contests with addresses of');
+    return this.contestPage(duel.duelId, page);
+  }
+
+  /** Contests with addresses: the admins' view. */
+  async adminContests(duelId: string, page: Page) {
+    const duel = await this.duels.require(duelId);
+    return this.contestPage(duel.duelId, page);
+  }
+
+  async myContest(caller: Caller, duelId: string) {
+    const duel = await this.duels.require(duelId);
+    await this.access.assertCanView(duel, caller.address);
+    const [row] = await this.conn().execute<ContestRow[]>(
+      'select * from duel_contests where duel_id = ? and user_address = ?',
+      [duel.duelId, getAddress(caller.address)],
+    );
+    const canContest =
+      !row &&
+      !same(duel.creatorAddress, caller.address) &&
+      canTransition(duel, 'contest', 'participant', this.now()) &&
+      (await this.isParticipant(duel.duelId, caller.address));
+    return {
+      duelId: duel.duelId,
+      contest: row ? toContest(row) : null,
+      canContest,
+      contestEndsAt: duel.contestEndsAt ? new Date(duel.contestEndsAt).toISOString() : null,
+    };
+  }
+
+  /**
+   * Settles a resolved market after its contest period. The resolved outcome stands unless a
+   * corrected one is given: an admin may always correct, the creator only when at least one
+   * contest was filed.
+   */
+  async finalize(
+    body: FinalizeContestRequest,
+    by: { actor: 'creator'; caller: Caller } | { actor: 'admin' } | { actor: 'system' },
+  ) {
+    const duel = await this.duels.require(body.duelId);
+    if (by.actor === 'creator') this.assertCreator(duel, by.caller, 'finalize');
+    assertTransition(duel, 'finalize', by.actor, this.now());
+    const resolved = duel.winningOptionIndex ?? 0;
+    const final = body.winningOptionIndex ?? resolved;
+    this.assertOption(duel, final, 'body.winningOptionIndex');
+    const contests = await this.contestCount(duel.duelId);
+    if (final !== resolved && by.actor === 'creator' && contests === 0) {
+      throw new DomainError(
+        'INVALID_STATE',
+        'The outcome can only be corrected when at least one contest was filed; finalize without winningOptionIndex',
+        { details: { duelId: duel.duelId, status: duel.status, contests, resolvedOptionIndex: resolved } },
+      );
+    }
+    const signer: Signer = by.actor === 'creator' ? await this.signers.forUser(by.caller.userId) : 'platform';
+    const txHash = await this.chain.finalize(signer, duel.duelId as Bytes32, final);
+    return {
+      duelId: duel.duelId,
+      winningOptionIndex: final,
+      resolvedOptionIndex: resolved,
+      corrected: final !== resolved,
+      contests,
+      txHash,
+      chainState: 'pending' as const,
+    };
+  }
+
+  /** System job: settles uncontested markets whose contest period is over, with the resolved outcome. */
+  async finalizeUncontested(now: Date, limit = 50): Promise<number> {
+    const due = await this.conn().execute<{ duel_id: string }[]>(
+      `select d.duel_id from duels d
+        where d.status = 'pending_contest' and d.chain_state = 'confirmed' and d.contest_ends_at <= ?
+          and not exists (select 1 from duel_contests c where c.duel_id = d.duel_id)
+        order by d.contest_ends_at limit ?`,
+      [now, limit],
+    );
+    let sent = 0;
+    for (const { duel_id } of due) {
+      try {
+        await this.finalize({ duelId: duel_id }, { actor: 'system' });
+        sent++;
+      } catch (err) {
+        // Usually the chain settled it already and the indexer has not caught up: the next run sees it.
+        this.logger.debug({ duelId: duel_id, err: (err as Error).message }, 'auto-finalize skipped');
+      }
+    }
+    return sent;
+  }
+
+  private async contestPage(duelId: string, page: Page) {
+    const conn = this.conn();
+    const [rows, [count]] = await Promise.all([
+      conn.execute<ContestRow[]>(
+        'select * from duel_contests where duel_id = ? order by created_at desc, id desc limit ? offset ?',
+        [duelId, page.limit, (page.page - 1) * page.limit],
+      ),
+      conn.execute<{ n: number }[]>('select count(*)::int as n from duel_contests where duel_id = ?', [duelId]),
+    ]);
+    const total = count?.n ?? 0;
+    return {
+      data: rows.map(toContest),
+      pagination: { page: page.page, limit: page.limit, total, hasMore: page.page * page.limit < total },
+    };
+  }
+
+  private async contestCount(duelId: string): Promise<number> {
+    const [row] = await this.conn().execute<{ n: number }[]>(
+      'select count(*)::int as n from duel_contests where duel_id = ?',
+      [duelId],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** Traders of the market and holders of its shares. */
+  private async isParticipant(duelId: string, address: string): Promise<boolean> {
+    const holder = getAddress(address);
+    const rows = await this.conn().execute<{ one: number }[]>(
+      `select 1 as one from trades where duel_id = ? and trader = ?
+       union all select 1 from positions where duel_id = ? and holder = ? and shares > 0 limit 1`,
+      [duelId, holder, duelId, holder],
+    );
+    return rows.length > 0;
+  }
+
+  private assertCreator(duel: Duel, caller: Caller, action: string): void {
+    const isCreator = duel.creatorUserId === caller.userId || same(duel.creatorAddress, caller.address);
+    if (!isCreator) {
+      throw new DomainError('FORBIDDEN', `Only the creator of duel ${duel.duelId} may ${action} it`, {
+        details: { duelId: duel.duelId },
+      });
+    }
+  }
+
+  private assertOption(duel: Duel, option: number, field: string): void {
+    if (option >= duel.options.length) {
+      throw new DomainError('VALIDATION_FAILED', `Duel ${duel.duelId} has ${duel.options.length} options`, {
+        fieldErrors: { [field]: [`must be below ${duel.options.length}`] },
+      });
+    }
+  }
+
+  private async send(duelId: string, write: () => Promise<`0x${string}`>) {
+    try {
+      return { duelId, success: true as const, txHash: await write(), chainState: 'pending' as const };
+    } catch (err) {
+      if (isDomainError(err)) return { duelId, success: false as const, code: err.code, message: err.message };
+      this.logger.error({ duelId, err }, 'chain write failed');
+      const code: ErrorCode = 'INTERNAL';
+      return { duelId, success: false as const, code, message: 'The chain could not take the transaction; retry' };
+    }
+  }
+
+  private conn() {
+    return this.orm.em.fork().getConnection();
+  }
+}

@@ -1,0 +1,58 @@
+import { ProtocolStatsEntity } from '../../areas/analytics/protocol-stats.entity.js';
+import { BuilderAppEntity, BuilderKeyEntity } from '../../areas/builders/builder-key.entity.js';
+import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
+import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
+import { LeaseEntity } from '../jobs/lease.js';
+import { DuelEntity } from '../../areas/markets/duel.entity.js';
+import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
+import {
+  ParentMarketEntity,
+  ParentMarketInvitationEntity,
+  ParentMarketMemberEntity,
+} from '../../areas/parent-markets/parent-market.entity.js';
+import { ChainCursorEntity, PositionEntity, TradeEntity } from '../../areas/markets/trade.entities.js';
+import {
+  DuelCancellationEntity,
+  DuelContestEntity,
+  DuelDistributionEntity,
+  MarketSettingsEntity,
+  SettlementBatchEntity,
+} from '../../areas/settlement/settlement.entities.js';
+import {
+  AdminEntity,
+  AuthNonceEntity,
+  RevokedTokenEntity,
+  UsedWalletCredentialEntity,
+  UserEntity,
+  UserIdentityEntity,
+} from '../../areas/identity/identity.entities.js';
+
+/** Every entity the ORM knows. Areas add theirs here. */
+export const entities = [
+  BuilderAppEntity,
+  BuilderKeyEntity,
+  IdempotencyRecordEntity,
+  LeaseEntity,
+  DuelEntity,
+  UserEntity,
+  UserIdentityEntity,
+  AuthNonceEntity,
+  AdminEntity,
+  RevokedTokenEntity,
+  UsedWalletCredentialEntity,
+  TradeEntity,
+  PositionEntity,
+  ChainCursorEntity,
+  ProtocolStatsEntity,
+  PriceSnapshotEntity,
+  DuelInvitationEntity,
+  DuelMembershipEntity,
+  ParentMarketEntity,
+  ParentMarketInvitationEntity,
+  ParentMarketMemberEntity,
+  DuelContestEntity,
+  DuelDistributionEntity,
+  DuelCancellationEntity,
+  SettlementBatchEntity,
+  MarketSettingsEntity,
+];
