@@ -68,3 +68,15 @@ export type {
   Contest,
   ContestWithAddress,
 } from './markets/resolution.schemas.js';
+export {
+  TournamentSchema,
+  StageSchema as TournamentStageSchema,
+  FixtureSchema as TournamentFixtureSchema,
+  PickSchema as TournamentPickSchema,
+  TournamentIdSchema,
+  TournamentFormatSchema,
+  TournamentStatusSchema,
+} from './tournaments/tournaments.schemas.js';
+export type { TournamentDto, TournamentFormat, TournamentStatus } from './tournaments/tournaments.schemas.js';
+export { CreateTournamentRequestSchema } from './tournaments/tournaments-io.schemas.js';
+export type { CreateTournamentRequest } from './tournaments/tournaments-io.schemas.js';

@@ -8,6 +8,16 @@ import { AdminSchema } from './markets/admin-auth.contract.js';
 import { EoaChallengeSchema, SessionSchema, SignatureResponseSchema, UserSchema } from './markets/auth.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
+import {
+  BondSchema,
+  FixtureSchema,
+  LeaderboardRowSchema,
+  MatchSchema,
+  PickSchema,
+  StageSchema,
+  StandingSchema,
+  TournamentSchema,
+} from './tournaments/tournaments.schemas.js';
 
 /**
  * Schemas published as named OpenAPI components (`#/components/schemas/<name>`). The generator
@@ -32,4 +42,12 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
   ProtocolStats: ProtocolStatsSchema,
+  Tournament: TournamentSchema,
+  TournamentStage: StageSchema,
+  TournamentFixture: FixtureSchema,
+  TournamentPick: PickSchema,
+  TournamentStanding: StandingSchema,
+  TournamentMatch: MatchSchema,
+  TournamentLeaderboardRow: LeaderboardRowSchema,
+  CreatorBond: BondSchema,
 };

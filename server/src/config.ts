@@ -157,6 +157,44 @@ const EnvSchema = z.object({
   PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
   JOBS_ENABLED: bool.default('true'),
+  /** Bond a tournament creator holds in the vault (base units) and its asset. */
+  TOURNAMENT_BOND_AMOUNT: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('50000000000000000000'),
+  TOURNAMENT_BOND_ASSET: z.enum(['credits', 'usdc']).default('credits'),
+  /** Defaults of a new tournament's rules (a create may set its own within the contract's bounds). */
+  TOURNAMENT_CHIPS_PER_STAGE: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  TOURNAMENT_MAX_ENTRANTS: z.coerce.number().int().min(2).max(256).default(64),
+  TOURNAMENT_GROUP_SIZE: z.coerce.number().int().min(2).max(16).default(4),
+  TOURNAMENT_ADVANCE_PER_GROUP: z.coerce.number().int().min(1).max(15).default(2),
+  TOURNAMENT_FIXTURES_PER_STAGE: z.coerce.number().int().min(1).max(20).default(4),
+  TOURNAMENT_LEAGUE_ID: z.coerce.number().int().min(1).default(8),
+  /** Platform fee on a prize pool (basis points) and the payout table (comma list of basis points, summing to 10000). */
+  TOURNAMENT_FEE_BPS: z.coerce.number().int().min(0).max(5_000).default(0),
+  TOURNAMENT_PAYOUT_BPS: csv.default('6000,2500,1500'),
+  /** Default length of a stage's fixture window, and the lead before stage 1's window when a create names none. */
+  TOURNAMENT_STAGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(72),
+  TOURNAMENT_START_LEAD_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60 * 24 * 30)
+    .default(60),
+  /** A fixture without a result this long after its expected end is void. */
+  TOURNAMENT_FIXTURE_EXPIRY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(24),
+  /** How often finished fixtures are looked up at the provider, ms. */
+  TOURNAMENT_RESULTS_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -240,6 +278,22 @@ export interface Config {
     readonly snapshotIntervalMs: number;
     readonly jobsEnabled: boolean;
     readonly publicBaseUrl: string;
+  };
+  readonly tournaments: {
+    readonly bondAmount: bigint;
+    readonly bondAsset: 'credits' | 'usdc';
+    readonly chipsPerStage: number;
+    readonly maxEntrants: number;
+    readonly groupSize: number;
+    readonly advancePerGroup: number;
+    readonly fixturesPerStage: number;
+    readonly leagueId: number;
+    readonly feeBps: number;
+    readonly payoutBps: readonly number[];
+    readonly stageHours: number;
+    readonly startLeadMinutes: number;
+    readonly fixtureExpiryHours: number;
+    readonly resultsIntervalMs: number;
   };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';
@@ -325,6 +379,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
     problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks');
   }
+  const payoutBps = e.TOURNAMENT_PAYOUT_BPS.map(Number);
+  if (payoutBps.some((n) => !Number.isInteger(n) || n < 0) || payoutBps.reduce((a, b) => a + b, 0) !== 10_000) {
+    problems.push('TOURNAMENT_PAYOUT_BPS: whole basis points summing to 10000, e.g. 6000,2500,1500');
+  }
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     env: e.NODE_ENV,
@@ -406,6 +464,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
       jobsEnabled: e.JOBS_ENABLED,
       publicBaseUrl: e.PUBLIC_BASE_URL,
+    },
+    tournaments: {
+      bondAmount: BigInt(e.TOURNAMENT_BOND_AMOUNT),
+      bondAsset: e.TOURNAMENT_BOND_ASSET,
+      chipsPerStage: e.TOURNAMENT_CHIPS_PER_STAGE,
+      maxEntrants: e.TOURNAMENT_MAX_ENTRANTS,
+      groupSize: e.TOURNAMENT_GROUP_SIZE,
+      advancePerGroup: e.TOURNAMENT_ADVANCE_PER_GROUP,
+      fixturesPerStage: e.TOURNAMENT_FIXTURES_PER_STAGE,
+      leagueId: e.TOURNAMENT_LEAGUE_ID,
+      feeBps: e.TOURNAMENT_FEE_BPS,
+      payoutBps,
+      stageHours: e.TOURNAMENT_STAGE_HOURS,
+      startLeadMinutes: e.TOURNAMENT_START_LEAD_MINUTES,
+      fixtureExpiryHours: e.TOURNAMENT_FIXTURE_EXPIRY_HOURS,
+      resultsIntervalMs: e.TOURNAMENT_RESULTS_INTERVAL_MS,
     },
     sports: {
       provider: e.SPORTS_PROVIDER,

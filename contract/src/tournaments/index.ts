@@ -2,6 +2,8 @@ import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
 import { sportsContract } from './sports.contract.js';
+import { tournamentsCatalogContract } from './tournaments.contract.js';
+import { tournamentsPlayContract } from './tournaments-play.contract.js';
 import { tournamentsAuthContract } from './user-auth.contract.js';
 
 /**
@@ -13,6 +15,8 @@ export const tournamentsContract = c.router(
     health: tournamentsHealthContract,
     sports: sportsContract,
     auth: tournamentsAuthContract,
+    // One namespace; the catalogue's literal paths come before the `/:tournamentId` routes.
+    tournaments: c.router({ ...tournamentsCatalogContract, ...tournamentsPlayContract }),
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -497,7 +497,7 @@ function decideMatches(sides: readonly (MatchSide | null)[], drafts: Map<string,
 
 /** Final order: the champion, then by the last stage reached, the stack there, and seed. */
 function placements(entrants: readonly EntrantInput[], stages: readonly StageState[], champion: string | null) {
-  const rows = entrants.map((e) => {
+  const rows = entrants.map((e): Omit<Placement, 'rank'> & { seed: number; lastIndex: number; stack: number } => {
     const played = stages.filter((s) => s.standings.some((x) => x.entrantId === e.id));
     const last = played[played.length - 1];
     const lastStanding = last?.standings.find((x) => x.entrantId === e.id);
@@ -509,7 +509,7 @@ function placements(entrants: readonly EntrantInput[], stages: readonly StageSta
       points: played.reduce((sum, s) => sum + (s.standings.find((x) => x.entrantId === e.id)?.stack ?? 0), 0),
       lastIndex: last?.index ?? 0,
       stack: lastStanding?.stack ?? 0,
-      status: (e.id === champion ? 'CHAMPION' : out ? 'ELIMINATED' : 'ALIVE'),
+      status: e.id === champion ? 'CHAMPION' : out ? 'ELIMINATED' : 'ALIVE',
     };
   });
   rows.sort(

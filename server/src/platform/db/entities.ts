@@ -5,6 +5,7 @@ import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitati
 import { LeaseEntity } from '../jobs/lease.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
+import { tournamentEntities } from '../../areas/tournaments/tournament.entities.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
   ParentMarketEntity,
@@ -58,4 +59,5 @@ export const entities = [
   MarketSettingsEntity,
   MerkleDistributionEntity,
   MerkleLeafEntity,
+  ...tournamentEntities,
 ];
