@@ -80,3 +80,5 @@ export {
 export type { TournamentDto, TournamentFormat, TournamentStatus } from './tournaments/tournaments.schemas.js';
 export { CreateTournamentRequestSchema } from './tournaments/tournaments-io.schemas.js';
 export type { CreateTournamentRequest } from './tournaments/tournaments-io.schemas.js';
+export { tournamentsCatalogContract } from './tournaments/tournaments.contract.js';
+export { tournamentsPlayContract } from './tournaments/tournaments-play.contract.js';

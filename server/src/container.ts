@@ -70,6 +70,12 @@ import { MembershipService } from './areas/invitations/membership.service.js';
 import { ParentInvitationService } from './areas/parent-markets/parent-invitation.service.js';
 import { ParentMarketRepository } from './areas/parent-markets/parent-market.repository.js';
 import { ParentMarketService } from './areas/parent-markets/parent-market.service.js';
+import { MemoryPrizeVault } from './adapters/chain/memory-prize-vault.js';
+import type { PrizeVaultPort } from './adapters/chain/prize-vault.port.js';
+import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
+import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
 export interface Container {
@@ -128,6 +134,12 @@ export interface Container {
   };
   /** Directory the markets host serves at /media, when files are stored on local disk. */
   readonly mediaRoot: string | undefined;
+  /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
+  readonly tournaments: Tournaments;
+  /** The prize vaults (one per collateral) holding tournament buy-ins and creator bonds. */
+  readonly prizeVault: PrizeVaultPort;
+  /** The time tournaments, their fixtures and the local sports fake are judged by. */
+  readonly clock: Clock;
   close(): Promise<void>;
 }
 
@@ -164,6 +176,10 @@ export interface ContainerOverrides {
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
+  /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
+  clock?: Clock;
+  fixtures?: FixturesPort;
+  prizeVault?: PrizeVaultPort;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -181,7 +197,11 @@ async function createStorage(config: Config): Promise<{ storage: StoragePort; me
 }
 
 /** The real provider when configured; otherwise the local fake, served on loopback. */
-async function createSportsProvider(config: Config, closers: (() => Promise<void>)[]): Promise<SportsProviderPort> {
+async function createSportsProvider(
+  config: Config,
+  closers: (() => Promise<void>)[],
+  clock: Clock,
+): Promise<SportsProviderPort> {
   if (config.sports.provider === 'sportmonks') {
     return new SportmonksHttpAdapter({
       token: config.sports.token ?? '',
@@ -190,7 +210,7 @@ async function createSportsProvider(config: Config, closers: (() => Promise<void
       timeoutMs: config.sports.timeoutMs,
     });
   }
-  const fake = await startFakeSportmonks();
+  const fake = await startFakeSportmonks({ clock });
   closers.push(() => fake.close());
   // The fake is reached through the real HTTP adapter, so development exercises the real path.
   return new SportmonksHttpAdapter({
@@ -257,7 +277,8 @@ export async function createContainer(
     nonceTtlSeconds: config.auth.nonceTtlSeconds,
   });
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
-  const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers));
+  const clock = overrides.clock ?? systemClock;
+  const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
   const analyticsRepo = new AnalyticsRepository(orm);
   const analytics = {
     stats: new StatsService(orm, analyticsRepo),
@@ -308,6 +329,18 @@ export async function createContainer(
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
   const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm));
+  // Until the on-chain vault adapter is wired here, the in-memory vault (same rules, no balances) stands in.
+  const prizeVault = overrides.prizeVault ?? new MemoryPrizeVault();
+  const tournaments = createTournaments({
+    orm,
+    vault: prizeVault,
+    chain: { addresses: chain.addresses, collateralBalance: (stack, owner) => chain.collateralBalance(stack, owner) },
+    signers,
+    fixtures: overrides.fixtures ?? new SportmonksFixturesAdapter(sportsProvider, config.sports.timeoutMs),
+    settings: config.tournaments,
+    clock,
+    logger,
+  });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
     jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 3 : 5, embedded: Boolean(embedded), logger });
@@ -329,6 +362,7 @@ export async function createContainer(
     ];
     settlement.attach(jobs);
     await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks], logger);
+    await tournaments.attach(jobs);
   }
   const container: Container = {
     config,
@@ -369,6 +403,9 @@ export async function createContainer(
     jobs,
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
+    tournaments,
+    prizeVault,
+    clock,
     async close() {
       for (const close of closers) await close();
     },

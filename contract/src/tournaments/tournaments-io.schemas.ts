@@ -176,7 +176,7 @@ export const WithdrawResponseSchema = z
     tournamentId: TournamentIdSchema,
     wallet: AddressSchema,
     refunded: AmountSchema,
-    txHash: TxHashSchema,
+    txHash: TxHashSchema.nullable().describe('The release from the vault; null while it is still being sent'),
     hasEntry: z.literal(false),
   })
   .strict();

@@ -53,7 +53,7 @@ export const WithdrawBondResponseSchema = z
     wallet: AddressSchema,
     asset: CollateralStackSchema,
     amount: AmountSchema,
-    txHash: TxHashSchema,
+    txHash: TxHashSchema.nullable().describe('The release from the vault; null while it is still being sent'),
     bond: BondSchema,
   })
   .strict();

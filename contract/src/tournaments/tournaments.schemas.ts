@@ -112,7 +112,9 @@ export const FixtureResultSchema = z
       .object({ home: z.number().int().min(0), away: z.number().int().min(0) })
       .strict()
       .nullable(),
-    settledAt: TimestampSchema,
+    settledAt: TimestampSchema.nullable().describe(
+      'When the fixture’s picks were settled; null just after the result arrives',
+    ),
   })
   .strict();
 

@@ -107,10 +107,11 @@ export class PlayRepository {
     );
   }
 
-  async addAvailable(stageId: string, entryId: string, delta: number): Promise<void> {
+  /** Moves a participant's available chips (a pick placed, taken back or settled) and its pick count. */
+  async addAvailable(stageId: string, entryId: string, delta: number, picksDelta = 0): Promise<void> {
     await this.sql(
-      `update "tournament_stage_entries" set "available" = "available" + ? where "stage_id" = ? and "entry_id" = ?`,
-      [delta, stageId, entryId],
+      `update "tournament_stage_entries" set "available" = "available" + ?, "picks" = "picks" + ? where "stage_id" = ? and "entry_id" = ?`,
+      [delta, picksDelta, stageId, entryId],
     );
   }
 

@@ -1,4 +1,4 @@
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { FixtureRow, PickRow, StageRow, TournamentRow } from './tournament.types.js';
 
@@ -72,13 +72,7 @@ export function toStage(s: StageRow, previous: StageRow | undefined, fixtures: r
   };
 }
 
-/** The stage being played: the first one not complete; null once all are (or the tournament ended). */
-export function currentStage(t: TournamentRow, stages: readonly StageRow[]): StageRow | null {
-  if (t.status !== 'LIVE') return null;
-  return stages.find((s) => !s.completedAt) ?? null;
-}
-
-export function toTournament(t: TournamentRow, vault: PrizeVaultPort, now: Date, current: StageRow | null) {
+export function toTournament(t: TournamentRow, vault: PrizeVaultPort, now: Date) {
   return {
     id: t.id,
     name: t.name,
@@ -100,7 +94,8 @@ export function toTournament(t: TournamentRow, vault: PrizeVaultPort, now: Date,
     entriesOpen: t.status === 'LIVE' && now < new Date(t.startsAt),
     prizePool: t.prizePool,
     totalStages: t.totalStages,
-    currentStageIndex: current?.stageIndex ?? null,
+    // The stage being played: the first one without every result; none once finished or cancelled.
+    currentStageIndex: t.status === 'LIVE' ? t.firstOpenStage : null,
     startTime: iso(t.startsAt),
     endTime: iso(t.endsAt),
     createdAt: iso(t.createdAt),
@@ -129,7 +124,7 @@ export function toPick(p: PickRow) {
     tournamentId: p.tournamentId,
     stageId: p.stageId,
     fixtureId: p.fixtureId,
-    wallet: getAddress(p.wallet) as Address,
+    wallet: getAddress(p.wallet),
     outcome: p.outcome,
     stake: p.stake,
     odds: decimalOdds(p.odds),

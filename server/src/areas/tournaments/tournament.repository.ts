@@ -22,7 +22,9 @@ const TOURNAMENT = `t."id", t."builder_app_id" as "builderAppId", t."name", t."d
   t."completed_at" as "completedAt", t."champion_wallet" as "championWallet", t."created_at" as "createdAt",
   (select count(*)::int from "tournament_entries" e where e."tournament_id" = t."id") as "entryCount",
   (select coalesce(sum(d."amount"), 0)::text from "tournament_deposits" d
-     where d."tournament_id" = t."id" and d."refunded_at" is null) as "prizePool"`;
+     where d."tournament_id" = t."id" and d."refunded_at" is null) as "prizePool",
+  (select min(s."stage_index") from "tournament_stages" s
+     where s."tournament_id" = t."id" and s."completed_at" is null) as "firstOpenStage"`;
 
 const STAGE = `s."id", s."tournament_id" as "tournamentId", s."stage_index" as "stageIndex", s."stage_name" as "stageName",
   s."kind", s."buyin"::text as "buyin", s."multiplier", s."is_final" as "isFinal", s."start_chips"::float8 as "startChips",
@@ -53,7 +55,7 @@ export interface TournamentFilter {
 
 export type NewTournament = Omit<
   TournamentRow,
-  'entryCount' | 'prizePool' | 'activatedAt' | 'completedAt' | 'championWallet' | 'createdAt'
+  'entryCount' | 'prizePool' | 'firstOpenStage' | 'activatedAt' | 'completedAt' | 'championWallet' | 'createdAt'
 >;
 export type NewStage = Omit<StageRow, 'lastLockAt' | 'participants' | 'completedAt'>;
 export type NewFixture = Omit<FixtureRow, 'result' | 'homeScore' | 'awayScore' | 'settledAt'>;
@@ -65,9 +67,13 @@ function where(filter: TournamentFilter): { sql: string; params: unknown[] } {
     clauses.push(`t."status" = any(?::text[])`);
     params.push(`{${filter.statuses.join(',')}}`);
   }
-  if (filter.gameType) clauses.push(`t."game_type" = ?`) && params.push(filter.gameType);
-  if (filter.sport) clauses.push(`lower(t."sport") = lower(?)`) && params.push(filter.sport);
-  if (filter.ownerWallet) clauses.push(`lower(t."owner_wallet") = lower(?)`) && params.push(filter.ownerWallet);
+  const add = (clause: string, value: unknown) => {
+    clauses.push(clause);
+    params.push(value);
+  };
+  if (filter.gameType) add(`t."game_type" = ?`, filter.gameType);
+  if (filter.sport) add(`lower(t."sport") = lower(?)`, filter.sport);
+  if (filter.ownerWallet) add(`lower(t."owner_wallet") = lower(?)`, filter.ownerWallet);
   return { sql: clauses.length ? `where ${clauses.join(' and ')}` : '', params };
 }
 

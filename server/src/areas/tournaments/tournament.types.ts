@@ -57,6 +57,8 @@ export interface TournamentRow {
   entryCount: number;
   /** Deposits not refunded, base units. */
   prizePool: string;
+  /** The first stage without every result. */
+  firstOpenStage: number | null;
 }
 
 export interface StageRow {
