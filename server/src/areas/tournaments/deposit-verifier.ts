@@ -16,7 +16,8 @@ export interface ExpectedDeposit {
 }
 
 type Mismatch = 'vault' | 'pool' | 'stage' | 'amount' | 'sender';
-const ORDER: readonly Mismatch[] = ['vault', 'pool', 'stage', 'amount', 'sender'];
+/** From the least to the most alike: a deposit to the right pool of another vault is closer than one to another pool. */
+const ORDER: readonly Mismatch[] = ['pool', 'vault', 'stage', 'amount', 'sender'];
 
 function mismatchOf(d: VaultDeposit, e: ExpectedDeposit): Mismatch | null {
   const senders = new Set(e.senders.map((s) => s.toLowerCase()));

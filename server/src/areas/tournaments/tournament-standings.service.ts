@@ -57,13 +57,12 @@ export class StandingsService {
   ): Promise<{ input: TournamentInput; stages: StageRow[] } | null> {
     const t = await r.tournaments.byId(tournamentId);
     if (!t) return null;
-    const [stages, fixtures, entries, picks, seats] = await Promise.all([
-      r.tournaments.stages(tournamentId),
-      r.tournaments.fixtures(tournamentId),
-      r.tournaments.entries(tournamentId),
-      r.play.picksOfTournament(tournamentId),
-      r.play.stageEntriesOfTournament(tournamentId),
-    ]);
+    // One after another: inside a transaction they share one connection.
+    const stages = await r.tournaments.stages(tournamentId);
+    const fixtures = await r.tournaments.fixtures(tournamentId);
+    const entries = await r.tournaments.entries(tournamentId);
+    const picks = await r.play.picksOfTournament(tournamentId);
+    const seats = await r.play.stageEntriesOfTournament(tournamentId);
     const indexOf = new Map(stages.map((s) => [s.id, s.stageIndex]));
     const payments = new Map<number, Set<string>>();
     for (const seat of seats) {
