@@ -67,6 +67,12 @@ export class DuelkitClient {
   readonly tournamentsAuth: BoundRouter<Tournaments['auth']>;
   readonly health: BoundRouter<Tournaments['health']>;
   readonly sports: BoundRouter<Tournaments['sports']>;
+  /**
+   * §4.17 tournaments: paid creation (deposit first), creator bonds, entries, picks, standings,
+   * brackets, prizes and statistics. Writes take the session token (or wallet credentials);
+   * entering is accepted, not final: poll `myStatus` until `hasEntry`.
+   */
+  readonly tournaments: BoundRouter<Tournaments['tournaments']>;
 
   constructor(options: DuelkitClientOptions) {
     const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -111,5 +117,6 @@ export class DuelkitClient {
     this.tournamentsAuth = bindRouter(transport, tournaments, tournamentsContract.auth);
     this.health = bindRouter(transport, tournaments, tournamentsContract.health);
     this.sports = bindRouter(transport, tournaments, tournamentsContract.sports);
+    this.tournaments = bindRouter(transport, tournaments, tournamentsContract.tournaments);
   }
 }

@@ -243,10 +243,18 @@ export class EntryService {
     if (body.stageIndex === 1) {
       const closed = this.closedReason(t, this.now());
       if (closed) throw new DomainError('ENTRIES_CLOSED', closed.message, { details: { status: t.status } });
-      if (entry) throw new DomainError('ALREADY_ENTERED', 'You have an entry already, with another deposit');
+      if (entry) {
+        // A concurrent request with this very deposit may have just recorded it.
+        const replayed = await this.replayOf(t, actor, txHash, body.stageIndex);
+        if (replayed) return replayed;
+        throw new DomainError('ALREADY_ENTERED', 'You have an entry already, with another deposit');
+      }
       if (t.entryCount >= t.maxEntrants) throw new DomainError('TOURNAMENT_FULL', 'The tournament is full');
     } else {
-      await this.assertStagePayable(t, stages, stage, entry);
+      await this.assertStagePayable(t, stages, stage, entry).catch(async (err: unknown) => {
+        if (await this.replayOf(t, actor, txHash, body.stageIndex)) return;
+        throw err;
+      });
     }
     await verifyDeposit(this.vault, txHash, {
       collateral: t.stakeAsset,
