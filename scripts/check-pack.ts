@@ -21,15 +21,16 @@ try {
   const tgz = join(dir, tarball);
   const entries = run('tar', ['-tzf', tgz]).split('\n').filter(Boolean);
   run('tar', ['-xzf', tgz, '-C', dir]);
-  const manifestText = readFileSync(join(dir, 'package', 'package.json'), 'utf8');
-  const manifest = JSON.parse(manifestText) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')) as { exports?: unknown; dependencies?: Record<string, string> };
 
   const problems = [
     ...entries.filter((e) => /\.test\.ts$|^package\/(test|scripts|bench)\//.test(e)).map((e) => `ships ${e}`),
     ...['package/LICENSE', 'package/README.md', 'package/dist/index.js', 'package/dist/index.cjs']
       .filter((e) => !entries.includes(e))
       .map((e) => `misses ${e}`),
-    ...(manifestText.includes('duelkit-source') ? ['publishes the workspace-only `duelkit-source` condition'] : []),
+    ...(JSON.stringify(manifest.exports ?? {}).includes('duelkit-source')
+      ? ['publishes the workspace-only `duelkit-source` export condition']
+      : []),
     ...Object.entries(manifest.dependencies ?? {})
       .filter(([, range]) => range.startsWith('workspace:'))
       .map(([name, range]) => `depends on ${name}@${range}`),
@@ -37,7 +38,7 @@ try {
   if (problems.length > 0) throw new Error(`${tarball}:\n  ${problems.join('\n  ')}`);
   console.log(`${tarball}: ${entries.length} files, no tests, no workspace condition`);
 
-  run('publint', ['--pack', 'false', '--strict', join(dir, 'package')]);
+  console.log(run('publint', ['--pack', 'false', '--strict', join(dir, 'package')]).trim());
   console.log(run('attw', [tgz, '--profile', 'node16']));
 } finally {
   rmSync(dir, { recursive: true, force: true });

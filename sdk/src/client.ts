@@ -113,8 +113,8 @@ export class DuelkitClient extends DuelkitNamespaces {
    * for an admin token, a shorter budget, extra headers.
    *
    * @example
-   * const { token } = await client.adminAuth.login({ body: { email, password } });
-   * const admin = client.withOptions({ adminToken: token });
+   * const login = await client.adminAuth.login({ body: { email, password } });
+   * if (login.status === 'authenticated') admin = client.withOptions({ adminToken: login.token });
    */
   withOptions(options: Omit<DuelkitClientOptions, 'tokenStore'>): DuelkitClient {
     return new DuelkitClient({ ...this.#options, ...options });
