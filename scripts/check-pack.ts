@@ -21,7 +21,10 @@ try {
   const tgz = join(dir, tarball);
   const entries = run('tar', ['-tzf', tgz]).split('\n').filter(Boolean);
   run('tar', ['-xzf', tgz, '-C', dir]);
-  const manifest = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')) as { exports?: unknown; dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')) as {
+    exports?: unknown;
+    dependencies?: Record<string, string>;
+  };
 
   const problems = [
     ...entries.filter((e) => /\.test\.ts$|^package\/(test|scripts|bench)\//.test(e)).map((e) => `ships ${e}`),
