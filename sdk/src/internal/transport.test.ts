@@ -323,6 +323,22 @@ describe('abort', () => {
     expect(err).toBeInstanceOf(AbortError);
   });
 
+  it('keeps the Idempotency-Key on an AbortError during a wait, so the call can be repeated later', async () => {
+    const controller = new AbortController();
+    const seq = sequence([
+      () => {
+        setTimeout(() => controller.abort(), 20);
+        return apiError(429, 'RATE_LIMITED', { 'Retry-After': '30' });
+      },
+    ]);
+    server.use(http.post(`${M}/svc/user/bulk-register/register-simple`, seq.resolver));
+    const err = await client()
+      .bulkRegister.registerSimple({ body: { address: ADDRESS } }, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AbortError);
+    expect((err as AbortError).idempotencyKey).toBe(seq.keys[0]);
+  });
+
   it('stops a request in flight and does not retry it', async () => {
     const controller = new AbortController();
     let calls = 0;

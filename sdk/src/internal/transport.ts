@@ -121,7 +121,10 @@ export class Transport {
         waitMs: wait,
         retry: retries,
       });
-      await sleep(wait, options.signal);
+      await sleep(wait, options.signal).catch((err: unknown) => {
+        if (err instanceof AbortError) err.idempotencyKey ??= idempotencyKey;
+        throw err;
+      });
     }
   }
 
