@@ -2,6 +2,7 @@ import { percentage } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { DuelRepository } from './duel.repository.js';
+import type { MarketAccess } from './market-access.js';
 import {
   poolPrices,
   type ChartDuel,
@@ -92,13 +93,14 @@ export class PriceHistoryService {
   constructor(
     private readonly duels: DuelRepository,
     private readonly snapshots: PriceSnapshotRepository,
+    private readonly access: MarketAccess,
     private readonly clock: Clock = systemClock,
     private readonly scheduleBucketSeconds = SCHEDULE_BUCKET_SECONDS,
   ) {}
 
   /**
-   * Price history of one duel. `callerAddress` is the caller's managed wallet, or null for a public
-   * (unauthenticated) caller, who never sees a private duel.
+   * Price history of one duel. `callerAddress` is the caller's managed wallet, or null for an
+   * anonymous caller, who never sees a private duel; a private one is shown to its members.
    */
   async duelHistory(duelId: string, query: PriceHistoryQuery, callerAddress: string | null): Promise<PriceHistory> {
     const duel = await this.duels.byDuelId(duelId);
@@ -109,7 +111,7 @@ export class PriceHistoryService {
         { details: { duelId } },
       );
     }
-    if (!(await this.canViewPrivateDuel(duel, callerAddress))) {
+    if (!(await this.access.canView(duel, callerAddress ?? undefined))) {
       throw new DomainError('PRIVATE_MARKET', `Duel ${duel.duelId} is private`, { details: { duelId: duel.duelId } });
     }
     const { bucketSeconds, series } = await this.chart([duel], query);
@@ -129,7 +131,7 @@ export class PriceHistoryService {
       });
     }
     const visible: ChartDuel[] = [];
-    for (const child of children) if (await this.canViewPrivateDuel(child, callerAddress)) visible.push(child);
+    for (const child of children) if (await this.access.canView(child, callerAddress ?? undefined)) visible.push(child);
     if (!visible.length) {
       throw new DomainError('PRIVATE_MARKET', `Every duel of parent market ${parentMarketId} is private`, {
         details: { parentMarketId },
@@ -147,19 +149,6 @@ export class PriceHistoryService {
         points: series[i] ?? [],
       })),
     };
-  }
-
-  /**
-   * Whether `callerAddress` may see `duel`. Public duels: everyone. Private duels: their creator
-   * (by managed wallet); invited members join here once memberships exist.
-   */
-  async canViewPrivateDuel(
-    duel: Pick<ChartDuel, 'isPrivate' | 'creatorAddress'>,
-    callerAddress: string | null,
-  ): Promise<boolean> {
-    if (!duel.isPrivate) return true;
-    if (!callerAddress) return false;
-    return duel.creatorAddress.toLowerCase() === callerAddress.toLowerCase();
   }
 
   /**

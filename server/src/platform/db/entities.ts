@@ -20,8 +20,8 @@ import {
 } from '../../areas/settlement/settlement.entities.js';
 import {
   AdminEntity,
+  AdminSessionEntity,
   AuthNonceEntity,
-  RevokedTokenEntity,
   UsedWalletCredentialEntity,
   UserEntity,
   UserIdentityEntity,
@@ -38,7 +38,7 @@ export const entities = [
   UserIdentityEntity,
   AuthNonceEntity,
   AdminEntity,
-  RevokedTokenEntity,
+  AdminSessionEntity,
   UsedWalletCredentialEntity,
   TradeEntity,
   PositionEntity,
