@@ -34,7 +34,10 @@ export const parentMarketsContract = c.router({
     description:
       'Sub-markets are created in order, each like duels/create. 201 when at least one was created (failed ones are listed with their error code); ' +
       'ALL_CHILDREN_FAILED (400, `details.results`) when none was, and then no parent is kept.',
-    metadata: meta(tag, '4.9', 'bearer', { idempotent: true, geo: { collateralFrom: 'body.markets[].collateralStack' } }),
+    metadata: meta(tag, '4.9', 'bearer', {
+      idempotent: true,
+      geo: { collateralFrom: 'body.markets[].collateralStack' },
+    }),
   },
   createInvitation: {
     method: 'POST',

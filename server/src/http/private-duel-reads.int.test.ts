@@ -116,7 +116,11 @@ interface Read {
 const quote = () => ({ duelId, optionIndex: 0, betAmountUsdc: (5n * UNIT).toString() });
 
 const READS: readonly Read[] = [
-  { name: 'get-duel-by-id', call: () => ({ path: `/svc/user/duels/get-duel-by-id/${duelId}` }), expect: personalisedRead() },
+  {
+    name: 'get-duel-by-id',
+    call: () => ({ path: `/svc/user/duels/get-duel-by-id/${duelId}` }),
+    expect: personalisedRead(),
+  },
   {
     name: 'public get-duel-by-id',
     call: () => ({ path: `/svc/public/duels/get-duel-by-id/${duelId}` }),
@@ -142,7 +146,11 @@ const READS: readonly Read[] = [
     call: (role) => ({ path: `/svc/user/bets/user-shares/${duelId}/${addressOf(role)}` }),
     expect: bearerRead(),
   },
-  { name: 'estimated-win', call: () => ({ path: '/svc/user/bets/estimated-win', body: quote() }), expect: bearerRead(201) },
+  {
+    name: 'estimated-win',
+    call: () => ({ path: '/svc/user/bets/estimated-win', body: quote() }),
+    expect: bearerRead(201),
+  },
   {
     name: 'public estimated-win',
     call: () => ({ path: '/svc/public/bets/estimated-win', body: quote() }),
@@ -184,7 +192,11 @@ const READS: readonly Read[] = [
     call: () => ({ path: `/svc/user/bets/yes-percentage-snapshots/parent/${parentId}?timeRange=ALL` }),
     expect: bearerRead(),
   },
-  { name: 'invitations of the duel', call: () => ({ path: `/svc/user/duel-invitations/duel/${duelId}` }), expect: everyone },
+  {
+    name: 'invitations of the duel',
+    call: () => ({ path: `/svc/user/duel-invitations/duel/${duelId}` }),
+    expect: everyone,
+  },
   {
     name: 'membership check',
     call: (role) => ({ path: `/svc/user/duel-invitations/membership/${duelId}/${addressOf(role)}` }),
@@ -235,14 +247,14 @@ describe('reads of a private duel', () => {
     const snapshots = await api(`/svc/user/bets/yes-percentage-snapshots/parent/${parentId}?timeRange=ALL`, {
       token: users.member.token,
     });
-    expect((snapshots.body['series'] as Body[]).map((s) => s['duelId'])).toEqual([duelId]);
+    expect((snapshots.body['series'] as Body[]).map((s) => s['duelId'] as string)).toEqual([duelId]);
   });
 
   it('lists the private parent as accessible to its creator and member only', async () => {
     for (const role of ['creator', 'member', 'outsider'] as const) {
       const res = await api('/svc/user/parent-markets/accessible', { token: users[role].token });
       expect(res.status).toBe(200);
-      expect((res.body['data'] as Body[]).map((p) => p['id'])).toEqual(role === 'outsider' ? [] : [parentId]);
+      expect((res.body['data'] as Body[]).map((p) => p['id'] as string)).toEqual(role === 'outsider' ? [] : [parentId]);
     }
     expect((await api('/svc/user/parent-markets/accessible')).status).toBe(401);
   });

@@ -135,7 +135,7 @@ describe('two-factor login', () => {
     );
     const sessions = results.filter((r) => r.status === 200);
     expect(sessions).toHaveLength(1);
-    expect(results.filter((r) => r.status === 401).map((r) => r.body['code'])).toEqual(
+    expect(results.filter((r) => r.status === 401).map((r) => r.body['code'] as string)).toEqual(
       Array.from({ length: 4 }, () => 'TOKEN_REVOKED'),
     );
     const [{ n }] = await server.container.orm.em
@@ -183,7 +183,7 @@ describe('changing the second factor ends the other sessions', () => {
       token: caller,
     });
     expect(regenerated.status).toBe(200);
-    expect(await me(other.body['token'])).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
+    expect(await me(other.body['token'] as string)).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
     // The old backup codes are gone with the regeneration.
     const withOld = await api('/svc/admin/auth/2fa/verify', {
       body: { code: backupCodes[1] },
@@ -201,7 +201,7 @@ describe('changing the second factor ends the other sessions', () => {
       token: caller,
     });
     expect(disabled.body).toEqual({ enabled: false });
-    expect(await me(third.body['token'])).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
+    expect(await me(third.body['token'] as string)).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
     expect((await me(caller)).body['twoFactorEnabled']).toBe(false);
   });
 });

@@ -83,8 +83,11 @@ function fromBodyParser(err: BodyParserError): DomainError | null {
     default:
       break;
   }
+  // http-errors (body parsers, the static file server) always say whether a message may be shown;
+  // a missing file is a 404 they keep quiet about, which is still the client's 404.
   const status = err.status;
-  if (typeof status === 'number' && status >= 400 && status < 500 && err.expose === true) {
+  const fromHttpErrors = typeof err.expose === 'boolean' && (err.expose || status === 404);
+  if (typeof status === 'number' && status >= 400 && status < 500 && fromHttpErrors) {
     // A lying Content-Encoding, a traversal attempt on a static path, a malformed file name.
     const code = codeForClientStatus(status);
     return new DomainError(
