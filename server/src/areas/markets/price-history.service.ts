@@ -1,3 +1,4 @@
+import { getAddress } from 'viem';
 import { percentage } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
@@ -81,6 +82,10 @@ function toPricePoint(at: Date, optionPrices: readonly bigint[]): PricePoint {
   };
 }
 
+/** The caller as membership lookups expect it: EIP-55, or absent for an anonymous caller. */
+const viewer = (callerAddress: string | null): string | undefined =>
+  callerAddress === null ? undefined : getAddress(callerAddress);
+
 function fromSnapshot(at: Date, s: SnapshotPoint): PricePoint {
   return toPricePoint(at, s.optionPrices.map(BigInt));
 }
@@ -111,7 +116,7 @@ export class PriceHistoryService {
         { details: { duelId } },
       );
     }
-    if (!(await this.access.canView(duel, callerAddress ?? undefined))) {
+    if (!(await this.access.canView(duel, viewer(callerAddress)))) {
       throw new DomainError('PRIVATE_MARKET', `Duel ${duel.duelId} is private`, { details: { duelId: duel.duelId } });
     }
     const { bucketSeconds, series } = await this.chart([duel], query);
@@ -131,7 +136,7 @@ export class PriceHistoryService {
       });
     }
     const visible: ChartDuel[] = [];
-    for (const child of children) if (await this.access.canView(child, callerAddress ?? undefined)) visible.push(child);
+    for (const child of children) if (await this.access.canView(child, viewer(callerAddress))) visible.push(child);
     if (!visible.length) {
       throw new DomainError('PRIVATE_MARKET', `Every duel of parent market ${parentMarketId} is private`, {
         details: { parentMarketId },
