@@ -192,6 +192,19 @@ describe('numbers in queries are bounded at the contract', () => {
     expect(Object.keys(res.body['fieldErrors'] as Body)).toContain(`query.${key}`);
   });
 
+  it.each(NUMERIC)('%s with negative, fractional or non-numeric values is a 400', async (_, r, key) => {
+    for (const value of ['-1', '1.5', 'abc', 'Infinity', '']) {
+      expectApiError(await send(r, `${pathOf(r.route)}?${key}=${value}`), 'VALIDATION_FAILED');
+    }
+  });
+
+  it.each(TEXT_QUERY)('%s with long or unusual text is never a 5xx', async (_, r, key) => {
+    for (const value of [encodeURIComponent('é'.repeat(500)), '%F0%9F%92%A5', "'%3B--", 'a'.repeat(2_000)]) {
+      const res = await send(r, `${pathOf(r.route)}?${key}=${value}`);
+      expect(res.status, `${key}=${value.slice(0, 20)}`).toBeLessThan(500);
+    }
+  });
+
   it('bounds page numbers in POST bodies too', async () => {
     const res = await call('markets', '/svc/user/portfolio/table/history', {
       method: 'POST',
@@ -209,6 +222,13 @@ describe('control characters are refused as 400', () => {
 
   it.each(PATH_PARAMS)('%s with a NUL byte', async (_, r, name) => {
     expectApiError(await send(r, pathOf(r.route, { name, value: 'a%00b' })), 'VALIDATION_FAILED');
+  });
+
+  it.each(PATH_PARAMS)('%s with odd but printable values is never a 5xx', async (_, r, name) => {
+    for (const value of ['zz', '-1', '99999999999999999999', encodeURIComponent('é'.repeat(120)), '%20']) {
+      const res = await send(r, pathOf(r.route, { name, value }));
+      expect(res.status, `${value} → ${JSON.stringify(res.body)}`).toBeLessThan(500);
+    }
   });
 
   it('in the query, as names and nested values, and in any byte below 0x20', async () => {
