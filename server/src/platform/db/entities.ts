@@ -21,8 +21,8 @@ import {
 } from '../../areas/settlement/settlement.entities.js';
 import {
   AdminEntity,
+  AdminSessionEntity,
   AuthNonceEntity,
-  RevokedTokenEntity,
   UsedWalletCredentialEntity,
   UserEntity,
   UserIdentityEntity,
@@ -39,7 +39,7 @@ export const entities = [
   UserIdentityEntity,
   AuthNonceEntity,
   AdminEntity,
-  RevokedTokenEntity,
+  AdminSessionEntity,
   UsedWalletCredentialEntity,
   TradeEntity,
   PositionEntity,
