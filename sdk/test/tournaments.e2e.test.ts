@@ -97,7 +97,7 @@ describe('tournaments through the SDK', () => {
     const { stages } = await alice.client.tournaments.get({ params: { tournamentId } });
     const [group, final] = stages;
     if (!group || !final) throw new Error('two stages expected');
-    const [f1, f2] = group.fixtures as [Fixture, Fixture];
+    const [f1, f2] = group.fixtures as unknown as [Fixture, Fixture];
     const pick = (client: DuelkitClient, stageId: string, f: Fixture, outcome: Outcome, stake: number) =>
       client.tournaments.createPick({ params: { tournamentId, stageId }, body: { fixtureId: f.id, outcome, stake } });
     await pick(alice.client, group.id, f1, right(f1), 500);
@@ -127,7 +127,7 @@ describe('tournaments through the SDK', () => {
       eliminatedAtStage: 1,
     });
 
-    const [f3] = final.fixtures as [Fixture];
+    const [f3] = final.fixtures as unknown as [Fixture];
     await pick(alice.client, final.id, f3, right(f3), 1_000);
     await pick(creator.client, final.id, f3, wrong(f3), 1_000);
     clock.advance(10 * HOUR);

@@ -2,8 +2,7 @@ import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
 import { sportsContract } from './sports.contract.js';
-import { tournamentsCatalogContract } from './tournaments.contract.js';
-import { tournamentsPlayContract } from './tournaments-play.contract.js';
+import { tournamentsRouterContract } from './tournaments-router.contract.js';
 import { tournamentsAuthContract } from './user-auth.contract.js';
 
 /**
@@ -16,7 +15,7 @@ export const tournamentsContract = c.router(
     sports: sportsContract,
     auth: tournamentsAuthContract,
     // One namespace; the catalogue's literal paths come before the `/:tournamentId` routes.
-    tournaments: c.router({ ...tournamentsCatalogContract, ...tournamentsPlayContract }),
+    tournaments: tournamentsRouterContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -68,7 +68,7 @@ export const tournamentsPlayContract = c.router(
       summary: 'Whether a wallet can enter now, with every reason it cannot',
       description:
         'The wallet is the bearer token’s managed wallet, or `wallet`. Reasons: WALLET_REQUIRED, NOT_LIVE, ENTRIES_CLOSED, ALREADY_ENTERED, TOURNAMENT_FULL, INSUFFICIENT_BALANCE, GEO_BLOCKED (usdc only).',
-      metadata: read,
+      metadata: meta(tag, '4.17', 'optional-bearer', { geo: { collateralFrom: 'market' } }),
     },
     deposit: {
       method: 'POST',
@@ -81,7 +81,7 @@ export const tournamentsPlayContract = c.router(
         'Answers the vault, token, pool, stage, amount and the approve + deposit calldata. For a paid create the tournament does not exist yet: name `stakeAsset` and `amount` (stage 1). ' +
         '`execute: true` sends the deposit from the bearer token’s managed wallet and answers its txHash (wallet credentials deposit themselves). ' +
         'Then POST /enter (or create) with the txHash. 404 for an unknown id without stakeAsset and amount; INVALID_STATE when nothing is due; GEO_BLOCKED for usdc.',
-      metadata: write,
+      metadata: meta(tag, '4.17', 'jwt-or-wallet', { idempotent: true, geo: { collateralFrom: 'market' } }),
     },
     enter: {
       method: 'POST',
@@ -93,7 +93,7 @@ export const tournamentsPlayContract = c.router(
       description:
         'The deposit is verified on chain: mined and successful, a Deposited event of this tournament’s vault, pool and stage, of the buy-in, from the caller’s wallet. Sending the same deposit again answers the same entry. ' +
         'DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED (400); DEPOSIT_PENDING (409, retry); ALREADY_ENTERED, TOURNAMENT_FULL, ENTRIES_CLOSED (409); NOT_ENTERED, FORBIDDEN (403); GEO_BLOCKED for usdc.',
-      metadata: write,
+      metadata: meta(tag, '4.17', 'jwt-or-wallet', { idempotent: true, geo: { collateralFrom: 'market' } }),
     },
     withdraw: {
       method: 'POST',

@@ -59,7 +59,7 @@ export const tournamentsCatalogContract = c.router(
         'Deposit first: generate `clientTournamentId` (24 hex), deposit the stage-1 buy-in into the vault for that id and stage 1 (POST /{id}/deposit answers how, or does it for a managed wallet), then create with `creatorDepositTxHash`. ' +
         'The deposit is verified on chain (vault of the stake asset, pool, stage, amount, sender) before anything is stored; the tournament id is `clientTournamentId`, and the creator’s entry is registered with it. ' +
         'Replaying the same create answers the same tournament (`created: false`). Refusals: BUYIN_BELOW_MINIMUM and PAID_TOURNAMENT_REQUIRES_DEPOSIT (400), DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED, NO_FIXTURES (400), DEPOSIT_PENDING, BOND_REQUIRED, TOURNAMENT_ID_TAKEN (409), FORBIDDEN for another owner’s wallet, GEO_BLOCKED for usdc.',
-      metadata: meta(tag, '4.17', 'jwt-or-wallet', { idempotent: true }),
+      metadata: meta(tag, '4.17', 'jwt-or-wallet', { idempotent: true, geo: { collateralFrom: 'body.stakeAsset' } }),
     },
     globalLeaderboard: {
       method: 'GET',
@@ -92,7 +92,8 @@ export const tournamentsCatalogContract = c.router(
       summary: 'Whether a paid create would go through, checked before the creator spends anything',
       description:
         'Every reason is listed: WALLET_REQUIRED, BOND_REQUIRED, BUYIN_BELOW_MINIMUM, INSUFFICIENT_BALANCE, GEO_BLOCKED, MIN_ENTRIES_INVALID.',
-      metadata: read,
+      // The region is a reason to list here, not a refusal.
+      metadata: meta(tag, '4.17', 'optional-bearer', { geo: { collateralFrom: 'market' } }),
     },
     creatorEligibility: {
       method: 'GET',

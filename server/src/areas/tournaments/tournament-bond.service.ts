@@ -3,6 +3,7 @@ import { getAddress, type Address, type Hash, type LocalAccount } from 'viem';
 import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import type { Region } from '../../platform/geo/region.js';
 import type { Logger } from '../../logger.js';
 import { verifyDeposit } from './deposit-verifier.js';
 import type { TournamentDb, TournamentRepos } from './tournament.repository.js';
@@ -241,7 +242,7 @@ export class BondService {
   async createFlowEligibility(
     q: { stakeAsset: CollateralKind; stage1BuyinRaw: string; minEntriesToActivate: number },
     wallet: string | null,
-    geoBlocked: boolean,
+    region: Region,
   ) {
     const reasons: Reason[] = [];
     const buyin = BigInt(q.stage1BuyinRaw);
@@ -251,7 +252,7 @@ export class BondService {
     if (q.minEntriesToActivate < 2 || q.minEntriesToActivate > 256) {
       reasons.push({ code: 'MIN_ENTRIES_INVALID', message: 'minEntriesToActivate must be between 2 and 256' });
     }
-    if (q.stakeAsset === 'usdc' && geoBlocked) {
+    if (q.stakeAsset === 'usdc' && !region.usdcAllowed) {
       reasons.push({ code: 'GEO_BLOCKED', message: 'usdc is not available in your region; credits are' });
     }
     let bond = null;

@@ -3,6 +3,7 @@ import { getAddress, type Hash } from 'viem';
 import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { Clock } from '../../platform/clock.js';
+import { assertCollateralAllowed, UNRESTRICTED, type Region } from '../../platform/geo/region.js';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CollateralReader, Reason, SignerLookup } from './tournament-bond.service.js';
@@ -21,9 +22,6 @@ import {
 import { depositCalls, tournamentPoolId } from './vault-pools.js';
 
 const iso = (d: Date) => new Date(d).toISOString();
-
-/** Throws GEO_BLOCKED when the caller's region may not use `asset` (usdc); the HTTP layer knows the region. */
-export type RegionCheck = (asset: CollateralKind) => void;
 
 function toEntry(e: EntryRow) {
   return {
@@ -68,7 +66,7 @@ export class EntryService {
   }
 
   /** Every reason `wallet` cannot enter now. */
-  async eligibility(id: string, wallet: string | null, geoBlocked: boolean) {
+  async eligibility(id: string, wallet: string | null, region: Region) {
     const t = await this.tournament(id);
     const stage1 = (await this.db.read.tournaments.stages(t.id))[0];
     const buyin = BigInt(stage1?.buyin ?? '0');
@@ -76,7 +74,7 @@ export class EntryService {
     const closed = this.closedReason(t, this.now());
     if (closed) reasons.push(closed);
     if (t.entryCount >= t.maxEntrants) reasons.push({ code: 'TOURNAMENT_FULL', message: 'The tournament is full' });
-    if (t.stakeAsset === 'usdc' && geoBlocked) {
+    if (t.stakeAsset === 'usdc' && !region.usdcAllowed) {
       reasons.push({ code: 'GEO_BLOCKED', message: 'usdc tournaments are not available in your region' });
     }
     if (!wallet) {
@@ -114,7 +112,7 @@ export class EntryService {
       amount?: string | undefined;
       execute: boolean;
     },
-    assertRegion: RegionCheck = () => undefined,
+    region: Region = UNRESTRICTED,
   ) {
     const tournamentId = id.toLowerCase();
     const t = await this.db.read.tournaments.byId(tournamentId);
@@ -154,7 +152,7 @@ export class EntryService {
         });
       }
     }
-    assertRegion(asset);
+    assertCollateralAllowed(region, asset);
     const poolId = tournamentPoolId(tournamentId);
     const vault = this.vault.address(asset);
     let txHash: Hash | null = null;
@@ -223,7 +221,7 @@ export class EntryService {
     actor: Actor,
     id: string,
     body: { depositTxHash: string; wallet?: string | undefined; stageIndex: number },
-    assertRegion: RegionCheck = () => undefined,
+    region: Region = UNRESTRICTED,
   ) {
     if (body.wallet && body.wallet.toLowerCase() !== actor.wallet.toLowerCase()) {
       throw new DomainError('FORBIDDEN', 'wallet must be your own wallet', {
@@ -231,7 +229,7 @@ export class EntryService {
       });
     }
     const t = await this.tournament(id);
-    assertRegion(t.stakeAsset);
+    assertCollateralAllowed(region, t.stakeAsset);
     const txHash = body.depositTxHash.toLowerCase() as Hash;
     const replay = await this.replayOf(t, actor, txHash, body.stageIndex);
     if (replay) return replay;

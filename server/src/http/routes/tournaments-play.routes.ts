@@ -1,40 +1,34 @@
 import { initServer } from '@ts-rest/express';
 import { tournamentsPlayContract } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
-import { actorOf, regionBlocks, viewerOf, type TournamentRouteDeps } from './tournaments.routes.js';
+import { regionOf } from '../principal.js';
+import { actorOf, viewerWallet, type TournamentRouteDeps } from './tournaments.routes.js';
 
 const s = initServer();
 
 /** §4.17 one tournament: detail, entry, picks, standings, bracket, prizes. */
-export function tournamentsPlayRoutes({ tournaments: t, geo }: TournamentRouteDeps) {
+export function tournamentsPlayRoutes({ tournaments: t }: TournamentRouteDeps) {
   return s.router(tournamentsPlayContract, {
     get: async ({ params }) => ({ status: 200, body: await t.reads.detail(params.tournamentId) }),
     formatInfo: async ({ params }) => ({ status: 200, body: await t.views.formatInfo(params.tournamentId) }),
-    eligibility: async ({ params, query, req }) => {
-      const detail = await t.reads.tournament(params.tournamentId);
-      return {
-        status: 200,
-        body: await t.entries.eligibility(
-          params.tournamentId,
-          viewerOf(req, query.wallet),
-          regionBlocks(geo, req, detail.stakeAsset),
-        ),
-      };
-    },
+    eligibility: async ({ params, query, req }) => ({
+      status: 200,
+      body: await t.entries.eligibility(params.tournamentId, viewerWallet(req, query.wallet), regionOf(req)),
+    }),
     deposit: async ({ params, body, req }) => ({
       status: 200,
-      body: await t.entries.deposit(actorOf(req), params.tournamentId, body, (asset) => geo.assertAllowed(asset, req)),
+      body: await t.entries.deposit(actorOf(req), params.tournamentId, body, regionOf(req)),
     }),
     enter: async ({ params, body, req }) => ({
       status: 200,
-      body: await t.entries.enter(actorOf(req), params.tournamentId, body, (asset) => geo.assertAllowed(asset, req)),
+      body: await t.entries.enter(actorOf(req), params.tournamentId, body, regionOf(req)),
     }),
     withdraw: async ({ params, req }) => ({
       status: 200,
       body: await t.entries.withdraw(actorOf(req), params.tournamentId),
     }),
     myStatus: async ({ params, query, req }) => {
-      const wallet = viewerOf(req, query.wallet);
+      const wallet = viewerWallet(req, query.wallet);
       if (!wallet) throw new DomainError('UNAUTHENTICATED', 'Send a bearer token, or name the wallet with ?wallet=');
       return { status: 200, body: await t.entries.myStatus(params.tournamentId, wallet) };
     },
@@ -55,7 +49,7 @@ export function tournamentsPlayRoutes({ tournaments: t, geo }: TournamentRouteDe
     }),
     picks: async ({ params, query, req }) => ({
       status: 200,
-      body: await t.picks.list(params.tournamentId, params.stageId, viewerOf(req), query),
+      body: await t.picks.list(params.tournamentId, params.stageId, viewerWallet(req), query),
     }),
     createPick: async ({ params, body, req }) => ({
       status: 201,

@@ -16,8 +16,8 @@ export function tournamentsRouter(c: Container) {
     health: tournamentsHealthRoutes(c),
     auth: tournamentsAuthRoutes(),
     tournaments: {
-      ...tournamentsCatalogRoutes({ tournaments: c.tournaments, geo: c.geo }),
-      ...tournamentsPlayRoutes({ tournaments: c.tournaments, geo: c.geo }),
+      ...tournamentsCatalogRoutes({ tournaments: c.tournaments }),
+      ...tournamentsPlayRoutes({ tournaments: c.tournaments }),
     },
     sports: sportsRoutes({
       sports: c.sports,

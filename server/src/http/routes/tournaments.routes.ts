@@ -1,20 +1,16 @@
 import { initServer } from '@ts-rest/express';
 import { getAddress, type Address } from 'viem';
 import { tournamentsCatalogContract } from '@duelkit/contract';
-import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { Tournaments } from '../../areas/tournaments/tournaments.js';
 import type { Actor } from '../../areas/tournaments/tournament.types.js';
-import { DomainError, isDomainError } from '../../errors.js';
-import type { GeoGate } from '../../platform/geo/geo-gate.js';
-import type { GeoRequest } from '../../adapters/geo/geo-lookup.js';
-import { tenantOf } from '../principal.js';
-import type { Principal } from '../request-context.js';
+import type { Principal } from '../../areas/identity/principal.js';
+import { DomainError } from '../../errors.js';
+import { regionOf, tenantOf } from '../principal.js';
 
 const s = initServer();
 
 export interface TournamentRouteDeps {
   readonly tournaments: Tournaments;
-  readonly geo: GeoGate;
 }
 
 type Caller = { principal?: Principal | undefined; tenant?: { builderAppId: string } | undefined };
@@ -38,30 +34,18 @@ export function actorOf(req: Caller): Actor {
 }
 
 /** On a read personalised by a bearer token: its managed wallet, else the `wallet` query, else none. */
-export function viewerOf(req: Caller, wallet?: string): Address | null {
+export function viewerWallet(req: Caller, wallet?: string): Address | null {
   if (req.principal?.kind === 'user') return getAddress(req.principal.address);
   return wallet ? getAddress(wallet) : null;
 }
 
-/** Whether the geo gate refuses `asset` for this request (a reason to list, not an error to throw). */
-export function regionBlocks(geo: GeoGate, req: GeoRequest, asset: CollateralKind): boolean {
-  try {
-    geo.assertAllowed(asset, req);
-    return false;
-  } catch (err) {
-    if (isDomainError(err) && err.code === 'GEO_BLOCKED') return true;
-    throw err;
-  }
-}
-
 /** §4.17 the catalogue, creation, creator bonds, statistics. */
-export function tournamentsCatalogRoutes({ tournaments: t, geo }: TournamentRouteDeps) {
+export function tournamentsCatalogRoutes({ tournaments: t }: TournamentRouteDeps) {
   return s.router(tournamentsCatalogContract, {
     list: async ({ query }) => ({ status: 200, body: await t.reads.list(query) }),
     create: async ({ body, req }) => {
-      const actor = actorOf(req);
-      geo.assertAllowed(body.stakeAsset, req);
-      const { id, created } = await t.create.create(actor, body);
+      // usdc from a blocked region was refused by the geo gate before this runs.
+      const { id, created } = await t.create.create(actorOf(req), body);
       const detail = await t.reads.detail(id);
       return { status: 201, body: { ...detail, created } };
     },
@@ -72,19 +56,15 @@ export function tournamentsCatalogRoutes({ tournaments: t, geo }: TournamentRout
     platformLeaderboardAggregate: async () => ({ status: 200, body: await t.reads.platformAggregate() }),
     bondRequirement: async ({ query, req }) => ({
       status: 200,
-      body: await t.bonds.requirement(viewerOf(req, query.wallet)),
+      body: await t.bonds.requirement(viewerWallet(req, query.wallet)),
     }),
     createFlowEligibility: async ({ query, req }) => ({
       status: 200,
-      body: await t.bonds.createFlowEligibility(
-        query,
-        viewerOf(req, query.wallet),
-        regionBlocks(geo, req, query.stakeAsset),
-      ),
+      body: await t.bonds.createFlowEligibility(query, viewerWallet(req, query.wallet), regionOf(req)),
     }),
     creatorEligibility: async ({ query, req }) => ({
       status: 200,
-      body: await t.bonds.creatorEligibility(viewerOf(req, query.wallet)),
+      body: await t.bonds.creatorEligibility(viewerWallet(req, query.wallet)),
     }),
     depositBond: async ({ body, req }) => ({ status: 200, body: await t.bonds.deposit(actorOf(req), body) }),
     withdrawBond: async ({ body, req }) => ({ status: 200, body: await t.bonds.withdraw(actorOf(req), body) }),

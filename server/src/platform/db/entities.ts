@@ -22,8 +22,8 @@ import {
 } from '../../areas/settlement/settlement.entities.js';
 import {
   AdminEntity,
+  AdminSessionEntity,
   AuthNonceEntity,
-  RevokedTokenEntity,
   UsedWalletCredentialEntity,
   UserEntity,
   UserIdentityEntity,
@@ -40,7 +40,7 @@ export const entities = [
   UserIdentityEntity,
   AuthNonceEntity,
   AdminEntity,
-  RevokedTokenEntity,
+  AdminSessionEntity,
   UsedWalletCredentialEntity,
   TradeEntity,
   PositionEntity,
