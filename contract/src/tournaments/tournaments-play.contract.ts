@@ -2,11 +2,6 @@ import { c } from '../common/contract.js';
 import { meta } from '../common/route-meta.js';
 import { commonResponses } from '../common/responses.js';
 import {
-  BracketSchema,
-  BracketStatusSchema,
-  CreatePickRequestSchema,
-  CreatePickResponseSchema,
-  DeletePickResponseSchema,
   DepositRequestSchema,
   DepositResponseSchema,
   EligibilitySchema,
@@ -14,24 +9,31 @@ import {
   EnterResponseSchema,
   EstimatePayoutRequestSchema,
   EstimatePayoutResponseSchema,
-  FixturesResponseSchema,
-  FormatInfoSchema,
-  GroupsResponseSchema,
-  LeaderboardResponseSchema,
   MyStatusSchema,
   PageQuerySchema,
   PickParamsSchema,
-  PicksQuerySchema,
-  PicksResponseSchema,
   PrizePoolSchema,
-  StageOddsSchema,
   StageParamsSchema,
-  StandingsResponseSchema,
   TournamentDetailSchema,
   TournamentParamsSchema,
   WalletQuerySchema,
   WithdrawResponseSchema,
 } from './tournaments-io.schemas.js';
+import {
+  BracketSchema,
+  BracketStatusSchema,
+  CreatePickRequestSchema,
+  CreatePickResponseSchema,
+  DeletePickResponseSchema,
+  FixturesResponseSchema,
+  FormatInfoSchema,
+  GroupsResponseSchema,
+  LeaderboardResponseSchema,
+  PicksQuerySchema,
+  PicksResponseSchema,
+  StageOddsSchema,
+  StandingsResponseSchema,
+} from './tournaments-play.schemas.js';
 import { z } from 'zod';
 
 const tag = 'Tournaments';

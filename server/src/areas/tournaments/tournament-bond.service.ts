@@ -148,7 +148,7 @@ export class BondService {
         return BigInt(known.amount);
       throw new DomainError('DEPOSIT_ALREADY_USED', 'This deposit was already counted', { details: { txHash } });
     }
-    if (await this.db.read.tournaments.deposit(txHash)) {
+    if (await this.db.read.deposits.deposit(txHash)) {
       throw new DomainError('DEPOSIT_ALREADY_USED', 'This deposit already paid for a tournament', {
         details: { txHash, usedFor: 'tournament' },
       });

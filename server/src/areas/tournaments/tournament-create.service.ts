@@ -51,7 +51,7 @@ export class CreateTournamentService {
     const plan = this.plan(actor, body);
     const existing = await this.db.read.tournaments.byId(plan.id);
     if (existing) return { id: plan.id, created: this.replayed(existing, actor, plan) };
-    const used = await this.db.read.tournaments.deposit(plan.txHash);
+    const used = await this.db.read.deposits.deposit(plan.txHash);
     if (used || (await this.db.read.bonds.movementByTx(plan.txHash))) {
       throw new DomainError('DEPOSIT_ALREADY_USED', 'This deposit already paid for something else', {
         details: { txHash: plan.txHash, usedFor: used ? `tournament ${used.tournamentId}` : 'a creator bond' },
@@ -232,7 +232,7 @@ export class CreateTournamentService {
     });
     if (!inserted) return false;
     if (
-      !(await r.tournaments.insertDeposit({
+      !(await r.deposits.insertDeposit({
         txHash: plan.txHash,
         tournamentId: plan.id,
         stageIndex: 1,

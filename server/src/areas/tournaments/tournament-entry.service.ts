@@ -8,30 +8,11 @@ import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CollateralReader, Reason, SignerLookup } from './tournament-bond.service.js';
 import { verifyDeposit } from './deposit-verifier.js';
-import { stageStatus } from './tournament.mapper.js';
+import { stageStatus, toEntry } from './tournament.mapper.js';
 import type { TournamentDb } from './tournament.repository.js';
 import type { StandingsService } from './tournament-standings.service.js';
-import {
-  MINIMUM_BUYIN,
-  type Actor,
-  type EntryRow,
-  type StageEntryRow,
-  type StageRow,
-  type TournamentRow,
-} from './tournament.types.js';
+import { MINIMUM_BUYIN, type Actor, type EntryRow, type StageRow, type TournamentRow } from './tournament.types.js';
 import { depositCalls, tournamentPoolId } from './vault-pools.js';
-
-const iso = (d: Date) => new Date(d).toISOString();
-
-function toEntry(e: EntryRow) {
-  return {
-    wallet: getAddress(e.wallet),
-    seed: e.seed,
-    isCreator: e.isCreator,
-    enteredAt: iso(e.enteredAt),
-    depositTxHash: e.depositTxHash,
-  };
-}
 
 /**
  * Entering and leaving a tournament, and paying a later paid stage: what to deposit where, the
@@ -163,7 +144,7 @@ export class EntryService {
         });
       }
       // One chain write per logical deposit: a retry before the deposit is used reuses the key.
-      const n = await this.db.read.tournaments.depositCount(tournamentId, actor.wallet, stageIndex);
+      const n = await this.db.read.deposits.depositCount(tournamentId, actor.wallet, stageIndex);
       txHash = await this.vault.deposit(await this.signers.forUser(actor.userId), asset, poolId, stageIndex, amount, {
         key: `tournaments:deposit:${tournamentId}:${stageIndex}:${actor.wallet.toLowerCase()}:${n}:${amount}`,
       });
@@ -274,7 +255,7 @@ export class EntryService {
           throw new DomainError('TOURNAMENT_FULL', 'The tournament is full');
       }
       const purpose = body.stageIndex === 1 ? 'entry' : 'stage';
-      const recorded = await r.tournaments.insertDeposit({
+      const recorded = await r.deposits.insertDeposit({
         txHash,
         tournamentId: t.id,
         stageIndex: stage.stageIndex,
@@ -325,7 +306,7 @@ export class EntryService {
 
   /** The answer to a deposit already recorded for this tournament, wallet and stage; refuses one used elsewhere. */
   private async replayOf(t: TournamentRow, actor: Actor, txHash: Hash, stageIndex: number) {
-    const used = await this.db.read.tournaments.deposit(txHash);
+    const used = await this.db.read.deposits.deposit(txHash);
     if (!used) return null;
     const mine =
       used.tournamentId === t.id &&
@@ -339,123 +320,5 @@ export class EntryService {
     const entry = await this.db.read.tournaments.entryOf(t.id, actor.wallet);
     if (!entry) throw new DomainError('NOT_ENTERED', 'This deposit’s entry was withdrawn');
     return { tournamentId: t.id, hasEntry: true as const, stageIndex, created: false, entry: toEntry(entry) };
-  }
-
-  /** Leaves before the first lock: the entry goes and its stage-1 buy-in is released back. */
-  async withdraw(actor: Actor, id: string) {
-    const t = await this.tournament(id);
-    const refund = await this.db.transaction(async (r) => {
-      await r.tournaments.lock(t.id);
-      const entry = await r.tournaments.entryOf(t.id, actor.wallet);
-      if (!entry) throw new DomainError('NOT_ENTERED', 'You have no entry in this tournament');
-      if (entry.isCreator) throw new DomainError('ENTRY_LOCKED', 'The creator’s entry cannot be withdrawn');
-      if (t.status !== 'LIVE' || this.now() >= new Date(t.startsAt)) {
-        throw new DomainError('ENTRY_LOCKED', 'Entries cannot be withdrawn after the first lock', {
-          details: { startTime: iso(t.startsAt) },
-        });
-      }
-      const deposit = await r.tournaments.deposit(entry.depositTxHash);
-      await r.tournaments.deleteEntry(entry.id);
-      if (deposit) await r.tournaments.markRefunding(deposit.txHash, this.now());
-      return deposit;
-    });
-    await this.standings.recompute(t.id);
-    const txHash = refund
-      ? await this.sendRefund({ ...refund, stakeAsset: t.stakeAsset }).catch((err: unknown) => {
-          this.logger.warn({ err, txHash: refund.txHash }, 'withdrawal refund not sent yet; the sweep retries it');
-          return null;
-        })
-      : null;
-    return {
-      tournamentId: t.id,
-      wallet: actor.wallet,
-      refunded: refund?.amount ?? '0',
-      txHash,
-      hasEntry: false as const,
-    };
-  }
-
-  private async sendRefund(d: {
-    txHash: string;
-    tournamentId: string;
-    wallet: string;
-    amount: string;
-    stakeAsset: CollateralKind;
-  }) {
-    const hash = await this.vault.release(
-      d.stakeAsset,
-      tournamentPoolId(d.tournamentId),
-      getAddress(d.wallet),
-      BigInt(d.amount),
-      'entry-withdrawal',
-      { key: `tournaments:refund:${d.txHash}` },
-    );
-    await this.db.read.tournaments.setRefundTx(d.txHash, hash);
-    return hash;
-  }
-
-  /** Sends withdrawal refunds decided but not sent (one chain write per deposit, whatever the retries). */
-  async retryRefunds(): Promise<number> {
-    let sent = 0;
-    for (const d of await this.db.read.tournaments.pendingRefunds(50)) {
-      await this.sendRefund(d).then(
-        () => sent++,
-        (err: unknown) => this.logger.warn({ err, txHash: d.txHash }, 'withdrawal refund still not sent'),
-      );
-    }
-    return sent;
-  }
-
-  /** The wallet's entry, current stage, chips and elimination. */
-  async myStatus(id: string, wallet: string) {
-    const t = await this.tournament(id);
-    const now = this.now();
-    const entry = await this.db.read.tournaments.entryOf(t.id, wallet);
-    const base = { tournamentId: t.id, wallet: getAddress(wallet) };
-    if (!entry) {
-      return {
-        ...base,
-        hasEntry: false,
-        entry: null,
-        stage: null,
-        eliminated: false,
-        eliminatedAtStage: null,
-        champion: false,
-        canWithdraw: false,
-      };
-    }
-    const stages = await this.db.read.tournaments.stages(t.id);
-    let latest: { stage: StageRow; seat: StageEntryRow } | null = null;
-    for (const stage of stages) {
-      const seat = await this.db.read.play.stageEntry(stage.id, entry.id);
-      if (seat) latest = { stage, seat };
-    }
-    const stage = latest
-      ? {
-          stageId: latest.stage.id,
-          stageIndex: latest.stage.stageIndex,
-          status: stageStatus(
-            latest.stage,
-            stages.find((s) => s.stageIndex === latest.stage.stageIndex - 1),
-            now,
-          ),
-          chips: { available: latest.seat.available, stack: latest.seat.stack },
-          rank: latest.seat.rank ?? 1,
-          group: latest.seat.groupLabel,
-          paid: latest.stage.stageIndex === 1 || BigInt(latest.stage.buyin) === 0n || latest.seat.paidTxHash !== null,
-          participantStatus: latest.seat.status,
-        }
-      : null;
-    const eliminated = entry.status === 'ELIMINATED';
-    return {
-      ...base,
-      hasEntry: true,
-      entry: toEntry(entry),
-      stage,
-      eliminated,
-      eliminatedAtStage: eliminated ? (latest?.stage.stageIndex ?? null) : null,
-      champion: entry.status === 'CHAMPION',
-      canWithdraw: !entry.isCreator && t.status === 'LIVE' && now < new Date(t.startsAt),
-    };
   }
 }

@@ -2,11 +2,11 @@ import { getAddress } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { Clock } from '../../platform/clock.js';
 import { bracketSize, knockoutRounds, payoutTiers, playersInStage, type FormatRules } from './tournament-format.js';
-import { stageStatus } from './tournament.mapper.js';
+import { stageStatus, toEntry } from './tournament.mapper.js';
 import type { TournamentDb } from './tournament.repository.js';
 import type { TournamentReadService } from './tournament-read.service.js';
 import type { TournamentStatsQueries } from './tournament-stats.queries.js';
-import type { StageEntryRow, TournamentRow } from './tournament.types.js';
+import type { StageEntryRow, StageRow, TournamentRow } from './tournament.types.js';
 import { tournamentPoolId } from './vault-pools.js';
 
 const BPS = 10_000n;
@@ -236,7 +236,7 @@ export class TournamentViewsService {
     const t = await this.reads.tournament(id);
     const [stages, deposits] = await Promise.all([
       this.db.read.tournaments.stages(t.id),
-      this.db.read.tournaments.deposits(t.id),
+      this.db.read.deposits.deposits(t.id),
     ]);
     const live = deposits.filter((d) => !d.refundedAt);
     const total = live.reduce((sum, d) => sum + BigInt(d.amount), 0n);
@@ -328,6 +328,59 @@ export class TournamentViewsService {
         bestCase: alive || entry?.status === 'CHAMPION' ? amountOfTier(0) : '0',
         guaranteed,
       },
+    };
+  }
+
+  /** The wallet's entry, latest stage, chips and elimination. */
+  async myStatus(id: string, wallet: string) {
+    const t = await this.reads.tournament(id);
+    const now = new Date(this.clock.now());
+    const entry = await this.db.read.tournaments.entryOf(t.id, wallet);
+    const base = { tournamentId: t.id, wallet: getAddress(wallet) };
+    if (!entry) {
+      return {
+        ...base,
+        hasEntry: false,
+        entry: null,
+        stage: null,
+        eliminated: false,
+        eliminatedAtStage: null,
+        champion: false,
+        canWithdraw: false,
+      };
+    }
+    const stages = await this.db.read.tournaments.stages(t.id);
+    let latest: { stage: StageRow; seat: StageEntryRow } | null = null;
+    for (const stage of stages) {
+      const seat = await this.db.read.play.stageEntry(stage.id, entry.id);
+      if (seat) latest = { stage, seat };
+    }
+    const stage = latest
+      ? {
+          stageId: latest.stage.id,
+          stageIndex: latest.stage.stageIndex,
+          status: stageStatus(
+            latest.stage,
+            stages.find((s) => s.stageIndex === latest.stage.stageIndex - 1),
+            now,
+          ),
+          chips: { available: latest.seat.available, stack: latest.seat.stack },
+          rank: latest.seat.rank ?? 1,
+          group: latest.seat.groupLabel,
+          paid: latest.stage.stageIndex === 1 || BigInt(latest.stage.buyin) === 0n || latest.seat.paidTxHash !== null,
+          participantStatus: latest.seat.status,
+        }
+      : null;
+    const eliminated = entry.status === 'ELIMINATED';
+    return {
+      ...base,
+      hasEntry: true,
+      entry: toEntry(entry),
+      stage,
+      eliminated,
+      eliminatedAtStage: eliminated ? (latest?.stage.stageIndex ?? null) : null,
+      champion: entry.status === 'CHAMPION',
+      canWithdraw: !entry.isCreator && t.status === 'LIVE' && now < new Date(t.startsAt),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
-import type { FixtureRow, PickRow, StageRow, TournamentRow } from './tournament.types.js';
+import type { EntryRow, FixtureRow, PickRow, StageRow, TournamentRow } from './tournament.types.js';
 
 export type StageStatus = 'UPCOMING' | 'OPEN' | 'IN_PLAY' | 'COMPLETED';
 
@@ -132,5 +132,15 @@ export function toPick(p: PickRow) {
     payout: p.payout,
     createdAt: iso(p.createdAt),
     settledAt: isoOrNull(p.settledAt),
+  };
+}
+
+export function toEntry(e: EntryRow) {
+  return {
+    wallet: getAddress(e.wallet),
+    seed: e.seed,
+    isCreator: e.isCreator,
+    enteredAt: iso(e.enteredAt),
+    depositTxHash: e.depositTxHash,
   };
 }

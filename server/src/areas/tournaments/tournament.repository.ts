@@ -3,14 +3,8 @@ import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
 import type { FixtureResult } from './tournament-format.js';
 import { PlayRepository } from './tournament-play.repository.js';
 import { BondRepository } from './tournament-bond.repository.js';
-import type {
-  DepositRow,
-  EntryRow,
-  FixtureRow,
-  StageRow,
-  TournamentRow,
-  TournamentStatus,
-} from './tournament.types.js';
+import { DepositRepository } from './tournament-deposit.repository.js';
+import type { EntryRow, FixtureRow, StageRow, TournamentRow, TournamentStatus } from './tournament.types.js';
 
 const TOURNAMENT = `t."id", t."builder_app_id" as "builderAppId", t."name", t."description", t."sport", t."league", t."category",
   t."game_type" as "gameType", t."format", t."type", t."status", t."stake_asset" as "stakeAsset", t."owner_wallet" as "ownerWallet",
@@ -41,9 +35,6 @@ const FIXTURE = `f."id", f."tournament_id" as "tournamentId", f."stage_id" as "s
 const ENTRY = `e."id", e."tournament_id" as "tournamentId", e."wallet", e."user_id" as "userId", e."is_creator" as "isCreator",
   (row_number() over (partition by e."tournament_id" order by e."seq"))::int as "seed", e."deposit_tx_hash" as "depositTxHash",
   e."entered_at" as "enteredAt", e."placement", e."stages_played" as "stagesPlayed", e."points"::float8 as "points", e."status"`;
-
-const DEPOSIT = `"tx_hash" as "txHash", "tournament_id" as "tournamentId", "stage_index" as "stageIndex", "wallet", "amount"::text as "amount",
-  "purpose", "refund_tx_hash" as "refundTxHash", "refunded_at" as "refundedAt"`;
 
 /** Which tournaments a list asks for. */
 export interface TournamentFilter {
@@ -347,61 +338,6 @@ export class TournamentRepository {
       [p.placement, p.stagesPlayed, p.points, p.status, entryId, p.placement, p.stagesPlayed, p.points, p.status],
     );
   }
-
-  async deposit(txHash: string): Promise<DepositRow | null> {
-    const [row] = await this.sql<DepositRow>(`select ${DEPOSIT} from "tournament_deposits" where "tx_hash" = ?`, [
-      txHash.toLowerCase(),
-    ]);
-    return row ?? null;
-  }
-
-  async insertDeposit(d: Omit<DepositRow, 'refundTxHash' | 'refundedAt'>): Promise<boolean> {
-    const rows = await this.sql(
-      `insert into "tournament_deposits" ("tx_hash", "tournament_id", "stage_index", "wallet", "amount", "purpose", "created_at")
-       values (?, ?, ?, ?, ?, ?, now()) on conflict do nothing returning "tx_hash"`,
-      [d.txHash.toLowerCase(), d.tournamentId, d.stageIndex, d.wallet, d.amount, d.purpose],
-    );
-    return rows.length > 0;
-  }
-
-  async deposits(tournamentId: string): Promise<DepositRow[]> {
-    return this.sql<DepositRow>(
-      `select ${DEPOSIT} from "tournament_deposits" where "tournament_id" = ? order by "created_at"`,
-      [tournamentId],
-    );
-  }
-
-  /** How many deposits a wallet has recorded for a tournament's stage (refunded ones included). */
-  async depositCount(tournamentId: string, wallet: string, stageIndex: number): Promise<number> {
-    const [row] = await this.sql<{ n: number }>(
-      `select count(*)::int as "n" from "tournament_deposits" where "tournament_id" = ? and lower("wallet") = lower(?) and "stage_index" = ?`,
-      [tournamentId, wallet, stageIndex],
-    );
-    return row?.n ?? 0;
-  }
-
-  async markRefunding(txHash: string, at: Date): Promise<void> {
-    await this.sql(`update "tournament_deposits" set "refunded_at" = ? where "tx_hash" = ? and "refunded_at" is null`, [
-      at,
-      txHash,
-    ]);
-  }
-
-  async setRefundTx(txHash: string, refundTxHash: string): Promise<void> {
-    await this.sql(`update "tournament_deposits" set "refund_tx_hash" = ? where "tx_hash" = ?`, [refundTxHash, txHash]);
-  }
-
-  /** Refunds decided but not yet sent (the process stopped in between). */
-  async pendingRefunds(limit: number) {
-    return this.sql<DepositRow & { stakeAsset: 'usdc' | 'credits'; poolId: string }>(
-      `select d."tx_hash" as "txHash", d."tournament_id" as "tournamentId", d."stage_index" as "stageIndex", d."wallet",
-          d."amount"::text as "amount", d."purpose", d."refund_tx_hash" as "refundTxHash", d."refunded_at" as "refundedAt",
-          t."stake_asset" as "stakeAsset", t."pool_id" as "poolId"
-         from "tournament_deposits" d join "tournaments" t on t."id" = d."tournament_id"
-        where d."refunded_at" is not null and d."refund_tx_hash" is null order by d."refunded_at" limit ?`,
-      [limit],
-    );
-  }
 }
 
 /** The area's repositories on one connection, or inside one transaction. */
@@ -409,10 +345,16 @@ export interface TournamentRepos {
   readonly tournaments: TournamentRepository;
   readonly play: PlayRepository;
   readonly bonds: BondRepository;
+  readonly deposits: DepositRepository;
 }
 
 function reposOn(sql: SqlExec): TournamentRepos {
-  return { tournaments: new TournamentRepository(sql), play: new PlayRepository(sql), bonds: new BondRepository(sql) };
+  return {
+    tournaments: new TournamentRepository(sql),
+    play: new PlayRepository(sql),
+    bonds: new BondRepository(sql),
+    deposits: new DepositRepository(sql),
+  };
 }
 
 /** Entry point to the area's storage: plain reads, or a transaction spanning every repository. */

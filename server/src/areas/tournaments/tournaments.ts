@@ -14,6 +14,7 @@ import { ResultsService } from './tournament-results.js';
 import { StandingsService } from './tournament-standings.service.js';
 import { TournamentStatsQueries } from './tournament-stats.queries.js';
 import { TournamentViewsService } from './tournament-views.service.js';
+import { WithdrawalService } from './tournament-withdrawal.service.js';
 import type { TournamentSettings } from './tournament.types.js';
 
 export const TOURNAMENTS_QUEUE = 'tournaments';
@@ -29,6 +30,7 @@ export interface TournamentTask {
 export interface Tournaments {
   readonly create: CreateTournamentService;
   readonly entries: EntryService;
+  readonly withdrawals: WithdrawalService;
   readonly picks: PicksService;
   readonly reads: TournamentReadService;
   readonly views: TournamentViewsService;
@@ -59,18 +61,20 @@ export function createTournaments(deps: TournamentsDeps): Tournaments {
   const bonds = new BondService(db, vault, deps.chain, deps.signers, settings, logger);
   const reads = new TournamentReadService(db, stats, bonds, vault, clock);
   const entries = new EntryService(db, vault, deps.chain, deps.signers, standings, clock, logger);
+  const withdrawals = new WithdrawalService(db, vault, standings, clock, logger);
   const results = new ResultsService(db, deps.fixtures, standings, clock, logger);
   const tasks: TournamentTask[] = [
     { name: 'tournament-results', everyMs: settings.resultsIntervalMs, run: () => results.sweep() },
     {
       name: 'tournament-releases',
       everyMs: 30_000,
-      run: async () => ({ refunds: await entries.retryRefunds(), bonds: await bonds.retryWithdrawals() }),
+      run: async () => ({ refunds: await withdrawals.retryRefunds(), bonds: await bonds.retryWithdrawals() }),
     },
   ];
   return {
     create: new CreateTournamentService(db, vault, deps.fixtures, bonds, standings, settings, clock),
     entries,
+    withdrawals,
     picks: new PicksService(db, clock),
     reads,
     views: new TournamentViewsService(db, reads, stats, vault, clock),

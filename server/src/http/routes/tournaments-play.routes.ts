@@ -25,12 +25,12 @@ export function tournamentsPlayRoutes({ tournaments: t }: TournamentRouteDeps) {
     }),
     withdraw: async ({ params, req }) => ({
       status: 200,
-      body: await t.entries.withdraw(actorOf(req), params.tournamentId),
+      body: await t.withdrawals.withdraw(actorOf(req), params.tournamentId),
     }),
     myStatus: async ({ params, query, req }) => {
       const wallet = viewerWallet(req, query.wallet);
       if (!wallet) throw new DomainError('UNAUTHENTICATED', 'Send a bearer token, or name the wallet with ?wallet=');
-      return { status: 200, body: await t.entries.myStatus(params.tournamentId, wallet) };
+      return { status: 200, body: await t.views.myStatus(params.tournamentId, wallet) };
     },
     estimatePayout: async ({ params, body, req }) => ({
       status: 200,
