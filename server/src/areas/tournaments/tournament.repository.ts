@@ -161,11 +161,15 @@ export class TournamentRepository {
     return row?.n ?? 0;
   }
 
-  /** LIVE tournaments past their first lock whose activation was not recorded yet. */
+  /**
+   * LIVE tournaments past their first lock, with enough entries, whose activation was not recorded
+   * yet (those without enough entries wait for cancellation, not for another recompute).
+   */
   async awaitingActivation(now: Date, limit: number): Promise<string[]> {
     const rows = await this.sql<{ id: string }>(
-      `select "id" from "tournaments" where "status" = 'LIVE' and "activated_at" is null and "starts_at" <= ?
-        order by "starts_at" limit ?`,
+      `select t."id" from "tournaments" t where t."status" = 'LIVE' and t."activated_at" is null and t."starts_at" <= ?
+          and (select count(*) from "tournament_entries" e where e."tournament_id" = t."id") >= t."min_entries"
+        order by t."starts_at" limit ?`,
       [now, limit],
     );
     return rows.map((r) => r.id);
