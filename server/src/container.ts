@@ -348,7 +348,8 @@ export async function createContainer(
   });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
-    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 3 : 5, embedded: Boolean(embedded), logger });
+    // Each worker holds a connection for itself (markets, settlement, tournaments), plus room for queue writes.
+    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 4 : 6, embedded: Boolean(embedded), logger });
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();

@@ -19,8 +19,17 @@ import {
   TournamentSchema,
 } from './tournaments.schemas.js';
 
-const limit = z.coerce.number().int().min(1).max(100).default(20).describe('Page size, at most 100');
-const offset = z.coerce.number().int().min(0).max(100_000).default(0);
+/**
+ * A whole number in a query string. An empty value is refused rather than read as 0 (which is
+ * what `Number('')` gives).
+ */
+export function queryInt(min: number, max: number) {
+  return z.preprocess((v) => (v === '' ? Number.NaN : v), z.coerce.number().int().min(min).max(max));
+}
+
+/** Page size and offset of the tournaments host's lists (`{ …, total }` envelopes). */
+export const limit = queryInt(1, 100).default(20).describe('Page size, at most 100');
+export const offset = queryInt(0, 100_000).default(0).describe('Rows to skip');
 
 export const TournamentParamsSchema = z.object({ tournamentId: TournamentIdSchema }).strict();
 export const StageParamsSchema = z.object({ tournamentId: TournamentIdSchema, stageId: z.string().uuid() }).strict();

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { AddressSchema, AmountSchema, CollateralStackSchema, HexSchema, TxHashSchema } from '../common/primitives.js';
+import { limit, offset, queryInt } from './tournaments-io.schemas.js';
 import { BondSchema, ContractCallSchema, ReasonSchema, TournamentSchema } from './tournaments.schemas.js';
-
-const limit = z.coerce.number().int().min(1).max(100).default(20).describe('Page size, at most 100');
-const offset = z.coerce.number().int().min(0).max(100_000).default(0);
 
 /** Amounts per stake asset (both 18 decimals). */
 export const AmountsByAssetSchema = z.object({ credits: AmountSchema, usdc: AmountSchema }).strict();
@@ -63,7 +61,7 @@ export const CreateFlowQuerySchema = z
     wallet: AddressSchema.optional().describe('Default: the bearer token’s managed wallet'),
     stakeAsset: CollateralStackSchema,
     stage1BuyinRaw: AmountSchema,
-    minEntriesToActivate: z.coerce.number().int().min(0).max(10_000),
+    minEntriesToActivate: queryInt(0, 10_000),
   })
   .strict();
 

@@ -6,7 +6,9 @@ import type { FixtureResult } from './tournament-format.js';
 import type { TournamentDb } from './tournament.repository.js';
 import type { StandingsService } from './tournament-standings.service.js';
 
-export const FIXTURES_QUEUE = 'tournament-fixtures';
+/** The area's one queue: its periodic tasks and the per-fixture jobs share a worker. */
+export const TOURNAMENTS_QUEUE = 'tournaments';
+export const FIXTURE_FINISHED = 'fixture-finished';
 
 /** One job per finished fixture: settle its picks and recompute its tournament. */
 export interface FixtureFinishedJob {
@@ -30,14 +32,14 @@ export class ResultsService {
     private readonly logger: Logger,
   ) {}
 
-  /** Runs the settlement worker; without it, `sweep` settles inline. */
+  /** Hands settlements to `jobs` (a worker on TOURNAMENTS_QUEUE runs them); without it, `sweep` settles inline. */
   attach(jobs: JobEngine): void {
     this.jobs = jobs;
-    jobs.work<FixtureFinishedJob>({
-      queue: FIXTURES_QUEUE,
-      concurrency: 2,
-      handler: (data) => this.standings.settleFixture(data.fixtureId),
-    });
+  }
+
+  /** The job of one finished fixture: settle its picks and recompute its tournament. */
+  settle(data: FixtureFinishedJob): Promise<void> {
+    return this.standings.settleFixture(data.fixtureId);
   }
 
   async sweep(): Promise<{ recorded: number; dispatched: number; activated: number }> {
@@ -76,7 +78,7 @@ export class ResultsService {
 
   private async dispatch(fixtureId: string): Promise<void> {
     if (this.jobs) {
-      await this.jobs.add(FIXTURES_QUEUE, 'fixture-finished', { fixtureId }, { jobId: `fixture_${fixtureId}` });
+      await this.jobs.add(TOURNAMENTS_QUEUE, FIXTURE_FINISHED, { fixtureId }, { jobId: `fixture_${fixtureId}` });
     } else {
       await this.standings.settleFixture(fixtureId);
     }

@@ -10,14 +10,12 @@ import { EntryService } from './tournament-entry.service.js';
 import { PicksService } from './tournament-picks.service.js';
 import { TournamentReadService } from './tournament-read.service.js';
 import { TournamentDb } from './tournament.repository.js';
-import { ResultsService } from './tournament-results.js';
+import { FIXTURE_FINISHED, ResultsService, TOURNAMENTS_QUEUE, type FixtureFinishedJob } from './tournament-results.js';
 import { StandingsService } from './tournament-standings.service.js';
 import { TournamentStatsQueries } from './tournament-stats.queries.js';
 import { TournamentViewsService } from './tournament-views.service.js';
 import { WithdrawalService } from './tournament-withdrawal.service.js';
 import type { TournamentSettings } from './tournament.types.js';
-
-export const TOURNAMENTS_QUEUE = 'tournaments';
 
 /** Periodic work of the area, run once per interval across instances. */
 export interface TournamentTask {
@@ -86,10 +84,13 @@ export function createTournaments(deps: TournamentsDeps): Tournaments {
       results.attach(jobs);
       const byName = new Map(tasks.map((t) => [t.name, t]));
       for (const task of tasks) await jobs.every(TOURNAMENTS_QUEUE, task.name, task.everyMs, {});
-      jobs.work<Record<string, never>>({
+      // One worker for the area: each worker holds a connection, and the embedded database has few.
+      jobs.work<FixtureFinishedJob | Record<string, never>>({
         queue: TOURNAMENTS_QUEUE,
-        handler: async (_data, job) => {
-          await byName.get(job.name)?.run();
+        concurrency: 2,
+        handler: async (data, job) => {
+          if (job.name === FIXTURE_FINISHED) await results.settle(data as FixtureFinishedJob);
+          else await byName.get(job.name)?.run();
         },
       });
     },
