@@ -427,3 +427,46 @@ describe('prizes, leaderboards and statistics', () => {
     expect((await api('/api/tournaments?status=finished')).status).toBe(400);
   });
 });
+
+describe('refusals common to every route', () => {
+  it('answers 404 for an unknown tournament or stage, 400 for a malformed id, 401 for a write without credentials', async () => {
+    const unknown = '0123456789abcdef01234567';
+    for (const path of [
+      '',
+      '/format-info',
+      '/bracket',
+      '/bracket/status',
+      '/prize-pool',
+      '/leaderboard',
+      `/eligibility`,
+    ]) {
+      const res = await api(`/api/tournaments/${unknown}${path}`);
+      expect([path, res.status, res.body['code']]).toEqual([path, 404, 'NOT_FOUND']);
+    }
+    const missingStage = '00000000-0000-4000-8000-000000000000';
+    for (const path of ['fixtures', 'odds', 'standings', 'groups', 'picks']) {
+      const res = await api(`${base()}/stages/${missingStage}/${path}`);
+      expect([path, res.status, res.body['code']]).toEqual([path, 404, 'NOT_FOUND']);
+    }
+    expect((await api('/api/tournaments/ABC/bracket')).body['code']).toBe('VALIDATION_FAILED');
+    for (const [method, path] of [
+      ['POST', `${base()}/deposit`],
+      ['POST', `${base()}/withdraw`],
+      ['POST', `${base()}/estimate-payout`],
+      ['POST', `${base()}/stages/${stageId(2)}/picks`],
+      ['DELETE', `${base()}/picks/${missingStage}`],
+      ['POST', '/api/tournaments/creator/deposit-bond'],
+      ['POST', '/api/tournaments/creator/withdraw-bond'],
+    ] as const) {
+      const res = await api(path, { method, ...(method === 'POST' ? { body: {} } : {}) });
+      expect([path, res.status, res.body['code']]).toEqual([path, 401, 'UNAUTHENTICATED']);
+    }
+    const noPick = await api(`${base()}/picks/${missingStage}`, { method: 'DELETE', token: alice.token });
+    expect([noPick.status, noPick.body['code']]).toEqual([404, 'NOT_FOUND']);
+    const finished = await api(`${base()}/stages/${stageId(2)}/picks`, {
+      token: alice.token,
+      body: { fixtureId: (fixturesOf(2)[1] as Body)['id'], outcome: 'HOME', stake: 1 },
+    });
+    expect([finished.status, finished.body['code']]).toEqual([409, 'STAGE_NOT_OPEN']);
+  });
+});
