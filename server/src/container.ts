@@ -131,9 +131,6 @@ export interface Container {
   close(): Promise<void>;
 }
 
-/** Connections the embedded database accepts; every pool in the process stays below it. */
-const EMBEDDED_MAX_CONNECTIONS = 12;
-
 function createRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {
     // Fail fast while disconnected so limiters fall back to memory instead of queueing.
@@ -211,10 +208,7 @@ export async function createContainer(
   let url = config.database.url;
   let poolSize = config.database.poolSize;
   if (!url) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.database.dataDir,
-      maxConnections: EMBEDDED_MAX_CONNECTIONS,
-    });
+    embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir });
     url = embedded.url;
     poolSize = Math.min(poolSize, 4);
     logger.info({ dataDir: config.database.dataDir ?? '(memory)' }, 'embedded PostgreSQL started');

@@ -15,7 +15,7 @@ export async function openDatabase(config: Config): Promise<{ orm: Orm; close():
     process.exit(2);
   }
   const { startEmbeddedPostgres } = await import('../platform/db/embedded-postgres.js');
-  const embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir, maxConnections: 3 });
+  const embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir });
   const orm = await initOrm(embedded.url, 2, true);
   return {
     orm,
