@@ -213,7 +213,9 @@ export async function createContainer(
     poolSize = Math.min(poolSize, 4);
     logger.info({ dataDir: config.database.dataDir ?? '(memory)' }, 'embedded PostgreSQL started');
   }
-  const orm = await initOrm(url, poolSize, config.database.runMigrations);
+  const orm = await initOrm(url, poolSize, config.database.runMigrations, (holder) =>
+    logger.info({ holder }, 'waiting for another instance to finish migrating'),
+  );
   closers.push(() => orm.close(true));
   if (embedded) closers.push(() => embedded.stop());
 
