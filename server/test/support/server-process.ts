@@ -18,7 +18,7 @@ export interface ServerProcess {
 /** The variables a child needs to run, without the test runner's own (NODE_ENV, VITEST, …). */
 function baseEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'XDG_RUNTIME_DIR', 'LANG'];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])));
+  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 }
 
 /** Runs `args` with node in the server package and collects its output line by line. */
