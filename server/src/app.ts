@@ -91,7 +91,7 @@ export function createHostApp(
     res.json(c.health.liveness(host));
   });
   app.get('/ready', (_req, res, next) => {
-    c.health.readiness().then((r) => res.status(r.status === 'ready' ? 200 : 503).json(r), next);
+    c.health.readiness().then((r) => res.status(r.status === 'not_ready' ? 503 : 200).json(r), next);
   });
   if (host === 'markets' && c.mediaRoot) {
     // Uploaded files on local disk (embedded defaults); with S3 they are served by the bucket.

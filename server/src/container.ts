@@ -228,9 +228,14 @@ export async function createContainer(
   const health = new HealthService(orm, redis);
   const chain = await ViemChainAdapter.connect(config.chain, logger);
   closers.unshift(() => chain.close());
-  health.addProbe('chain', async () => {
-    await chain.blockNumber();
-  });
+  // Not critical: reads keep working while the node is away, chain writes answer CHAIN_UNAVAILABLE.
+  health.addProbe(
+    'chain',
+    async () => {
+      await chain.blockNumber();
+    },
+    { critical: false },
+  );
   const sportsCache: CachePort = redis
     ? new RedisCacheAdapter(redis)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
