@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMarketsApp, createTournamentsApp } from './app.js';
 import type { Config } from './config.js';
 import { createContainer, type Container, type ContainerOverrides } from './container.js';
+import { HttpDrain } from './http/drain.js';
 import { createLogger, type Logger } from './logger.js';
 
 export interface RunningServer {
@@ -11,7 +12,10 @@ export interface RunningServer {
   readonly tournamentsUrl: string | undefined;
   /** The development key created on this start, when one was. */
   readonly devKey: string | undefined;
-  /** Stops accepting, drains in-flight requests (up to the grace period), closes pools. */
+  /**
+   * Stops accepting, lets in-flight requests and jobs finish, then closes pools — all within
+   * SHUTDOWN_GRACE_MS (see HttpDrain for how keep-alive connections are let go).
+   */
   stop(): Promise<void>;
 }
 
@@ -23,18 +27,6 @@ function listen(server: Server, port: number, host: string): Promise<string> {
       const { port: bound } = server.address() as AddressInfo;
       resolve(`http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${bound}`);
     });
-  });
-}
-
-function drain(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
   });
 }
 
@@ -52,20 +44,19 @@ export async function startDuelkit(
       `created development builder key (shown once): ${created.key}`,
     );
   }
-  const servers: Server[] = [];
-  let marketsUrl: string | undefined;
-  let tournamentsUrl: string | undefined;
-  const { serve, host } = config.http;
-  if (serve !== 'tournaments') {
-    const server = createServer(createMarketsApp(container));
-    servers.push(server);
-    marketsUrl = await listen(server, config.http.marketsPort, host);
-  }
-  if (serve !== 'markets') {
-    const server = createServer(createTournamentsApp(container));
-    servers.push(server);
-    tournamentsUrl = await listen(server, config.http.tournamentsPort, host);
-  }
+  const drains: HttpDrain[] = [];
+  const serveApp = async (app: RequestListener, port: number) => {
+    const server = createServer();
+    const drain = new HttpDrain(server);
+    server.on('request', drain.track(app));
+    drains.push(drain);
+    return listen(server, port, config.http.host);
+  };
+  const { serve } = config.http;
+  const marketsUrl =
+    serve !== 'tournaments' ? await serveApp(createMarketsApp(container), config.http.marketsPort) : undefined;
+  const tournamentsUrl =
+    serve !== 'markets' ? await serveApp(createTournamentsApp(container), config.http.tournamentsPort) : undefined;
   logger.info({ marketsUrl, tournamentsUrl }, 'duelkit listening');
   let stopping: Promise<void> | undefined;
   return {
@@ -75,7 +66,15 @@ export async function startDuelkit(
     devKey: created?.key,
     stop() {
       stopping ??= (async () => {
-        await Promise.all(servers.map((s) => drain(s, config.http.shutdownGraceMs)));
+        const grace = config.http.shutdownGraceMs;
+        // Requests and jobs get the grace minus what closing the pools and databases needs.
+        const deadline = Date.now() + grace - Math.min(2_000, Math.floor(grace / 4));
+        const [left] = await Promise.all([
+          Promise.all(drains.map((d) => d.drain(deadline))),
+          container.jobs?.stopWorkers(deadline),
+        ]);
+        const running = left.reduce((a, b) => a + b, 0);
+        if (running) logger.warn({ requests: running }, 'requests still running at the shutdown deadline');
         await container.close();
       })();
       return stopping;
