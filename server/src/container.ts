@@ -352,7 +352,9 @@ export async function createContainer(
     health,
     authenticator:
       overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
-    sports: new SportsService(sportsProvider, sportsCache, logger),
+    sports: new SportsService(sportsProvider, sportsCache, logger, {
+      source: !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
+    }),
     chain,
     analytics,
     priceHistory,

@@ -87,3 +87,35 @@ export async function startServerProcess(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A loopback port that was free a moment ago (for settings that need a known port, like OPERATOR_PORT). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs one operator command (`src/cli/<name>.ts`) to completion. */
+export async function runCli(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=duelkit-source', `src/cli/${name}.ts`, ...args],
+    {
+      cwd: SERVER_DIR,
+      env: { ...baseEnv(), LOG_LEVEL: 'silent', ...env },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  return { code, stdout, stderr };
+}

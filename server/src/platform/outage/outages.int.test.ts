@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startChainNode } from '../../../test/support/chain-node.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { marketsApi, signUpWallet, type Body } from '../../../test/support/http.js';
 import { startServerProcess, type ServerProcess } from '../../../test/support/server-process.js';
@@ -107,22 +108,14 @@ describe('outages', () => {
   }, 120_000);
 
   it('chain node down: 503 CHAIN_UNAVAILABLE with Retry-After, readiness degraded, recovery without restart', async () => {
-    const operatorKey = generatePrivateKey();
-    // The chain node: an embedded instance serving its EVM (contracts deployed) as JSON-RPC.
-    const node = await serverProcess({ DATABASE_URL: await testDatabaseUrl(), CHAIN_OPERATOR_KEY: operatorKey });
-    const rpcLine = node.server.lines.find((l) => l.includes('embedded EVM served as JSON-RPC'));
-    const rpcUrl = (JSON.parse(rpcLine ?? '{}') as { url: string }).url;
-    const contracts = (await (await fetch(`${rpcUrl}/duelkit/contracts`)).json()) as Record<string, string>;
-    const proxy = await proxyTo(Number(new URL(rpcUrl).port));
+    const node = await startChainNode();
+    cleanup.push(() => node.stop());
+    const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
     const { server, key } = await serverProcess({
       DATABASE_URL: await testDatabaseUrl(),
       CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
-      CHAIN_CONTRACTS: JSON.stringify({
-        credits: contracts['credits'],
-        usdc: contracts['usdc'],
-        markets: contracts['markets'],
-      }),
-      CHAIN_OPERATOR_KEY: operatorKey,
+      CHAIN_CONTRACTS: node.contracts,
+      CHAIN_OPERATOR_KEY: node.operatorKey,
       CHAIN_CONFIRMATIONS: '0',
     });
     const api = marketsApi(() => ({ marketsUrl: server.marketsUrl, builderKey: key }) as TestServer);
