@@ -22,7 +22,7 @@ import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyService } from './areas/builders/builder-key.service.js';
 import type { Config } from './config.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres.js';
+import type { EmbeddedPostgres } from './platform/db/embedded-postgres.js';
 import { initOrm, type Orm } from './platform/db/orm.js';
 import { GeoGate } from './platform/geo/geo-gate.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './adapters/geo/geo-lookup.js';
@@ -208,6 +208,8 @@ export async function createContainer(
   let url = config.database.url;
   let poolSize = config.database.poolSize;
   if (!url) {
+    // Loaded only on embedded defaults: production never starts PGlite.
+    const { startEmbeddedPostgres } = await import('./platform/db/embedded-postgres.js');
     embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir });
     url = embedded.url;
     poolSize = Math.min(poolSize, 4);
