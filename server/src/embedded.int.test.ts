@@ -19,6 +19,7 @@ describe('embedded defaults', () => {
         LOG_LEVEL: 'silent',
         DUELKIT_DEV_BUILDER_KEY: devKey,
         CHAIN_EMBEDDED_RPC_PORT: '0',
+        OPERATOR_PORT: 'off',
         DUEL_PUBLIC_LEAD_SECONDS: '0',
         INDEXER_INTERVAL_MS: '200',
       }),
