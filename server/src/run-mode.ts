@@ -37,9 +37,10 @@ export function productionProblems(e: ParsedEnv): string[] {
   need('CHAIN_OPERATOR_KEY', 'the account that deploys, mints and pays gas');
   need('JWT_SECRET', 'signs user and admin tokens');
   need('WALLET_MASTER_KEY', 'encrypts managed wallet keys');
+  // With sportmonks, its token is checked in every mode.
   if (e.SPORTS_PROVIDER !== 'sportmonks') {
     problems.push('SPORTS_PROVIDER: must be sportmonks in production (fake serves made-up data)');
-  } else need('SPORTMONKS_API_TOKEN', 'the sports-data provider token');
+  }
   if (e.DUELKIT_DEV_BUILDER_KEY) {
     problems.push('DUELKIT_DEV_BUILDER_KEY: not used in production; create builder keys with keys:create');
   }

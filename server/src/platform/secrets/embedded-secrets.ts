@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -53,13 +53,17 @@ export function loadEmbeddedSecrets(dataDir: string | undefined): EmbeddedSecret
   }
   const secrets = generate();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // `wx`: two processes starting on one fresh directory must not each write their own secrets.
+  // Written whole to a private temporary file, then linked into place: the link fails if another
+  // process got there first, and nobody ever reads a half-written file.
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   try {
-    writeFileSync(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    linkSync(temp, path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadEmbeddedSecrets(dataDir);
     throw err;
+  } finally {
+    rmSync(temp, { force: true });
   }
-  chmodSync(path, 0o600);
   return secrets;
 }
