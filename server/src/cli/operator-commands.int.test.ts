@@ -66,6 +66,8 @@ describe('operator commands against a running embedded server (README defaults)'
       );
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/CONFLICT/);
+      // A second server on the same directory would corrupt the database: it refuses to start.
+      await expect(startServerProcess({ ...env, OPERATOR_PORT: 'off' })).rejects.toThrow(/in use by process/);
     } finally {
       expect(await server.stop()).toBe(0);
     }
