@@ -7,6 +7,7 @@ import { createContainer, type Container, type ContainerOverrides } from './cont
 import { HttpDrain } from './http/drain.js';
 import { startOperatorSurface, type OperatorSurface } from './http/operator/operator.server.js';
 import { createLogger, type Logger } from './logger.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface RunningServer {
   readonly container: Container;
@@ -81,6 +82,7 @@ export async function startDuelkit(
   const hosts: { server: Server; drain: HttpDrain; swap(app: RequestListener): void }[] = [];
   const open = async (port: number) => {
     const server = createServer();
+    server.on('clientError', answerClientError);
     const drain = new HttpDrain(server);
     let current = starting;
     server.on(

@@ -66,6 +66,10 @@ describe('operator commands against a running embedded server (README defaults)'
       );
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/CONFLICT/);
+      const off = await runCli('admin-deactivate', ['--email', 'ops@example.org'], env);
+      expect(off.stdout).toMatch(/admin ops@example.org deactivated/);
+      const none = await runCli('admin-deactivate', ['--email', 'ops@example.org'], env);
+      expect(none.code).toBe(1);
       // A second server on the same directory would corrupt the database: it refuses to start.
       await expect(startServerProcess({ ...env, OPERATOR_PORT: 'off' })).rejects.toThrow(/in use by process/);
     } finally {

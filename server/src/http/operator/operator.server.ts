@@ -26,6 +26,7 @@ const KeyBody = z
   .object({ name: z.string().min(1).max(200), tier: z.enum(['team', 'selfserve']), app: z.string().uuid().optional() })
   .strict();
 const AdminBody = z.object({ email: z.string().email(), password: z.string().min(12) }).strict();
+const DeactivateBody = z.object({ email: z.string().email() }).strict();
 const CreditsBody = z
   .object({
     address: z.string().refine((a) => isAddress(a, { strict: false }), 'not an address'),
@@ -109,6 +110,15 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
     }),
   );
   app.post(
+    '/operator/admins/deactivate',
+    route(async (req, res) => {
+      const { email } = parse(DeactivateBody, req.body);
+      const deactivated = await c.identity.admins.deactivate(email);
+      if (deactivated) logger.info('operator: admin deactivated');
+      res.json({ deactivated });
+    }),
+  );
+  app.post(
     '/operator/credits',
     route(async (req, res) => {
       const body = parse(CreditsBody, req.body);
@@ -144,8 +154,8 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
 }
 
 /**
- * The operator surface: what `keys:create`, `admin:create`, `credits:grant` and `duels:canonical`
- * call, so they act through the running server (its database, its chain port) instead of opening
+ * The operator surface: what `keys:create`, `admin:create`, `admin:deactivate`, `credits:grant` and
+ * `duels:canonical` call, so they act through the running server (its database, its chain port) instead of opening
  * the embedded database a second time. Loopback only, whatever HOST says; a bearer token made at
  * start and written, readable by this user only, where the commands look for it.
  */

@@ -3,6 +3,7 @@ import { BuilderAppEntity, BuilderKeyEntity } from '../../areas/builders/builder
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
 import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
+import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
@@ -20,8 +21,8 @@ import {
 } from '../../areas/settlement/settlement.entities.js';
 import {
   AdminEntity,
+  AdminSessionEntity,
   AuthNonceEntity,
-  RevokedTokenEntity,
   UsedWalletCredentialEntity,
   UserEntity,
   UserIdentityEntity,
@@ -38,7 +39,7 @@ export const entities = [
   UserIdentityEntity,
   AuthNonceEntity,
   AdminEntity,
-  RevokedTokenEntity,
+  AdminSessionEntity,
   UsedWalletCredentialEntity,
   TradeEntity,
   PositionEntity,
@@ -55,4 +56,6 @@ export const entities = [
   DuelCancellationEntity,
   SettlementBatchEntity,
   MarketSettingsEntity,
+  MerkleDistributionEntity,
+  MerkleLeafEntity,
 ];
