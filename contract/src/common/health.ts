@@ -17,7 +17,10 @@ export const DependencyCheckSchema = z
     status: z.enum(['up', 'down', 'not_configured']),
     critical: z
       .boolean()
-      .describe('Whether the instance can serve without it: false when a fallback covers it (e.g. Redis → memory)'),
+      .optional()
+      .describe(
+        'False when the instance still serves without it (a fallback covers it, e.g. Redis → memory); always sent by this server',
+      ),
     latencyMs: z.number().min(0).optional(),
     error: z.string().optional().describe('Short reason when down; never a secret'),
   })
