@@ -896,7 +896,7 @@ export interface HealthNamespace {
   /**
    * Parlay service readiness.
    *
-   * Checks every configured dependency (PostgreSQL, Redis when REDIS_URL is set). 200 when all are up, 503 with the same body when any is down.
+   * Checks every configured dependency (PostgreSQL, the chain node, Redis when REDIS_URL is set). 200 `ready` when all are up; 200 `degraded` when only non-critical ones are down (Redis: in-memory fallbacks take over; the chain node: reads still work, chain writes answer 503 CHAIN_UNAVAILABLE); 503 `not_ready` with the same body when PostgreSQL is down.
    *
    * `GET /api/parlay/health/ready` on the tournaments host · auth: public · spec §4.17
    */

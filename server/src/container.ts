@@ -23,7 +23,7 @@ import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
 import { BuilderKeyService } from './areas/builders/builder-key.service.js';
 import type { Config } from './config.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres.js';
+import type { EmbeddedPostgres } from './platform/db/embedded-postgres.js';
 import { initOrm, type Orm } from './platform/db/orm.js';
 import { GeoGate } from './platform/geo/geo-gate.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './adapters/geo/geo-lookup.js';
@@ -148,9 +148,6 @@ export interface Container {
   close(): Promise<void>;
 }
 
-/** Connections the embedded database accepts; every pool in the process stays below it. */
-const EMBEDDED_MAX_CONNECTIONS = 12;
-
 function createRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {
     // Fail fast while disconnected so limiters fall back to memory instead of queueing.
@@ -235,15 +232,16 @@ export async function createContainer(
   let url = config.database.url;
   let poolSize = config.database.poolSize;
   if (!url) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.database.dataDir,
-      maxConnections: EMBEDDED_MAX_CONNECTIONS,
-    });
+    // Loaded only on embedded defaults: production never starts PGlite.
+    const { startEmbeddedPostgres } = await import('./platform/db/embedded-postgres.js');
+    embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir });
     url = embedded.url;
     poolSize = Math.min(poolSize, 4);
     logger.info({ dataDir: config.database.dataDir ?? '(memory)' }, 'embedded PostgreSQL started');
   }
-  const orm = await initOrm(url, poolSize, config.database.runMigrations);
+  const orm = await initOrm(url, poolSize, config.database.runMigrations, (holder) =>
+    logger.info({ holder }, 'waiting for another instance to finish migrating'),
+  );
   closers.push(() => orm.close(true));
   if (embedded) closers.push(() => embedded.stop());
 
@@ -256,9 +254,14 @@ export async function createContainer(
   const health = new HealthService(orm, redis);
   const chain = await ViemChainAdapter.connect(config.chain, logger);
   closers.unshift(() => chain.close());
-  health.addProbe('chain', async () => {
-    await chain.blockNumber();
-  });
+  // Not critical: reads keep working while the node is away, chain writes answer CHAIN_UNAVAILABLE.
+  health.addProbe(
+    'chain',
+    async () => {
+      await chain.blockNumber();
+    },
+    { critical: false },
+  );
   const sportsCache: CachePort = redis
     ? new RedisCacheAdapter(redis)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
@@ -392,7 +395,9 @@ export async function createContainer(
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
     authentication: new AuthenticationService(tokens, admins, new WalletCredentialVerifier(walletCredentials)),
-    sports: new SportsService(sportsProvider, sportsCache, logger),
+    sports: new SportsService(sportsProvider, sportsCache, logger, {
+      source: !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
+    }),
     chain,
     analytics,
     priceHistory,

@@ -62,6 +62,11 @@ export const SportsMetaSchema = z
     isStale: z.boolean().describe('True when served from cache past its fresh window while a refresh runs'),
     fetchedAt: z.number().int().describe('When the upstream answered, in milliseconds since the epoch'),
     cacheKey: z.string().describe('The normalised upstream request; never contains a token'),
+    source: z
+      .enum(['provider', 'fake'])
+      .describe(
+        '`provider`: the real sports-data provider; `fake`: the local simulator of an embedded instance (made-up data)',
+      ),
   })
   .strict();
 

@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import type { ErrorCode, FieldErrors } from '@duelkit/contract';
 import type { Logger } from '../../logger.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import { classifyInfrastructureError } from '../../platform/outage/infrastructure-error.js';
 import { sendError, statusOf } from '../send-error.js';
 import { requestIdOf } from '../request-context.js';
 
@@ -115,7 +116,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else {
       const parsed = err && typeof err === 'object' ? fromBodyParser(err) : null;
       domainError =
-        parsed ?? new DomainError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
+        parsed ??
+        classifyInfrastructureError(err) ??
+        new DomainError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
     }
     if (statusOf(domainError) >= 500) {
       logger.error(
