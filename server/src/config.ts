@@ -155,6 +155,15 @@ const EnvSchema = z.object({
   DUEL_LIST_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** How often open markets get a scheduled price snapshot, ms. */
   PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Platform fee on a pack's prize pool, basis points (docs/packs.md). */
+  PACK_FEE_BPS: z.coerce.number().int().min(0).max(2_000).default(500),
+  /** Receives the fee of settled packs; default the chain operator's address. */
+  PACK_TREASURY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address')
+    .optional(),
+  /** How often the packs' tick (lock at lockAt, verify entries, release fees) runs, ms. */
+  PACK_TICK_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
   JOBS_ENABLED: bool.default('true'),
 });
@@ -240,6 +249,11 @@ export interface Config {
     readonly snapshotIntervalMs: number;
     readonly jobsEnabled: boolean;
     readonly publicBaseUrl: string;
+  };
+  readonly packs: {
+    readonly feeBps: number;
+    readonly treasury: `0x${string}` | undefined;
+    readonly tickMs: number;
   };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';
@@ -406,6 +420,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
       jobsEnabled: e.JOBS_ENABLED,
       publicBaseUrl: e.PUBLIC_BASE_URL,
+    },
+    packs: {
+      feeBps: e.PACK_FEE_BPS,
+      treasury: e.PACK_TREASURY_ADDRESS as `0x${string}` | undefined,
+      tickMs: e.PACK_TICK_INTERVAL_MS,
     },
     sports: {
       provider: e.SPORTS_PROVIDER,
