@@ -5,7 +5,7 @@ import type { GeoLookupPort, GeoRequest } from '../../adapters/geo/geo-lookup.js
 /**
  * The usdc geo gate: usdc collateral is refused (403 GEO_BLOCKED) from blocked countries;
  * credits are never gated. A request whose country cannot be determined is allowed
- * (see docs/geo-gate.md for why and how to change that at the edge).
+ * (docs/kernel.md, "Geo gate", says why and how to close that gap at the edge).
  */
 export class GeoGate {
   private readonly blocked: ReadonlySet<string>;
