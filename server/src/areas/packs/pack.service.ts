@@ -99,7 +99,7 @@ export class PackService {
       lockAt: new Date(lockAt),
       poolId: packPoolId(parent.id),
     });
-    return this.get(parent.id, actor.kind === 'creator' ? actor.creator.address : undefined);
+    return this.get(parent.id, undefined, { includeDrafts: true });
   }
 
   /**
