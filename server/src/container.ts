@@ -176,7 +176,8 @@ export interface ContainerOverrides {
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
-  prizeVault?: PrizeVaultPort;
+  /** Builds the prize vault on the container's chain (tests deploy the contract there). */
+  prizeVault?: (chain: ChainPort) => Promise<PrizeVaultPort>;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -318,7 +319,7 @@ export async function createContainer(
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
   // In memory until the vault contract is deployed and wired here: the vault's rules, no tokens moved.
-  const prizeVault = overrides.prizeVault ?? new MemoryPrizeVault();
+  const prizeVault = overrides.prizeVault ? await overrides.prizeVault(chain) : new MemoryPrizeVault();
   const distributions = new DistributionBook(new DistributionRepository(orm));
   const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm));
   const packs = createPacks({

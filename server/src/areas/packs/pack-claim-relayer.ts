@@ -99,8 +99,7 @@ export class PackClaimRelayer {
     let failed = 0;
     for (let offset = 0; offset < d.leafCount; offset += pageSize) {
       for (const leaf of await this.book.leaves(d, { offset, limit: pageSize })) {
-        if (leaf.claimed) continue;
-        const outcome = await this.claimOne(pack, kind, leaf);
+        const outcome = leaf.claimed ? 'skipped' : await this.claimOne(pack, kind, leaf);
         if (outcome === 'failed') failed++;
         await this.repo.updateClaimRun(packId, kind, generation, { [outcome]: 1 });
       }
@@ -116,7 +115,9 @@ export class PackClaimRelayer {
   ): Promise<'sent' | 'skipped' | 'failed'> {
     const d = await this.book.find(pack.poolId as Hex, kind);
     if (!d) return 'failed';
-    if (await this.vault.isClaimed(pack.collateral, leaf.poolId, kind, leaf.account)) return 'skipped';
+    // No pre-check of the vault: a claim this relayer sent before dying comes back under its
+    // write key with its hash (and is recorded now); a leaf its account claimed itself reverts
+    // with ALREADY_CLAIMED before anything is sent.
     const at = { packId: pack.id, account: leaf.account };
     await this.options.faults?.beforeSubmit?.(at);
     let txHash: Hash;
