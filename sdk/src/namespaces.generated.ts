@@ -132,11 +132,15 @@ export interface AdminAuthNamespace {
   /**
    * Complete a two-factor login with a TOTP or backup code (bearer: the challenge token)
    *
+   * A TOTP code is accepted once (and never after a later one); a backup code once. One challenge yields at most one session: concurrent attempts after the first answer TOKEN_REVOKED. A wrong code (TWO_FACTOR_INVALID) leaves the challenge usable.
+   *
    * `POST /svc/admin/auth/2fa/verify` on the markets host · auth: admin · spec §4.16
    */
   readonly twoFactorVerify: RouteMethod<Markets['adminAuth']['twoFactorVerify']>;
   /**
    * Turn two-factor authentication on with a code from the new secret.
+   *
+   * Ends every other session and challenge of this admin; the calling token stays valid.
    *
    * `POST /svc/admin/auth/2fa/verify-setup` on the markets host · auth: admin · spec §4.16
    */
@@ -144,11 +148,15 @@ export interface AdminAuthNamespace {
   /**
    * Turn two-factor authentication off (needs a current code)
    *
+   * Takes a TOTP or a backup code. Ends every other session of this admin; the calling token stays valid.
+   *
    * `POST /svc/admin/auth/2fa/disable` on the markets host · auth: admin · spec §4.16
    */
   readonly twoFactorDisable: RouteMethod<Markets['adminAuth']['twoFactorDisable']>;
   /**
    * Replace all backup codes with 10 new ones (needs a current code)
+   *
+   * Takes a TOTP code. Ends every other session of this admin; the calling token stays valid.
    *
    * `POST /svc/admin/auth/2fa/backup-codes/regenerate` on the markets host · auth: admin · spec §4.16
    */
@@ -654,7 +662,7 @@ export interface PortfolioNamespace {
  */
 export interface PriceHistoryNamespace {
   /**
-   * Price history of a duel; private duels only for their creator.
+   * Price history of a duel; a private duel for its creator and members.
    *
    * Each point is the last price snapshot of its time bucket (30M: 1 min, 1H: 2 min, 6H: 10 min, 1D: 30 min, 1W: 3 h, 1M: 12 h, ALL: adaptive), oldest first; the first point carries in the price at the window start. See docs/price-history.md. PRIVATE_MARKET (403) when the duel is private and the caller may not see it.
    *
@@ -672,7 +680,7 @@ export interface PriceHistoryNamespace {
   /**
    * Price history of a public duel.
    *
-   * Each point is the last price snapshot of its time bucket (30M: 1 min, 1H: 2 min, 6H: 10 min, 1D: 30 min, 1W: 3 h, 1M: 12 h, ALL: adaptive), oldest first; the first point carries in the price at the window start. See docs/price-history.md. PRIVATE_MARKET (403) for a private duel: use the bearer route as its creator.
+   * Each point is the last price snapshot of its time bucket (30M: 1 min, 1H: 2 min, 6H: 10 min, 1D: 30 min, 1W: 3 h, 1M: 12 h, ALL: adaptive), oldest first; the first point carries in the price at the window start. See docs/price-history.md. A private duel answers PRIVATE_MARKET (403) unless a bearer token of its creator or a member is sent.
    *
    * `GET /svc/public/bets/yes-percentage-snapshots/:duelId` on the markets host · auth: public · spec §4.11
    */

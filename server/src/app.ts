@@ -12,6 +12,8 @@ import type { Container } from './container.js';
 import { requireBuilderKey } from './http/middleware/builder-key.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { errorHandler, notFound } from './http/middleware/error-handler.js';
+import { geoGate } from './http/middleware/geo.js';
+import { inputGuard } from './http/middleware/input-guard.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
@@ -127,6 +129,7 @@ export function createHostApp(
   );
   app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
   app.use(express.json({ limit: c.config.http.jsonBodyLimit }));
+  app.use(inputGuard());
 
   mount(app, {
     logInitialization: false,
@@ -134,7 +137,8 @@ export function createHostApp(
     responseValidation: true,
     globalMiddleware: [
       responseCache(c.responseCache),
-      authenticate(c.authenticator),
+      authenticate(c.authentication),
+      geoGate(c.geo),
       idempotency(c.idempotency, c.logger),
     ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),

@@ -20,6 +20,7 @@ import { MarketSettingsStore } from './areas/settlement/market-settings.js';
 import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
+import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
 import { BuilderKeyService } from './areas/builders/builder-key.service.js';
 import type { Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres.js';
@@ -47,18 +48,21 @@ import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
 import type { StoragePort } from './adapters/storage/storage.port.js';
 import { AdminAuthService } from './areas/identity/admin-auth.service.js';
+import { AdminRepository } from './areas/identity/admin.repository.js';
 import { AuthService } from './areas/identity/auth.service.js';
-import { IdentityAuthenticator } from './areas/identity/authenticator.js';
+import { AuthenticationService } from './areas/identity/authentication.service.js';
 import { IdpService } from './areas/identity/idp.service.js';
 import { SecretBox } from './areas/identity/secret-box.js';
+import { SiweNonceRepository } from './areas/identity/siwe-nonce.repository.js';
 import { SiweService } from './areas/identity/siwe.service.js';
 import { TokenService } from './areas/identity/token.service.js';
+import { UserRepository } from './areas/identity/user.repository.js';
 import { UserService } from './areas/identity/user.service.js';
+import { WalletCredentialRepository } from './areas/identity/wallet-credential.repository.js';
 import { WalletCredentialVerifier } from './areas/identity/wallet-credential.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Authenticator } from './http/middleware/authenticate.js';
 import { IdempotencyService } from './platform/idempotency/idempotency.service.js';
 import type { Logger } from './logger.js';
 import { RateLimiterFactory, type RateLimiter } from './platform/rate-limit/rate-limiter.js';
@@ -97,7 +101,8 @@ export interface Container {
   };
   readonly geo: GeoGate;
   readonly health: HealthService;
-  readonly authenticator: Authenticator;
+  /** Turns bearer tokens and wallet credentials into principals (the HTTP layer reads the headers). */
+  readonly authentication: AuthenticationService;
   readonly sports: SportsService;
   readonly chain: ChainPort;
   readonly analytics: {
@@ -172,7 +177,6 @@ function createGeoLookup(config: Config): GeoLookupPort {
 }
 
 export interface ContainerOverrides {
-  authenticator?: Authenticator;
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
@@ -259,12 +263,13 @@ export async function createContainer(
     config.auth.userTokenTtlSeconds,
     config.auth.adminTokenTtlSeconds,
   );
-  const users = new UserService(orm, box, tokens);
-  const admins = new AdminAuthService(orm, box, tokens);
+  const users = new UserService(new UserRepository(orm), box, tokens);
+  const admins = new AdminAuthService(new AdminRepository(orm), box, tokens);
+  const walletCredentials = new WalletCredentialRepository(orm);
   const { storage, mediaRoot } = overrides.storage
     ? { storage: overrides.storage, mediaRoot: undefined }
     : await createStorage(config);
-  const siwe = new SiweService(orm, {
+  const siwe = new SiweService(new SiweNonceRepository(orm), {
     domain: config.auth.siweDomain,
     uri: config.auth.siweUri,
     chainId: config.auth.chainId,
@@ -321,7 +326,7 @@ export async function createContainer(
   // In memory until the vault contract is deployed and wired here: the vault's rules, no tokens moved.
   const prizeVault = overrides.prizeVault ? await overrides.prizeVault(chain) : new MemoryPrizeVault();
   const distributions = new DistributionBook(new DistributionRepository(orm));
-  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm));
+  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
   const packs = createPacks({
     orm,
     parents,
@@ -365,6 +370,8 @@ export async function createContainer(
       },
       // The stored statistics row stays fresh without anyone calling protocol-stats/refresh.
       { name: 'protocol-stats', everyMs: 5 * 60_000, run: () => analytics.stats.refresh() },
+      // Used wallet credentials matter only inside their 5-minute window.
+      { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
     ];
     settlement.attach(jobs);
     packs.attach(jobs);
@@ -375,7 +382,7 @@ export async function createContainer(
     logger,
     orm,
     redis,
-    builderKeys: new BuilderKeyService(orm, config.builderKeys.cacheMs),
+    builderKeys: new BuilderKeyService(new BuilderKeyRepository(orm), config.builderKeys.cacheMs),
     idempotency: new IdempotencyService(orm, config.idempotency),
     limits: {
       team: factory.create('key:team', config.rateLimits.teamPerMin),
@@ -389,8 +396,7 @@ export async function createContainer(
     },
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
-    authenticator:
-      overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
+    authentication: new AuthenticationService(tokens, admins, new WalletCredentialVerifier(walletCredentials)),
     sports: new SportsService(sportsProvider, sportsCache, logger),
     chain,
     analytics,

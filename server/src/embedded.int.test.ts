@@ -3,6 +3,7 @@ import { fundedUser, UNIT, until } from '../test/support/market-fixtures.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startDuelkit, type RunningServer } from './server.js';
+import { UNRESTRICTED } from './platform/geo/region.js';
 
 describe('embedded defaults', () => {
   let running: RunningServer;
@@ -58,12 +59,12 @@ describe('embedded defaults', () => {
       (d) => d?.chainState === 'confirmed',
     );
     const quote = await c.markets.bets.estimateBuy(
-      { userId: alice.user.id, address: alice.address },
+      { userId: alice.user.id, address: alice.address, region: UNRESTRICTED },
       { duelId, optionIndex: 1, betAmountUsdc: (5n * UNIT).toString(), slippageBps: 50 },
     );
     if (!quote.success) throw new Error(quote.message);
     await c.markets.bets.placeBet(
-      { userId: alice.user.id, address: alice.address },
+      { userId: alice.user.id, address: alice.address, region: UNRESTRICTED },
       {
         estimate: quote.estimate,
         duelId,

@@ -4,6 +4,7 @@ import { createMarketsApp, createTournamentsApp } from './app.js';
 import type { Config } from './config.js';
 import { createContainer, type Container, type ContainerOverrides } from './container.js';
 import { createLogger, type Logger } from './logger.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface RunningServer {
   readonly container: Container;
@@ -58,11 +59,13 @@ export async function startDuelkit(
   const { serve, host } = config.http;
   if (serve !== 'tournaments') {
     const server = createServer(createMarketsApp(container));
+    server.on('clientError', answerClientError);
     servers.push(server);
     marketsUrl = await listen(server, config.http.marketsPort, host);
   }
   if (serve !== 'markets') {
     const server = createServer(createTournamentsApp(container));
+    server.on('clientError', answerClientError);
     servers.push(server);
     tournamentsUrl = await listen(server, config.http.tournamentsPort, host);
   }

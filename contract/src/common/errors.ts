@@ -10,6 +10,7 @@ import { z } from 'zod';
 export const ERROR_TABLE = {
   VALIDATION_FAILED: { status: 400, retryable: false },
   MALFORMED_JSON: { status: 400, retryable: false },
+  MALFORMED_REQUEST: { status: 400, retryable: false },
   INVALID_PROXY_PATH: { status: 400, retryable: false },
   USERNAME_INVALID: { status: 400, retryable: false },
   BET_BELOW_MINIMUM: { status: 400, retryable: false },
@@ -48,6 +49,7 @@ export const ERROR_TABLE = {
   NOT_FOUND: { status: 404, retryable: false },
   ROUTE_NOT_FOUND: { status: 404, retryable: false },
   INVITE_NOT_FOUND: { status: 404, retryable: false },
+  REQUEST_TIMEOUT: { status: 408, retryable: true },
   CONFLICT: { status: 409, retryable: false },
   INVALID_STATE: { status: 409, retryable: false },
   CONTEST_EXISTS: { status: 409, retryable: false },
@@ -76,6 +78,7 @@ export const ERROR_TABLE = {
   UNSUPPORTED_IMAGE: { status: 415, retryable: false },
   IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
+  HEADERS_TOO_LARGE: { status: 431, retryable: false },
   INTERNAL: { status: 500, retryable: true },
   UPSTREAM_ERROR: { status: 502, retryable: true },
   UPSTREAM_UNAVAILABLE: { status: 503, retryable: true },

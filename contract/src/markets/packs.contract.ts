@@ -56,7 +56,7 @@ export const packsContract = c.router({
     description:
       'A pack is a parent market of kind `pack`. Add markets, then publish. VALIDATION_FAILED when lockAt is not in the ' +
       'future; GEO_BLOCKED for a usdc pack in a blocked region.',
-    metadata: meta(tag, '4.13', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.13', 'bearer', { idempotent: true, geo: { collateralFrom: 'body.collateralStack' } }),
   },
   addMarket: {
     method: 'POST',
@@ -69,7 +69,10 @@ export const packsContract = c.router({
       'A new market is created on chain like duels/create (accepted, not final) and funded by your managed wallet. ' +
       'FORBIDDEN when the pack or the existing market is not yours; INVALID_STATE once the pack is published or when ' +
       'the market ends before lockAt, is private, not open or already in a parent market; VALIDATION_FAILED past 20 markets.',
-    metadata: meta(tag, '4.13', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.13', 'bearer', {
+      idempotent: true,
+      geo: { collateralFrom: 'body.market.collateralStack' },
+    }),
   },
   publish: {
     method: 'POST',
@@ -90,7 +93,7 @@ export const packsContract = c.router({
     responses: { 200: PackSchema },
     summary: 'A pack with its markets',
     description: 'A draft is shown to its creator only (bearer token); NOT_FOUND for anyone else.',
-    metadata: meta(tag, '4.13', 'public'),
+    metadata: meta(tag, '4.13', 'public', { personalised: true }),
   },
   leaderboard: {
     method: 'GET',
@@ -165,7 +168,7 @@ export const packsContract = c.router({
       'Accepted, not final: the entry is `pending` until the deposit is mined and verified (poll /me). One entry per ' +
       'user: ALREADY_ENTERED once you have one (a failed one may be retried). PACK_NOT_OPEN unless published, ' +
       'PACK_LOCKED after lockAt, INSUFFICIENT_CREDITS when the wallet cannot pay, GEO_BLOCKED for usdc in a blocked region.',
-    metadata: meta(tag, '4.13', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.13', 'bearer', { idempotent: true, geo: { collateralFrom: 'market' } }),
   },
   estimatePicks: {
     method: 'POST',

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
 import { AdminAuthService } from '../areas/identity/admin-auth.service.js';
+import { AdminRepository } from '../areas/identity/admin.repository.js';
 import { SecretBox } from '../areas/identity/secret-box.js';
 import { TokenService } from '../areas/identity/token.service.js';
 import { openDatabase } from './database.js';
@@ -20,10 +21,8 @@ const config = loadConfig();
 const db = await openDatabase(config);
 try {
   const tokens = new TokenService(config.auth.jwtSecret, config.auth.previousJwtSecrets, 60, 60);
-  const admin = await new AdminAuthService(db.orm, new SecretBox(config.auth.walletMasterKey), tokens).create(
-    args.data.email,
-    args.data.password,
-  );
+  const admins = new AdminAuthService(new AdminRepository(db.orm), new SecretBox(config.auth.walletMasterKey), tokens);
+  const admin = await admins.create(args.data.email, args.data.password);
   console.log(`admin ${admin.email} created (id ${admin.id}); sign in at POST /svc/admin/auth/login and turn on 2FA`);
 } finally {
   await db.close();

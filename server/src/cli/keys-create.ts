@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { BuilderKeyRepository } from '../areas/builders/builder-key.repository.js';
 import { BuilderKeyService } from '../areas/builders/builder-key.service.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from './database.js';
@@ -26,7 +27,7 @@ if (!args.success) {
 }
 const db = await openDatabase(loadConfig());
 try {
-  const created = await new BuilderKeyService(db.orm, 0).create({
+  const created = await new BuilderKeyService(new BuilderKeyRepository(db.orm), 0).create({
     name: args.data.name,
     tier: args.data.tier,
     ...(args.data.app ? { builderAppId: args.data.app } : {}),

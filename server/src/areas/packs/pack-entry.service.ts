@@ -4,6 +4,7 @@ import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { assertCollateralAllowed, type Region } from '../../platform/geo/region.js';
 import type { Logger } from '../../logger.js';
 import { duelPrices } from '../markets/duel.mapper.js';
 import type { Creator } from '../markets/duel.service.js';
@@ -44,8 +45,9 @@ export class PackEntryService {
    * of the entry and attempt: a retry, a concurrent request or a crash never sends a second
    * deposit. One entry per user and pack (unique in the database).
    */
-  async enter(user: Creator, packId: string): Promise<PackEntryDto> {
+  async enter(user: Creator & { readonly region: Region }, packId: string): Promise<PackEntryDto> {
     const pack = await this.packs.require(packId);
+    assertCollateralAllowed(user.region, pack.collateral);
     this.assertOpen(pack);
     const account = getAddress(user.address);
     let entry = await this.repo.insertEntry({
