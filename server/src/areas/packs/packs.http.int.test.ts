@@ -19,7 +19,11 @@ let server: TestServer;
 const api = marketsApi(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer(PACK_TEST_ENV);
+  server = await startTestServer({
+    ...PACK_TEST_ENV,
+    GEO_COUNTRY_HEADER: 'x-test-country',
+    GEO_BLOCKED_COUNTRIES: 'US',
+  });
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -305,6 +309,47 @@ describe('entries and picks over HTTP', () => {
     const lockAgain = await api(`/svc/packs/admin/packs/${packId}/lock`, { token: admin, body: {} });
     expect([lockAgain.status, lockAgain.body['code']]).toEqual([409, 'INVALID_STATE']);
   }, 120_000);
+
+  it('keeps usdc packs from blocked regions, at creation and at entry', async () => {
+    const admin = await adminToken(server, api);
+    const creator = await packUser(server, 'pk_usdc_host');
+    const fan = await packUser(server, 'pk_usdc_fan');
+    await server.container.chain.mint('usdc', creator.address, 1_000n * UNIT);
+    await server.container.chain.mint('usdc', fan.address, 100n * UNIT);
+    const now = await chainNow(server);
+    const body = {
+      title: 'Dollar pack',
+      category: 'Football',
+      collateralStack: 'usdc',
+      entryFee: FEE.toString(),
+      lockAt: new Date(now + 600_000).toISOString(),
+    };
+    const from = (country: string, path: string, token: string, payload: unknown) =>
+      fetch(`${server.marketsUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          'x-builder-api-key': server.builderKey,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-test-country': country,
+        },
+        body: JSON.stringify(payload),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Body }));
+    const blockedCreate = await from('US', '/svc/packs/creator/packs', creator.token, body);
+    expect([blockedCreate.status, blockedCreate.body['code']]).toEqual([403, 'GEO_BLOCKED']);
+    const market = await confirmedMarket(server.container, creator, {
+      startInMs: 60_000,
+      endInMs: 900_000,
+      collateralStack: 'usdc',
+    });
+    const packId = (await api('/svc/packs/admin/packs', { token: admin, body })).body['id'] as string;
+    await api(`/svc/packs/admin/packs/${packId}/markets`, { token: admin, body: { marketId: market } });
+    expect((await api(`/svc/packs/admin/packs/${packId}/publish`, { token: admin, body: {} })).status).toBe(200);
+    const blocked = await from('US', `/svc/packs/${packId}/enter`, fan.token, {});
+    expect([blocked.status, blocked.body['code']]).toEqual([403, 'GEO_BLOCKED']);
+    const allowed = await from('FR', `/svc/packs/${packId}/enter`, fan.token, {});
+    expect([allowed.status, allowed.body['amount']]).toEqual([201, FEE.toString()]);
+  }, 60_000);
 
   it('refuses entries to a draft and picks without a bearer token', async () => {
     const creator = await packUser(server, 'pk_drafter');
