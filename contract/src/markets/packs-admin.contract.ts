@@ -1,16 +1,11 @@
 import { c } from '../common/contract.js';
 import { meta } from '../common/route-meta.js';
 import {
-  AddPackMarketResponseSchema,
   AdminAddPackMarketRequestSchema,
   AdminCreatePackRequestSchema,
   CancelPackRequestSchema,
   ClaimRunSchema,
   ClaimStatusSchema,
-  EmptyBodySchema,
-  PackIdParamsSchema,
-  PackMarketParamsSchema,
-  PackSchema,
   ResolvePackMarketRequestSchema,
   ResolvePackMarketResponseSchema,
   SettlementSchema,
@@ -18,6 +13,13 @@ import {
   TickResponseSchema,
   VoidPackMarketRequestSchema,
   VoidPackMarketResponseSchema,
+} from './packs-admin.schemas.js';
+import {
+  AddPackMarketResponseSchema,
+  EmptyBodySchema,
+  PackIdParamsSchema,
+  PackMarketParamsSchema,
+  PackSchema,
 } from './packs.schemas.js';
 
 const tag = 'Packs admin';

@@ -5,6 +5,7 @@ import { DomainError, isDomainError } from '../../errors.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { DistributionBook, LeafProof } from '../../platform/merkle/distribution-book.js';
 import type { Logger } from '../../logger.js';
+import type { PackClaimRunRepository } from './pack-claim-run.repository.js';
 import type { PackClaimRunRow } from './pack.entities.js';
 import type { PackRepository, PackView } from './pack.repository.js';
 import type { PackService } from './pack.service.js';
@@ -56,6 +57,7 @@ export class PackClaimRelayer {
 
   constructor(
     private readonly repo: PackRepository,
+    private readonly runs: PackClaimRunRepository,
     private readonly packs: PackService,
     private readonly book: DistributionBook,
     private readonly vault: PrizeVaultPort,
@@ -81,30 +83,30 @@ export class PackClaimRelayer {
         details: { packId: pack.id, status: pack.status, kind, distribution: d?.status ?? null },
       });
     }
-    const { run, started } = await this.repo.startClaimRun(pack.id, kind);
+    const { run, started } = await this.runs.startClaimRun(pack.id, kind);
     if (started) await this.enqueue({ packId: pack.id, kind, generation: run.generation });
     return toRunDto(run);
   }
 
   /** The job: claims every leaf not yet claimed, one transaction each. */
   async run(packId: string, kind: VaultDistributionKind, generation: number): Promise<void> {
-    const current = await this.repo.claimRun(packId, kind);
+    const current = await this.runs.claimRun(packId, kind);
     if (!current || current.generation !== generation || current.status === 'done' || current.status === 'failed')
       return;
     const pack = await this.packs.require(packId);
     const d = await this.book.find(pack.poolId as Hex, kind);
     if (!d) return;
-    await this.repo.updateClaimRun(packId, kind, generation, { status: 'running' });
+    await this.runs.updateClaimRun(packId, kind, generation, { status: 'running' });
     const pageSize = this.options.pageSize ?? 100;
     let failed = 0;
     for (let offset = 0; offset < d.leafCount; offset += pageSize) {
       for (const leaf of await this.book.leaves(d, { offset, limit: pageSize })) {
         const outcome = leaf.claimed ? 'skipped' : await this.claimOne(pack, kind, leaf);
         if (outcome === 'failed') failed++;
-        await this.repo.updateClaimRun(packId, kind, generation, { [outcome]: 1 });
+        await this.runs.updateClaimRun(packId, kind, generation, { [outcome]: 1 });
       }
     }
-    await this.repo.updateClaimRun(packId, kind, generation, { status: failed ? 'failed' : 'done' });
+    await this.runs.updateClaimRun(packId, kind, generation, { status: failed ? 'failed' : 'done' });
     await this.completeIfClaimed(pack, kind);
   }
 
@@ -150,9 +152,9 @@ export class PackClaimRelayer {
   private async failure(pack: PackView, kind: VaultDistributionKind, leaf: LeafProof, err: unknown) {
     if (!isDomainError(err) || isRetryableCode(err.code)) throw err;
     this.logger.warn({ packId: pack.id, kind, account: leaf.account, err: err.message }, 'pack claim refused');
-    const run = await this.repo.claimRun(pack.id, kind);
+    const run = await this.runs.claimRun(pack.id, kind);
     if (run)
-      await this.repo.updateClaimRun(pack.id, kind, run.generation, { lastError: `${leaf.account}: ${err.message}` });
+      await this.runs.updateClaimRun(pack.id, kind, run.generation, { lastError: `${leaf.account}: ${err.message}` });
     return 'failed' as const;
   }
 
@@ -161,7 +163,7 @@ export class PackClaimRelayer {
    * job that gave up): the periodic tick calls it. A run is safe to repeat.
    */
   async resumeStale(staleMs: number, now: Date): Promise<number> {
-    const stale = await this.repo.staleClaimRuns(new Date(now.getTime() - staleMs));
+    const stale = await this.runs.staleClaimRuns(new Date(now.getTime() - staleMs));
     for (const run of stale) {
       await this.enqueue({ packId: run.packId, kind: run.kind, generation: run.generation }, `_r${now.getTime()}`);
     }

@@ -4,7 +4,8 @@ import { DomainError } from '../../errors.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { MerkleDistributionRow } from '../../platform/merkle/distribution.entity.js';
 import type { PackLifecycleService } from './pack-lifecycle.service.js';
-import type { PackRepository, PackView } from './pack.repository.js';
+import type { PackClaimRunRepository } from './pack-claim-run.repository.js';
+import type { PackView } from './pack.repository.js';
 import type { PackService } from './pack.service.js';
 import { toRunDto } from './pack-claim-relayer.js';
 import type { ClaimStatusDto, DistributionSummaryDto, PackProofDto, SubmitRootDto } from './pack.types.js';
@@ -18,7 +19,7 @@ const KIND_INDEX: Record<VaultDistributionKind, 0 | 1> = { payout: 0, refund: 1 
  */
 export class PackPayoutService {
   constructor(
-    private readonly repo: PackRepository,
+    private readonly runs: PackClaimRunRepository,
     private readonly packs: PackService,
     private readonly lifecycle: PackLifecycleService,
     private readonly book: DistributionBook,
@@ -145,7 +146,7 @@ export class PackPayoutService {
   async claimStatus(packId: string, kind: VaultDistributionKind): Promise<ClaimStatusDto> {
     const pack = await this.packs.require(packId);
     const d = await this.book.find(pack.poolId as Hex, kind);
-    const run = await this.repo.claimRun(pack.id, kind);
+    const run = await this.runs.claimRun(pack.id, kind);
     if (!d) {
       return {
         packId: pack.id,

@@ -1,7 +1,7 @@
 import type { PackStatus } from '@duelkit/contract';
 import type { Orm } from '../../platform/db/orm.js';
 import { sqlIn } from '../../platform/db/sql.js';
-import type { PackClaimRunRow, PackEntryRow, PackMarketRow, PackPickRow, PackRow } from './pack.entities.js';
+import type { PackEntryRow, PackMarketRow, PackPickRow, PackRow } from './pack.entities.js';
 
 const PACK = `p."id", p."builder_app_id" as "builderAppId", p."status", p."created_by" as "createdBy",
   p."creator_user_id" as "creatorUserId", p."collateral", p."entry_fee"::text as "entryFee", p."fee_bps" as "feeBps",
@@ -27,9 +27,6 @@ const ENTRY = `e."id", e."pack_id" as "packId", e."user_id" as "userId", e."acco
 
 const PICK = `"pack_id" as "packId", "user_id" as "userId", "duel_id" as "duelId", "option_index" as "optionIndex",
   "price"::text as "price", "points_if_correct" as "pointsIfCorrect", "picked_at" as "pickedAt"`;
-
-const RUN = `"pack_id" as "packId", "kind", "generation", "status", "sent", "skipped", "failed", "last_error" as "lastError",
-  "started_at" as "startedAt", "finished_at" as "finishedAt", "updated_at" as "updatedAt"`;
 
 /** A pack with its parent market's presentation and its live counts. */
 export interface PackView extends PackRow {
@@ -354,76 +351,6 @@ export class PackRepository {
       [limit],
     );
     return rows.map((r) => r.id);
-  }
-
-  async claimRun(packId: string, kind: PackClaimRunRow['kind']): Promise<PackClaimRunRow | null> {
-    const [row] = await this.sql<PackClaimRunRow>(
-      `select ${RUN} from "pack_claim_runs" where "pack_id" = ? and "kind" = ?`,
-      [packId, kind],
-    );
-    return row ?? null;
-  }
-
-  /**
-   * Starts a new run (the next generation) unless one is queued or running; returns the current
-   * run and whether this call started it.
-   */
-  async startClaimRun(
-    packId: string,
-    kind: PackClaimRunRow['kind'],
-  ): Promise<{ run: PackClaimRunRow; started: boolean }> {
-    const [row] = await this.sql<PackClaimRunRow>(
-      `insert into "pack_claim_runs" as r ("pack_id", "kind", "generation", "status", "sent", "skipped", "failed", "updated_at")
-       values (?, ?, 1, 'queued', 0, 0, 0, now())
-       on conflict ("pack_id", "kind") do update set "generation" = r."generation" + 1, "status" = 'queued', "sent" = 0,
-         "skipped" = 0, "failed" = 0, "last_error" = null, "started_at" = null, "finished_at" = null, "updated_at" = now()
-         where r."status" in ('done', 'failed') or r."updated_at" < now() - interval '5 minutes'
-       returning ${RUN}`,
-      [packId, kind],
-    );
-    if (row) return { run: row, started: true };
-    return { run: (await this.claimRun(packId, kind)) as PackClaimRunRow, started: false };
-  }
-
-  /** Runs queued or running that nobody moved since `before`. */
-  async staleClaimRuns(before: Date): Promise<PackClaimRunRow[]> {
-    return this.sql<PackClaimRunRow>(
-      `select ${RUN} from "pack_claim_runs" where "status" in ('queued', 'running') and "updated_at" < ? limit 50`,
-      [before],
-    );
-  }
-
-  /** Updates a run's progress; a stale generation changes nothing. */
-  async updateClaimRun(
-    packId: string,
-    kind: PackClaimRunRow['kind'],
-    generation: number,
-    change: Partial<Pick<PackClaimRunRow, 'status' | 'lastError'>> & {
-      sent?: number;
-      skipped?: number;
-      failed?: number;
-    },
-  ): Promise<void> {
-    await this.sql(
-      `update "pack_claim_runs" set "status" = coalesce(?, "status"), "sent" = "sent" + ?, "skipped" = "skipped" + ?,
-         "failed" = "failed" + ?, "last_error" = case when ? then ? else "last_error" end,
-         "started_at" = case when ? = 'running' then coalesce("started_at", now()) else "started_at" end,
-         "finished_at" = case when ? in ('done', 'failed') then now() else "finished_at" end, "updated_at" = now()
-        where "pack_id" = ? and "kind" = ? and "generation" = ?`,
-      [
-        change.status ?? null,
-        change.sent ?? 0,
-        change.skipped ?? 0,
-        change.failed ?? 0,
-        change.lastError !== undefined,
-        change.lastError ?? null,
-        change.status ?? null,
-        change.status ?? null,
-        packId,
-        kind,
-        generation,
-      ],
-    );
   }
 
   private sql<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<T[]> {

@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 import { createLogger } from '../../logger.js';
 import { verifyLeaf } from '../../platform/merkle/merkle-tree.js';
 import { PackClaimRelayer } from './pack-claim-relayer.js';
+import { PackClaimRunRepository } from './pack-claim-run.repository.js';
 import { PackRepository } from './pack.repository.js';
 import {
   adminToken,
@@ -323,21 +324,31 @@ describe('pack lifecycle over HTTP, on the chain', () => {
     const poolId = (await api(`/svc/packs/${packId}`)).body['poolId'] as Hex;
     const c = server.container;
     const repo = new PackRepository(c.orm);
-    const { run } = await repo.startClaimRun(packId, 'payout');
+    const runs = new PackClaimRunRepository(c.orm);
+    const { run } = await runs.startClaimRun(packId, 'payout');
     let sent = 0;
-    const dying = new PackClaimRelayer(repo, c.packs.catalog, c.distributions, c.prizeVault, createLogger('silent'), {
-      faults: {
-        afterSubmit: async () => {
-          // The second claim is on chain, but the worker dies before recording it.
-          if (++sent === 2) throw new Error('worker killed');
+    const dying = new PackClaimRelayer(
+      repo,
+      runs,
+      c.packs.catalog,
+      c.distributions,
+      c.prizeVault,
+      createLogger('silent'),
+      {
+        faults: {
+          afterSubmit: async () => {
+            // The second claim is on chain, but the worker dies before recording it.
+            if (++sent === 2) throw new Error('worker killed');
+          },
         },
       },
-    });
+    );
     await expect(dying.run(packId, 'payout', run.generation)).rejects.toThrow('worker killed');
     expect((await c.distributions.counts((await c.distributions.find(poolId, 'payout'))!)).claimed).toBe(1);
 
     const restarted = new PackClaimRelayer(
       repo,
+      runs,
       c.packs.catalog,
       c.distributions,
       c.prizeVault,

@@ -11,6 +11,7 @@ import { PackClaimRelayer, type RelayerOptions } from './pack-claim-relayer.js';
 import { PackEntryService, type SignerSource, type WalletFunds } from './pack-entry.service.js';
 import { PackLifecycleService, type MarketDecisions } from './pack-lifecycle.service.js';
 import { PackPayoutService } from './pack-payouts.service.js';
+import { PackClaimRunRepository } from './pack-claim-run.repository.js';
 import { PackRepository } from './pack.repository.js';
 import { PackService, type DuelReader, type PriceSeriesSource } from './pack.service.js';
 import { PackStandings } from './pack-standings.js';
@@ -57,6 +58,7 @@ export interface PacksDeps {
 export function createPacks(deps: PacksDeps): Packs {
   const { clock, logger } = deps;
   const repo = new PackRepository(deps.orm);
+  const runs = new PackClaimRunRepository(deps.orm);
   const catalog = new PackService(repo, deps.parents, deps.duels, deps.vault, deps.settings, clock, deps.history);
   const entries = new PackEntryService(repo, catalog, deps.vault, deps.funds, deps.signers, clock, logger);
   const standings = new PackStandings(repo, catalog, clock);
@@ -72,8 +74,8 @@ export function createPacks(deps: PacksDeps): Packs {
     clock,
     logger,
   );
-  const payouts = new PackPayoutService(repo, catalog, lifecycle, deps.book, deps.vault);
-  const relayer = new PackClaimRelayer(repo, catalog, deps.book, deps.vault, logger, deps.relayer);
+  const payouts = new PackPayoutService(runs, catalog, lifecycle, deps.book, deps.vault);
+  const relayer = new PackClaimRelayer(repo, runs, catalog, deps.book, deps.vault, logger, deps.relayer);
   const tick = new PackTick(repo, catalog, entries, lifecycle, payouts, relayer, clock, logger);
   return {
     catalog,
