@@ -246,9 +246,16 @@ export class PackRepository {
     );
   }
 
+  /**
+   * Entries whose deposit may still land: sent and not yet verified, or being entered right now.
+   * An entry whose request died before its deposit was recorded, and was never retried, stops
+   * counting after ten minutes (entering again resumes it under the same write key).
+   */
   async countPending(packId: string): Promise<number> {
     const [row] = await this.sql<{ n: number }>(
-      `select count(*)::int as "n" from "pack_entries" where "pack_id" = ? and "status" = 'pending'`,
+      `select count(*)::int as "n" from "pack_entries"
+        where "pack_id" = ? and "status" = 'pending'
+          and ("tx_hash" is not null or "created_at" > now() - interval '10 minutes')`,
       [packId],
     );
     return row?.n ?? 0;
