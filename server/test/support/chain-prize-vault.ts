@@ -85,7 +85,7 @@ export class ChainPrizeVault implements PrizeVaultPort {
         functionName: 'allowance',
         args: [signer.address, vault],
       });
-      if ((allowance) < amount) {
+      if (allowance < amount) {
         await this.pub().waitForTransactionReceipt({
           hash: await this.send(signer, token, CollateralTokenAbi, 'approve', [vault, 2n ** 255n]),
         });
