@@ -354,7 +354,9 @@ export async function createContainer(
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
-    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 3 : 5, embedded: Boolean(embedded), logger });
+    // Each worker (markets, settlement, pack claims) holds a connection to listen; the rest serve
+    // queue operations. On the embedded database this stays within EMBEDDED_MAX_CONNECTIONS with the ORM's 4.
+    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 4 : 6, embedded: Boolean(embedded), logger });
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();
