@@ -6,6 +6,17 @@ import { BuyEstimateSchema, SellEstimateSchema } from './markets/bets.schemas.js
 import { DuelSchema } from './markets/duels.schemas.js';
 import { AdminSchema } from './markets/admin-auth.contract.js';
 import { EoaChallengeSchema, SessionSchema, SignatureResponseSchema, UserSchema } from './markets/auth.schemas.js';
+import { ClaimStatusSchema, SettlementSchema } from './markets/packs-admin.schemas.js';
+import {
+  DistributionSummarySchema,
+  PackEntrySchema,
+  PackMarketSchema,
+  PackPickSchema,
+  PackProofSchema,
+  PackSchema,
+  PackSummarySchema,
+  StandingSchema,
+} from './markets/packs.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 
@@ -32,4 +43,14 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
   ProtocolStats: ProtocolStatsSchema,
+  Pack: PackSchema,
+  PackSummary: PackSummarySchema,
+  PackMarket: PackMarketSchema,
+  PackEntry: PackEntrySchema,
+  PackPick: PackPickSchema,
+  PackStanding: StandingSchema,
+  PackProof: PackProofSchema,
+  PackDistributionSummary: DistributionSummarySchema,
+  PackSettlement: SettlementSchema,
+  PackClaimStatus: ClaimStatusSchema,
 };

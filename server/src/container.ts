@@ -74,6 +74,12 @@ import { MembershipService } from './areas/invitations/membership.service.js';
 import { ParentInvitationService } from './areas/parent-markets/parent-invitation.service.js';
 import { ParentMarketRepository } from './areas/parent-markets/parent-market.repository.js';
 import { ParentMarketService } from './areas/parent-markets/parent-market.service.js';
+import { createPacks, type Packs } from './areas/packs/packs.js';
+import { MemoryPrizeVault } from './adapters/chain/memory-prize-vault.js';
+import type { PrizeVaultPort } from './adapters/chain/prize-vault.port.js';
+import { DistributionBook } from './platform/merkle/distribution-book.js';
+import { DistributionRepository } from './platform/merkle/distribution.repository.js';
+import { systemClock } from './platform/clock.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
 export interface Container {
@@ -118,6 +124,12 @@ export interface Container {
   readonly privateMarkets: { readonly invitations: InvitationService; readonly memberships: MembershipService };
   /** §4.9 parent markets. */
   readonly parentMarkets: { readonly parents: ParentMarketService; readonly invitations: ParentInvitationService };
+  /** The prize vaults (one per collateral): pools of packs and tournaments, Merkle claims. */
+  readonly prizeVault: PrizeVaultPort;
+  /** The one book of Merkle payout and refund tables (packs, tournaments, racing). */
+  readonly distributions: DistributionBook;
+  /** §4.13 and §4.16 packs. */
+  readonly packs: Packs;
   /** Serialised answers of cacheable public routes; dropped whenever the read model changes. */
   readonly responseCache: ResponseCache;
   /** The durable job engine, when this process runs background work (JOBS_ENABLED). */
@@ -165,6 +177,8 @@ export interface ContainerOverrides {
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
+  /** Builds the prize vault on the container's chain (tests deploy the contract there). */
+  prizeVault?: (chain: ChainPort) => Promise<PrizeVaultPort>;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -312,13 +326,40 @@ export async function createContainer(
   const invitations = new InvitationService(invitationRepo, duels, chain, signers);
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
+  // In memory until the vault contract is deployed and wired here: the vault's rules, no tokens moved.
+  const prizeVault = overrides.prizeVault ? await overrides.prizeVault(chain) : new MemoryPrizeVault();
+  const distributions = new DistributionBook(new DistributionRepository(orm));
+  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
+  const packs = createPacks({
+    orm,
+    parents,
+    duels,
+    history: priceHistory,
+    decisions: {
+      resolveAsAdmin: (duelId, outcome) => settlement.resolution.resolveAsAdmin(duelId, outcome),
+      discard: (admin, duelIds, reason) => settlement.admin.discard(admin, duelIds, reason),
+    },
+    book: distributions,
+    vault: prizeVault,
+    funds: chain,
+    signers,
+    clock: systemClock,
+    logger,
+    settings: {
+      feeBps: config.packs.feeBps,
+      treasury: config.packs.treasury ?? chain.operator,
+      platformAddress: chain.operator,
+      tickMs: config.packs.tickMs,
+    },
+  });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
-  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
-    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 3 : 5, embedded: Boolean(embedded), logger });
+    // Each worker (markets, settlement, pack claims) holds a connection to listen; the rest serve
+    // queue operations. On the embedded database this stays within EMBEDDED_MAX_CONNECTIONS with the ORM's 4.
+    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 4 : 6, embedded: Boolean(embedded), logger });
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();
@@ -338,7 +379,8 @@ export async function createContainer(
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
     ];
     settlement.attach(jobs);
-    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks], logger);
+    packs.attach(jobs);
+    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks], logger);
   }
   const container: Container = {
     config,
@@ -367,6 +409,9 @@ export async function createContainer(
     analytics,
     priceHistory,
     settlement,
+    prizeVault,
+    distributions,
+    packs,
     responseCache,
     markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
     privateMarkets: {
