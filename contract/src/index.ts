@@ -70,6 +70,15 @@ export type {
   ContestWithAddress,
 } from './markets/resolution.schemas.js';
 export {
+  PACK_MAX_MARKETS,
+  PACK_MIN_ENTRY_FEE,
+  PACK_POINTS_SCALE,
+  PackSchema,
+  PackStatusSchema,
+  PackMarketSchema,
+} from './markets/packs.schemas.js';
+export type { Pack, PackMarket, PackStatus, PackSummary } from './markets/packs.schemas.js';
+export {
   TournamentSchema,
   StageSchema as TournamentStageSchema,
   FixtureSchema as TournamentFixtureSchema,

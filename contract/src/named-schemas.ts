@@ -6,6 +6,17 @@ import { BuyEstimateSchema, SellEstimateSchema } from './markets/bets.schemas.js
 import { DuelSchema } from './markets/duels.schemas.js';
 import { AdminSchema } from './markets/admin-auth.contract.js';
 import { EoaChallengeSchema, SessionSchema, SignatureResponseSchema, UserSchema } from './markets/auth.schemas.js';
+import { ClaimStatusSchema, SettlementSchema } from './markets/packs-admin.schemas.js';
+import {
+  DistributionSummarySchema,
+  PackEntrySchema,
+  PackMarketSchema,
+  PackPickSchema,
+  PackProofSchema,
+  PackSchema,
+  PackSummarySchema,
+  StandingSchema,
+} from './markets/packs.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 import {
@@ -15,7 +26,7 @@ import {
   MatchSchema,
   PickSchema,
   StageSchema,
-  StandingSchema,
+  StandingSchema as TournamentStandingSchema,
   TournamentSchema,
 } from './tournaments/tournaments.schemas.js';
 
@@ -42,11 +53,21 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
   ProtocolStats: ProtocolStatsSchema,
+  Pack: PackSchema,
+  PackSummary: PackSummarySchema,
+  PackMarket: PackMarketSchema,
+  PackEntry: PackEntrySchema,
+  PackPick: PackPickSchema,
+  PackStanding: StandingSchema,
+  PackProof: PackProofSchema,
+  PackDistributionSummary: DistributionSummarySchema,
+  PackSettlement: SettlementSchema,
+  PackClaimStatus: ClaimStatusSchema,
   Tournament: TournamentSchema,
   TournamentStage: StageSchema,
   TournamentFixture: FixtureSchema,
   TournamentPick: PickSchema,
-  TournamentStanding: StandingSchema,
+  TournamentStanding: TournamentStandingSchema,
   TournamentMatch: MatchSchema,
   TournamentLeaderboardRow: LeaderboardRowSchema,
   CreatorBond: BondSchema,

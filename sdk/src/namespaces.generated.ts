@@ -872,6 +872,294 @@ export interface AdminMarketNamespace {
 }
 
 /**
+ * §4.13 packs: pick bundles over markets, with Merkle payouts and refunds (docs/packs.md).
+ */
+export interface PacksNamespace {
+  /**
+   * Published packs, newest first.
+   *
+   * Drafts are never listed. Filter by status and collateral.
+   *
+   * `GET /svc/packs` on the markets host · auth: public · spec §4.13
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.packs.list(…))` to walk the `data` of every page.
+   */
+  readonly list: PaginatedRouteMethod<Markets['packs']['list'], 'data'>;
+  /**
+   * Create a draft pack (you are its creator)
+   *
+   * A pack is a parent market of kind `pack`. Add markets, then publish. VALIDATION_FAILED when lockAt is not in the future; GEO_BLOCKED for a usdc pack in a blocked region.
+   *
+   * `POST /svc/packs/creator/packs` on the markets host · auth: bearer · spec §4.13
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly create: RouteMethod<Markets['packs']['create']>;
+  /**
+   * Add a market to your draft pack: a new one, or one of your own open markets.
+   *
+   * A new market is created on chain like duels/create (accepted, not final) and funded by your managed wallet. FORBIDDEN when the pack or the existing market is not yours; INVALID_STATE once the pack is published or when the market ends before lockAt, is private, not open or already in a parent market; VALIDATION_FAILED past 20 markets.
+   *
+   * `POST /svc/packs/creator/packs/:packId/markets` on the markets host · auth: bearer · spec §4.13
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly addMarket: RouteMethod<Markets['packs']['addMarket']>;
+  /**
+   * Publish your draft pack: entries and picks open until lockAt.
+   *
+   * INVALID_STATE when the pack is not a draft, has no market, a market is not confirmed on chain yet, or lockAt has passed; FORBIDDEN when it is not yours.
+   *
+   * `POST /svc/packs/creator/packs/:packId/publish` on the markets host · auth: bearer · spec §4.13
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly publish: RouteMethod<Markets['packs']['publish']>;
+  /**
+   * A pack with its markets.
+   *
+   * A draft is shown to its creator only (bearer token); NOT_FOUND for anyone else.
+   *
+   * `GET /svc/packs/:packId` on the markets host · auth: public · spec §4.13
+   */
+  readonly get: RouteMethod<Markets['packs']['get']>;
+  /**
+   * Standings of a pack: provisional until settled, then final with payouts.
+   *
+   * Ranked by points; ties share a rank. Entrants whose deposit is not confirmed are not listed.
+   *
+   * `GET /svc/packs/:packId/leaderboard` on the markets host · auth: public · spec §4.13
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.packs.leaderboard(…))` to walk the `data` of every page.
+   */
+  readonly leaderboard: PaginatedRouteMethod<Markets['packs']['leaderboard'], 'data'>;
+  /**
+   * Price series of every market of the pack: the prices picks are scored at.
+   *
+   * The same snapshots as the parent-market price history: a pick locks its option’s price at pick time, which is the latest point of its market’s series then. NOT_FOUND for a draft.
+   *
+   * `GET /svc/packs/:packId/price-history-snapshots` on the markets host · auth: public · spec §4.13
+   */
+  readonly priceHistory: RouteMethod<Markets['packs']['priceHistory']>;
+  /**
+   * A winner’s payout leaf and Merkle proof, ready for PrizeVault.claim.
+   *
+   * The payout leaf of `account` (default: the bearer's managed wallet) with everything PrizeVault.claim needs: poolId, kindIndex (0), account, amount, proof, and the vault address. Anyone may submit the claim; the vault always pays the account in the leaf, once. VALIDATION_FAILED without an account or a bearer; INVALID_STATE before the payout table exists; NOT_FOUND when the account has no leaf.
+   *
+   * `GET /svc/packs/:packId/payout-proof` on the markets host · auth: optional-bearer · spec §4.13
+   */
+  readonly payoutProof: RouteMethod<Markets['packs']['payoutProof']>;
+  /**
+   * Payout totals, and your share and whether it was claimed.
+   *
+   * Totals of the payout table (built, published on the vault, claimed so far) and the leaf of `account` (default: the bearer’s managed wallet) with whether the vault has paid it.
+   *
+   * `GET /svc/packs/:packId/payout-summary` on the markets host · auth: optional-bearer · spec §4.13
+   */
+  readonly payoutSummary: RouteMethod<Markets['packs']['payoutSummary']>;
+  /**
+   * An entrant’s refund leaf of a cancelled pack and its Merkle proof.
+   *
+   * The refund leaf of `account` (default: the bearer's managed wallet) with everything PrizeVault.claim needs: poolId, kindIndex (1), account, amount, proof, and the vault address. Anyone may submit the claim; the vault always pays the account in the leaf, once. VALIDATION_FAILED without an account or a bearer; INVALID_STATE before the refund table exists; NOT_FOUND when the account has no leaf.
+   *
+   * `GET /svc/packs/:packId/refund-proof` on the markets host · auth: optional-bearer · spec §4.13
+   */
+  readonly refundProof: RouteMethod<Markets['packs']['refundProof']>;
+  /**
+   * Refund totals of a cancelled pack, and your share and whether it was claimed.
+   *
+   * Totals of the refund table (built, published on the vault, claimed so far) and the leaf of `account` (default: the bearer’s managed wallet) with whether the vault has paid it.
+   *
+   * `GET /svc/packs/:packId/refund-summary` on the markets host · auth: optional-bearer · spec §4.13
+   */
+  readonly refundSummary: RouteMethod<Markets['packs']['refundSummary']>;
+  /**
+   * Enter a pack: your managed wallet deposits the entry fee into the pack’s vault pool.
+   *
+   * Accepted, not final: the entry is `pending` until the deposit is mined and verified (poll /me). One entry per user: ALREADY_ENTERED once you have one (a failed one may be retried). PACK_NOT_OPEN unless published, PACK_LOCKED after lockAt, INSUFFICIENT_CREDITS when the wallet cannot pay, GEO_BLOCKED for usdc in a blocked region.
+   *
+   * `POST /svc/packs/:packId/enter` on the markets host · auth: bearer · spec §4.13
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly enter: RouteMethod<Markets['packs']['enter']>;
+  /**
+   * What picks made now would score if correct.
+   *
+   * A correct pick scores 10000 × (1 − its price at pick time); a wrong one 0; a voided market 0 for everyone. VALIDATION_FAILED for a market outside the pack or an option it does not have.
+   *
+   * `POST /svc/packs/:packId/picks/estimate` on the markets host · auth: bearer · spec §4.13
+   */
+  readonly estimatePicks: RouteMethod<Markets['packs']['estimatePicks']>;
+  /**
+   * Make or change picks: each locks its option’s current price.
+   *
+   * Accepted, not final: picks may change until lockAt and are final at lock. NOT_ENTERED without an entry, ENTRY_PENDING while its deposit is unconfirmed, PACK_LOCKED after lockAt, PACK_NOT_OPEN unless published, INVALID_STATE for a voided market.
+   *
+   * `POST /svc/packs/:packId/picks` on the markets host · auth: bearer · spec §4.13
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly picks: RouteMethod<Markets['packs']['picks']>;
+  /**
+   * Your entry, picks, points, rank and payout or refund in a pack.
+   *
+   * `GET /svc/packs/:packId/me` on the markets host · auth: bearer · spec §4.13
+   */
+  readonly me: RouteMethod<Markets['packs']['me']>;
+}
+
+/**
+ * §4.16 packs administration (admin token; docs/packs.md).
+ */
+export interface PacksAdminNamespace {
+  /**
+   * Advance every pack whose time has come (also runs as a repeating job)
+   *
+   * Verifies pending entry deposits, locks published packs past lockAt, marks locked packs with results as resolving, releases the fee of settled packs and marks fully claimed packs claimed. A second call changes nothing more.
+   *
+   * `POST /svc/packs/admin/packs/schedule-tick` on the markets host · auth: admin · spec §4.16
+   */
+  readonly scheduleTick: RouteMethod<Markets['packsAdmin']['scheduleTick']>;
+  /**
+   * Create a draft pack owned by the platform.
+   *
+   * Like creator/packs, with an optional feeBps. Admin packs bundle existing markets.
+   *
+   * `POST /svc/packs/admin/packs` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly create: RouteMethod<Markets['packsAdmin']['create']>;
+  /**
+   * Add an existing open public market to a draft pack.
+   *
+   * INVALID_STATE once the pack is published, or when the market ends before lockAt, is private, not open, not confirmed or already in a parent market; VALIDATION_FAILED past 20 markets.
+   *
+   * `POST /svc/packs/admin/packs/:packId/markets` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly addMarket: RouteMethod<Markets['packsAdmin']['addMarket']>;
+  /**
+   * Publish any draft pack.
+   *
+   * As creator publish, for any pack.
+   *
+   * `POST /svc/packs/admin/packs/:packId/publish` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly publish: RouteMethod<Markets['packsAdmin']['publish']>;
+  /**
+   * Close entries and picks now, before lockAt.
+   *
+   * INVALID_STATE unless the pack is published.
+   *
+   * `POST /svc/packs/admin/packs/:packId/lock` on the markets host · auth: admin · spec §4.16
+   */
+  readonly lock: RouteMethod<Markets['packsAdmin']['lock']>;
+  /**
+   * Resolve a market of a locked pack: its duel is resolved on chain by the platform.
+   *
+   * The market’s outcome is its duel’s outcome (accepted, not final; with a contest period it becomes final after it). INVALID_STATE unless the pack is locked or resolving, or when the market has not ended or is already resolved; NOT_FOUND when the market is not in the pack.
+   *
+   * `POST /svc/packs/admin/packs/:packId/markets/:marketId/resolve` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly resolveMarket: RouteMethod<Markets['packsAdmin']['resolveMarket']>;
+  /**
+   * Void a market of a pack: it scores neutral for everyone.
+   *
+   * The market itself is cancelled too when it still can be (its traders are refunded, as for a discard). Repeating a void answers the same. INVALID_STATE once the pack is settled or cancelled, or while it is a draft.
+   *
+   * `POST /svc/packs/admin/packs/:packId/markets/:marketId/void` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly voidMarket: RouteMethod<Markets['packsAdmin']['voidMarket']>;
+  /**
+   * Exactly what settle would write now, and why it cannot yet.
+   *
+   * `GET /svc/packs/admin/packs/:packId/settlement-preview` on the markets host · auth: admin · spec §4.16
+   */
+  readonly settlementPreview: RouteMethod<Markets['packsAdmin']['settlementPreview']>;
+  /**
+   * Rank the entrants, split the prize pool and build the payout table.
+   *
+   * Needs every market resolved or voided and every entry deposit verified (INVALID_STATE with `details.blockers` otherwise). Releases the fee to the treasury. Settling a settled pack answers the stored settlement.
+   *
+   * `POST /svc/packs/admin/packs/:packId/settle` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly settle: RouteMethod<Markets['packsAdmin']['settle']>;
+  /**
+   * Cancel a pack before it is settled: every entrant is refunded their entry fee.
+   *
+   * Then submit-refund-root publishes the refund table. INVALID_STATE once settled (or already cancelled).
+   *
+   * `POST /svc/packs/admin/packs/:packId/cancel-refund` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly cancelRefund: RouteMethod<Markets['packsAdmin']['cancelRefund']>;
+  /**
+   * Publish the payout root on the prize vault.
+   *
+   * Sets the payout table’s Merkle root on the prize vault (PrizeVault.setRoot, kind 0), which sets its total aside from the pool. Once per pack: a repeat answers the same transaction. INVALID_STATE before the pack is settled or when nobody is paid.
+   *
+   * `POST /svc/packs/admin/packs/:packId/onchain/submit-payout-root` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly submitPayoutRoot: RouteMethod<Markets['packsAdmin']['submitPayoutRoot']>;
+  /**
+   * Build the refund table of a cancelled pack and publish its root on the prize vault.
+   *
+   * Sets the refund table’s Merkle root on the prize vault (PrizeVault.setRoot, kind 1), which sets its total aside from the pool. Once per pack: a repeat answers the same transaction. INVALID_STATE unless the pack is cancelled with confirmed entries, or while an entry deposit is unconfirmed.
+   *
+   * `POST /svc/packs/admin/packs/:packId/onchain/submit-refund-root` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly submitRefundRoot: RouteMethod<Markets['packsAdmin']['submitRefundRoot']>;
+  /**
+   * Claim every unclaimed payout for its winner (server-pushed)
+   *
+   * Queues a durable job that submits the claim of every unclaimed payout leaf, one transaction per leaf; resumable, and a leaf is never paid twice. Progress in payout-claim-status. INVALID_STATE before the root is published.
+   *
+   * `POST /svc/packs/admin/packs/:packId/onchain/auto-claim-payouts` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly autoClaimPayouts: RouteMethod<Markets['packsAdmin']['autoClaimPayouts']>;
+  /**
+   * Claim every unclaimed refund for its entrant (server-pushed)
+   *
+   * Queues a durable job that submits the claim of every unclaimed refund leaf, one transaction per leaf; resumable, and a leaf is never paid twice. Progress in refund-claim-status. INVALID_STATE before the root is published.
+   *
+   * `POST /svc/packs/admin/packs/:packId/onchain/auto-claim-refunds` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly autoClaimRefunds: RouteMethod<Markets['packsAdmin']['autoClaimRefunds']>;
+  /**
+   * Progress of the payout claims: on the vault and of the auto-claim job.
+   *
+   * `GET /svc/packs/admin/packs/:packId/payout-claim-status` on the markets host · auth: admin · spec §4.16
+   */
+  readonly payoutClaimStatus: RouteMethod<Markets['packsAdmin']['payoutClaimStatus']>;
+  /**
+   * Progress of the refund claims: on the vault and of the auto-claim job.
+   *
+   * `GET /svc/packs/admin/packs/:packId/refund-claim-status` on the markets host · auth: admin · spec §4.16
+   */
+  readonly refundClaimStatus: RouteMethod<Markets['packsAdmin']['refundClaimStatus']>;
+}
+
+/**
  * §4.17 health routes of the tournaments host (builder key required, no user token).
  */
 export interface HealthNamespace {
@@ -1269,6 +1557,14 @@ export abstract class DuelkitNamespaces {
    * §4.16 market administration: cancellations with refunds, payouts, finalization, timings, queues.
    */
   declare readonly adminMarket: AdminMarketNamespace;
+  /**
+   * §4.13 packs: pick bundles over markets, with Merkle payouts and refunds (docs/packs.md).
+   */
+  declare readonly packs: PacksNamespace;
+  /**
+   * §4.16 packs administration (admin token; docs/packs.md).
+   */
+  declare readonly packsAdmin: PacksAdminNamespace;
   /**
    * §4.17 health routes of the tournaments host (builder key required, no user token).
    */

@@ -96,6 +96,11 @@ export interface Config {
     readonly jobsEnabled: boolean;
     readonly publicBaseUrl: string;
   };
+  readonly packs: {
+    readonly feeBps: number;
+    readonly treasury: `0x${string}` | undefined;
+    readonly tickMs: number;
+  };
   readonly tournaments: {
     readonly bondAmount: bigint;
     readonly bondAsset: 'credits' | 'usdc';
@@ -296,6 +301,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
       jobsEnabled: e.JOBS_ENABLED,
       publicBaseUrl,
+    },
+    packs: {
+      feeBps: e.PACK_FEE_BPS,
+      treasury: e.PACK_TREASURY_ADDRESS as `0x${string}` | undefined,
+      tickMs: e.PACK_TICK_INTERVAL_MS,
     },
     tournaments: {
       bondAmount: BigInt(e.TOURNAMENT_BOND_AMOUNT),

@@ -74,11 +74,14 @@ import { MembershipService } from './areas/invitations/membership.service.js';
 import { ParentInvitationService } from './areas/parent-markets/parent-invitation.service.js';
 import { ParentMarketRepository } from './areas/parent-markets/parent-market.repository.js';
 import { ParentMarketService } from './areas/parent-markets/parent-market.service.js';
+import { createPacks, type Packs } from './areas/packs/packs.js';
 import { MemoryPrizeVault } from './adapters/chain/memory-prize-vault.js';
 import type { PrizeVaultPort } from './adapters/chain/prize-vault.port.js';
+import { DistributionBook } from './platform/merkle/distribution-book.js';
+import { DistributionRepository } from './platform/merkle/distribution.repository.js';
+import { systemClock, type Clock } from './platform/clock.js';
 import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
 import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
-import { systemClock, type Clock } from './platform/clock.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
@@ -124,6 +127,12 @@ export interface Container {
   readonly privateMarkets: { readonly invitations: InvitationService; readonly memberships: MembershipService };
   /** §4.9 parent markets. */
   readonly parentMarkets: { readonly parents: ParentMarketService; readonly invitations: ParentInvitationService };
+  /** The prize vaults (one per collateral): pools of packs and tournaments, Merkle claims. */
+  readonly prizeVault: PrizeVaultPort;
+  /** The one book of Merkle payout and refund tables (packs, tournaments, racing). */
+  readonly distributions: DistributionBook;
+  /** §4.13 and §4.16 packs. */
+  readonly packs: Packs;
   /** Serialised answers of cacheable public routes; dropped whenever the read model changes. */
   readonly responseCache: ResponseCache;
   /** The durable job engine, when this process runs background work (JOBS_ENABLED). */
@@ -141,8 +150,6 @@ export interface Container {
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
   readonly tournaments: Tournaments;
-  /** The prize vaults (one per collateral) holding tournament buy-ins and creator bonds. */
-  readonly prizeVault: PrizeVaultPort;
   /** The time tournaments, their fixtures and the local sports fake are judged by. */
   readonly clock: Clock;
   close(): Promise<void>;
@@ -177,10 +184,11 @@ export interface ContainerOverrides {
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
+  /** Builds the prize vault on the container's chain (tests deploy the contract there). */
+  prizeVault?: (chain: ChainPort) => Promise<PrizeVaultPort>;
   /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
   clock?: Clock;
   fixtures?: FixturesPort;
-  prizeVault?: PrizeVaultPort;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -333,12 +341,35 @@ export async function createContainer(
   const invitations = new InvitationService(invitationRepo, duels, chain, signers);
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
+  // In memory until the vault contract is deployed and wired here: the vault's rules, no tokens moved.
+  const prizeVault = overrides.prizeVault ? await overrides.prizeVault(chain) : new MemoryPrizeVault();
+  const distributions = new DistributionBook(new DistributionRepository(orm));
+  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
+  const packs = createPacks({
+    orm,
+    parents,
+    duels,
+    history: priceHistory,
+    decisions: {
+      resolveAsAdmin: (duelId, outcome) => settlement.resolution.resolveAsAdmin(duelId, outcome),
+      discard: (admin, duelIds, reason) => settlement.admin.discard(admin, duelIds, reason),
+    },
+    book: distributions,
+    vault: prizeVault,
+    funds: chain,
+    signers,
+    clock: systemClock,
+    logger,
+    settings: {
+      feeBps: config.packs.feeBps,
+      treasury: config.packs.treasury ?? chain.operator,
+      platformAddress: chain.operator,
+      tickMs: config.packs.tickMs,
+    },
+  });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
-  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
-  // Until the on-chain vault adapter is wired here, the in-memory vault (same rules, no balances) stands in.
-  const prizeVault = overrides.prizeVault ?? new MemoryPrizeVault();
   const tournaments = createTournaments({
     orm,
     vault: prizeVault,
@@ -351,8 +382,9 @@ export async function createContainer(
   });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
-    // Each worker holds a connection for itself (markets, settlement, tournaments), plus room for queue writes.
-    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 4 : 6, embedded: Boolean(embedded), logger });
+    // Each worker (markets, settlement, pack claims, tournaments) holds a connection to listen; the rest
+    // serve queue operations. On the embedded database this stays within EMBEDDED_MAX_CONNECTIONS with the ORM's 4.
+    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 5 : 7, embedded: Boolean(embedded), logger });
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();
@@ -372,7 +404,8 @@ export async function createContainer(
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
     ];
     settlement.attach(jobs);
-    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks], logger);
+    packs.attach(jobs);
+    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks], logger);
     await tournaments.attach(jobs);
   }
   const container: Container = {
@@ -402,6 +435,9 @@ export async function createContainer(
     analytics,
     priceHistory,
     settlement,
+    prizeVault,
+    distributions,
+    packs,
     responseCache,
     markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
     privateMarkets: {
@@ -416,7 +452,6 @@ export async function createContainer(
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     tournaments,
-    prizeVault,
     clock,
     async close() {
       for (const close of closers) await close();

@@ -168,6 +168,15 @@ export const EnvSchema = z.object({
   DUEL_LIST_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** How often open markets get a scheduled price snapshot, ms. */
   PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Platform fee on a pack's prize pool, basis points (docs/packs.md). */
+  PACK_FEE_BPS: z.coerce.number().int().min(0).max(2_000).default(500),
+  /** Receives the fee of settled packs; default the chain operator's address. */
+  PACK_TREASURY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address')
+    .optional(),
+  /** How often the packs' tick (lock at lockAt, verify entries, release fees) runs, ms. */
+  PACK_TICK_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
   JOBS_ENABLED: bool.default('true'),
   /** Bond a tournament creator holds in the vault (base units) and its asset. */

@@ -8,6 +8,8 @@ import { bulkRegisterContract } from './bulk-register.contract.js';
 import { duelsContract } from './duels.contract.js';
 import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
+import { packsAdminContract } from './packs-admin.contract.js';
+import { packsContract } from './packs.contract.js';
 import { parentMarketsContract } from './parent-markets.contract.js';
 import { portfolioContract } from './portfolio.contract.js';
 import { priceHistoryContract } from './price-history.contract.js';
@@ -35,6 +37,8 @@ export const marketsContract = c.router(
     priceHistory: priceHistoryContract,
     resolution: resolutionContract,
     adminMarket: adminMarketContract,
+    packs: packsContract,
+    packsAdmin: packsAdminContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

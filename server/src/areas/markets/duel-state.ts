@@ -48,7 +48,8 @@ export const TRANSITIONS: Readonly<Record<Transition, Rule>> = {
   resolve: {
     from: ['pending'],
     to: 'pending_contest',
-    by: ['creator'],
+    // Admins resolve the markets of packs (docs/packs.md).
+    by: ['creator', 'admin'],
     verb: 'resolved',
     guard: (d, now) => (now < ms(d.endTime) ? `it has not ended; it ends at ${iso(d.endTime)}` : undefined),
   },

@@ -4,7 +4,8 @@ import { EntitySchema } from '@mikro-orm/core';
 export interface ParentMarketRow {
   id: string;
   builderAppId: string;
-  creatorUserId: string;
+  /** Null for a group the platform owns (an admin's pack). */
+  creatorUserId: string | null;
   creatorAddress: string;
   question: string;
   description: string | null;
@@ -26,7 +27,7 @@ export const ParentMarketEntity = new EntitySchema<ParentMarketRow>({
   properties: {
     id: { type: 'uuid', primary: true },
     builderAppId: { type: 'uuid' },
-    creatorUserId: { type: 'uuid' },
+    creatorUserId: { type: 'uuid', nullable: true },
     creatorAddress: { type: 'string', length: 42 },
     question: { type: 'string', length: 200 },
     description: { type: 'text', nullable: true },

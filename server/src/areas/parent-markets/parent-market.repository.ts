@@ -75,6 +75,15 @@ export class ParentMarketRepository {
     );
   }
 
+  /** Makes a market without a parent a child of `parentId`; false when it already has a parent. */
+  async attachChild(parentId: string, duelId: string): Promise<boolean> {
+    const rows = await this.sql(
+      'update "duels" set "parent_market_id" = ? where "duel_id" = ? and "parent_market_id" is null returning "duel_id"',
+      [parentId, duelId],
+    );
+    return rows.length > 0;
+  }
+
   async accessiblePage(address: string, page: number, limit: number): Promise<ParentMarketRow[]> {
     return this.sql<ParentMarketRow>(
       `select ${PARENT} ${ACCESSIBLE}

@@ -77,6 +77,41 @@ export class ParentMarketService {
   }
 
   /**
+   * A parent without sub-markets yet, for groups built one market at a time (packs). The owner's
+   * `userId` is null when the platform owns the group.
+   */
+  async createGroup(owner: GroupOwner, input: GroupInput): Promise<ParentMarketRow> {
+    return this.repo.insert({
+      id: randomUUID(),
+      builderAppId: owner.builderAppId,
+      creatorUserId: owner.userId,
+      creatorAddress: getAddress(owner.address),
+      question: input.question,
+      description: input.description ?? null,
+      category: input.category,
+      tags: input.tags ?? [],
+      coverImageUrl: input.coverImageUrl ?? null,
+      isPrivate: input.isPrivate,
+      groupKind: input.groupKind,
+    });
+  }
+
+  /**
+   * Makes an existing market a sub-market of `parentId`: a market belongs to one parent at most,
+   * and a private parent takes private markets only. Who may attach what is the caller's rule.
+   */
+  async attachDuel(parentId: string, duel: Duel): Promise<Duel> {
+    const parent = await this.require(parentId);
+    assertPrivacy(parent.isPrivate, { isPrivate: duel.isPrivate }, 'body.marketId');
+    if (duel.parentMarketId || !(await this.repo.attachChild(parent.id, duel.duelId))) {
+      throw new DomainError('INVALID_STATE', `Duel ${duel.duelId} already belongs to a parent market`, {
+        details: { duelId: duel.duelId, parentMarketId: duel.parentMarketId },
+      });
+    }
+    return { ...duel, parentMarketId: parent.id };
+  }
+
+  /**
    * Adds a sub-market. A new private one is opened to the parent's existing members (the platform
    * adds them on chain), so a parent membership keeps covering every private sub-market.
    */
@@ -223,12 +258,27 @@ export class ParentMarketService {
   }
 }
 
+/** Who owns a group: a user, or the platform (`userId` null, the operator's address). */
+export interface GroupOwner {
+  readonly userId: string | null;
+  readonly builderAppId: string;
+  readonly address: string;
+}
+
+export type GroupInput = Pick<
+  CreateParentMarketInput,
+  'question' | 'description' | 'category' | 'tags' | 'coverImageUrl'
+> & {
+  readonly isPrivate: boolean;
+  readonly groupKind: ParentMarketRow['groupKind'];
+};
+
 type ChildFailureCode = Extract<ChildResultDto, { status: 'failed' }>['code'];
 
 const iso = (d: Date | string): string => new Date(d).toISOString();
 
 /** A private parent has private sub-markets only. */
-function assertPrivacy(parentPrivate: boolean, child: ChildInput, field: string): void {
+function assertPrivacy(parentPrivate: boolean, child: Pick<ChildInput, 'isPrivate'>, field: string): void {
   if (parentPrivate && child.isPrivate === false) {
     throw new DomainError('VALIDATION_FAILED', 'A private parent market has private sub-markets only', {
       fieldErrors: { [field]: ['must not be false under a private parent'] },

@@ -101,6 +101,18 @@ export class ResolutionService {
     return { results };
   }
 
+  /**
+   * Resolves one ended market as the platform: an admin deciding a market of a pack (the pack's
+   * result is its markets' own outcomes). Refusals as for the creator's resolve.
+   */
+  async resolveAsAdmin(duelId: string, winningOptionIndex: number) {
+    const duel = await this.duels.require(duelId);
+    assertTransition(duel, 'resolve', 'admin', this.now());
+    this.assertOption(duel, winningOptionIndex, 'body.winningOptionIndex');
+    const txHash = await this.chain.resolve('platform', duel.duelId as Bytes32, winningOptionIndex);
+    return { duelId: duel.duelId, txHash, chainState: 'pending' as const };
+  }
+
   async submitContest(caller: Caller, body: SubmitContestRequest): Promise<ContestWithAddress> {
     const duel = await this.duels.require(body.duelId);
     await this.access.assertCanView(duel, caller.address);

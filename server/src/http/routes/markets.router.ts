@@ -8,6 +8,8 @@ import { authRoutes, bulkRegisterRoutes, walletRoutes } from './auth.routes.js';
 import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
+import { packAdminRoutes } from './packs-admin.routes.js';
+import { packRoutes } from './packs.routes.js';
 import { parentMarketRoutes } from './parent-markets.routes.js';
 import { priceHistoryRoutes } from './price-history.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
@@ -30,6 +32,8 @@ export function marketsRouter(c: Container) {
     parentMarkets: parentMarketRoutes(c.parentMarkets),
     resolution: resolutionRoutes({ resolution: c.settlement.resolution }),
     adminMarket: adminMarketRoutes(c.settlement),
+    packs: packRoutes(c.packs),
+    packsAdmin: packAdminRoutes(c.packs),
     adminAuth: adminAuthRoutes({
       admins: c.identity.admins,
       loginPerEmail: c.limits.adminLoginPerEmail,

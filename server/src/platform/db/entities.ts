@@ -5,6 +5,13 @@ import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitati
 import { LeaseEntity } from '../jobs/lease.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
+import {
+  PackClaimRunEntity,
+  PackEntity,
+  PackEntryEntity,
+  PackMarketEntity,
+  PackPickEntity,
+} from '../../areas/packs/pack.entities.js';
 import { tournamentEntities } from '../../areas/tournaments/tournament.entities.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
@@ -59,5 +66,10 @@ export const entities = [
   MarketSettingsEntity,
   MerkleDistributionEntity,
   MerkleLeafEntity,
+  PackEntity,
+  PackMarketEntity,
+  PackEntryEntity,
+  PackPickEntity,
+  PackClaimRunEntity,
   ...tournamentEntities,
 ];
