@@ -78,3 +78,17 @@ export {
   PackMarketSchema,
 } from './markets/packs.schemas.js';
 export type { Pack, PackMarket, PackStatus, PackSummary } from './markets/packs.schemas.js';
+export {
+  TournamentSchema,
+  StageSchema as TournamentStageSchema,
+  FixtureSchema as TournamentFixtureSchema,
+  PickSchema as TournamentPickSchema,
+  TournamentIdSchema,
+  TournamentFormatSchema,
+  TournamentStatusSchema,
+} from './tournaments/tournaments.schemas.js';
+export type { TournamentDto, TournamentFormat, TournamentStatus } from './tournaments/tournaments.schemas.js';
+export { CreateTournamentRequestSchema } from './tournaments/tournaments-io.schemas.js';
+export type { CreateTournamentRequest } from './tournaments/tournaments-io.schemas.js';
+export { tournamentsCatalogContract } from './tournaments/tournaments.contract.js';
+export { tournamentsPlayContract } from './tournaments/tournaments-play.contract.js';

@@ -19,6 +19,16 @@ import {
 } from './markets/packs.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
+import {
+  BondSchema,
+  FixtureSchema,
+  LeaderboardRowSchema,
+  MatchSchema,
+  PickSchema,
+  StageSchema,
+  StandingSchema as TournamentStandingSchema,
+  TournamentSchema,
+} from './tournaments/tournaments.schemas.js';
 
 /**
  * Schemas published as named OpenAPI components (`#/components/schemas/<name>`). The generator
@@ -53,4 +63,12 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   PackDistributionSummary: DistributionSummarySchema,
   PackSettlement: SettlementSchema,
   PackClaimStatus: ClaimStatusSchema,
+  Tournament: TournamentSchema,
+  TournamentStage: StageSchema,
+  TournamentFixture: FixtureSchema,
+  TournamentPick: PickSchema,
+  TournamentStanding: TournamentStandingSchema,
+  TournamentMatch: MatchSchema,
+  TournamentLeaderboardRow: LeaderboardRowSchema,
+  CreatorBond: BondSchema,
 };

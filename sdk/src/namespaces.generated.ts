@@ -1249,6 +1249,254 @@ export interface TournamentsAuthNamespace {
   readonly login: RouteMethod<Tournaments['auth']['login']>;
 }
 
+/**
+ * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
+ * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
+ * and statistics. Writes take a bearer token or a wallet credential; reads are public or
+ * personalised by a bearer token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
+ * The rules of play are in docs/tournaments.md.
+ */
+export interface TournamentsNamespace {
+  /**
+   * Tournaments, newest first, filtered by status, game type, sport or owner.
+   *
+   * `status=active` (or `live`) lists LIVE tournaments, `completed` and `canceled` the finished ones. Paged with limit/offset; `total` counts every match.
+   *
+   * `GET /api/tournaments` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.list(…))` to walk the `tournaments` of every page.
+   */
+  readonly list: PaginatedRouteMethod<Tournaments['tournaments']['list'], 'tournaments'>;
+  /**
+   * Create a paid tournament from a verified stage-1 vault deposit (creator bond required)
+   *
+   * Deposit first: generate `clientTournamentId` (24 hex), deposit the stage-1 buy-in into the vault for that id and stage 1 (POST /{id}/deposit answers how, or does it for a managed wallet), then create with `creatorDepositTxHash`. The deposit is verified on chain (vault of the stake asset, pool, stage, amount, sender) before anything is stored; the tournament id is `clientTournamentId`, and the creator’s entry is registered with it. Replaying the same create answers the same tournament (`created: false`). Refusals: BUYIN_BELOW_MINIMUM and PAID_TOURNAMENT_REQUIRES_DEPOSIT (400), DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED, NO_FIXTURES (400), DEPOSIT_PENDING, BOND_REQUIRED, TOURNAMENT_ID_TAKEN (409), FORBIDDEN for another owner’s wallet, GEO_BLOCKED for usdc.
+   *
+   * `POST /api/tournaments` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly create: RouteMethod<Tournaments['tournaments']['create']>;
+  /**
+   * Players across all tournaments by wins, then points.
+   *
+   * `GET /api/tournaments/global-leaderboard` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.globalLeaderboard(…))` to walk the `leaderboard` of every page.
+   */
+  readonly globalLeaderboard: PaginatedRouteMethod<Tournaments['tournaments']['globalLeaderboard'], 'leaderboard'>;
+  /**
+   * Platform totals: tournaments by status, entries, players, creators, picks, prize pools by asset.
+   *
+   * `GET /api/tournaments/platform-leaderboard-aggregate` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly platformLeaderboardAggregate: RouteMethod<Tournaments['tournaments']['platformLeaderboardAggregate']>;
+  /**
+   * The bond a creator must hold (amount, asset, vault), and a wallet’s bond.
+   *
+   * `GET /api/tournaments/creator/bond-requirement` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly bondRequirement: RouteMethod<Tournaments['tournaments']['bondRequirement']>;
+  /**
+   * Whether a paid create would go through, checked before the creator spends anything.
+   *
+   * Every reason is listed: WALLET_REQUIRED, BOND_REQUIRED, BUYIN_BELOW_MINIMUM, INSUFFICIENT_BALANCE, GEO_BLOCKED, MIN_ENTRIES_INVALID.
+   *
+   * `GET /api/tournaments/creator/create-flow-eligibility` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly createFlowEligibility: RouteMethod<Tournaments['tournaments']['createFlowEligibility']>;
+  /**
+   * Whether a wallet may create tournaments now (bond posted)
+   *
+   * `GET /api/tournaments/creator/eligibility` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly creatorEligibility: RouteMethod<Tournaments['tournaments']['creatorEligibility']>;
+  /**
+   * Deposit (or record a deposit of) the creator bond into the vault.
+   *
+   * With `txHash`: verifies a bond deposit the caller sent itself and counts it. With `execute: true` (bearer token): deposits from the managed wallet. Otherwise answers the calls to send. DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED (400), DEPOSIT_PENDING (409).
+   *
+   * `POST /api/tournaments/creator/deposit-bond` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly depositBond: RouteMethod<Tournaments['tournaments']['depositBond']>;
+  /**
+   * Withdraw the creator bond from the vault to the creator’s wallet.
+   *
+   * BOND_LOCKED (409) while the creator has a LIVE tournament; INSUFFICIENT_BOND (400) past the balance.
+   *
+   * `POST /api/tournaments/creator/withdraw-bond` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly withdrawBond: RouteMethod<Tournaments['tournaments']['withdrawBond']>;
+  /**
+   * A creator’s tournaments, entries, prize pools and bond.
+   *
+   * `GET /api/tournaments/creator/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly creatorStats: RouteMethod<Tournaments['tournaments']['creatorStats']>;
+  /**
+   * A player’s tournaments, wins, stages, picks and deposits.
+   *
+   * `GET /api/tournaments/user/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly userStats: RouteMethod<Tournaments['tournaments']['userStats']>;
+  /**
+   * Tournaments a wallet created or entered, newest first.
+   *
+   * `GET /svc/tournaments/by-wallet/:address` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.byWallet(…))` to walk the `tournaments` of every page.
+   */
+  readonly byWallet: PaginatedRouteMethod<Tournaments['tournaments']['byWallet'], 'tournaments'>;
+  /**
+   * A tournament with its stages and their fixtures.
+   *
+   * `GET /api/tournaments/:tournamentId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly get: RouteMethod<Tournaments['tournaments']['get']>;
+  /**
+   * How this tournament is played: format, stages, chips, advancement, tie-breakers and payout table.
+   *
+   * `GET /api/tournaments/:tournamentId/format-info` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly formatInfo: RouteMethod<Tournaments['tournaments']['formatInfo']>;
+  /**
+   * Whether a wallet can enter now, with every reason it cannot.
+   *
+   * The wallet is the bearer token’s managed wallet, or `wallet`. Reasons: WALLET_REQUIRED, NOT_LIVE, ENTRIES_CLOSED, ALREADY_ENTERED, TOURNAMENT_FULL, INSUFFICIENT_BALANCE, GEO_BLOCKED (usdc only).
+   *
+   * `GET /api/tournaments/:tournamentId/eligibility` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly eligibility: RouteMethod<Tournaments['tournaments']['eligibility']>;
+  /**
+   * What to deposit where for a stage buy-in; with execute: true, the deposit itself.
+   *
+   * Answers the vault, token, pool, stage, amount and the approve + deposit calldata. For a paid create the tournament does not exist yet: name `stakeAsset` and `amount` (stage 1). `execute: true` sends the deposit from the bearer token’s managed wallet and answers its txHash (wallet credentials deposit themselves). Then POST /enter (or create) with the txHash. 404 for an unknown id without stakeAsset and amount; INVALID_STATE when nothing is due; GEO_BLOCKED for usdc.
+   *
+   * `POST /api/tournaments/:tournamentId/deposit` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deposit: RouteMethod<Tournaments['tournaments']['deposit']>;
+  /**
+   * Enter with a verified vault deposit (or pay a later paid stage); idempotent per deposit.
+   *
+   * The deposit is verified on chain: mined and successful, a Deposited event of this tournament’s vault, pool and stage, of the buy-in, from the caller’s wallet. Sending the same deposit again answers the same entry. DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED (400); DEPOSIT_PENDING (409, retry); ALREADY_ENTERED, TOURNAMENT_FULL, ENTRIES_CLOSED (409); NOT_ENTERED, FORBIDDEN (403); GEO_BLOCKED for usdc.
+   *
+   * `POST /api/tournaments/:tournamentId/enter` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly enter: RouteMethod<Tournaments['tournaments']['enter']>;
+  /**
+   * Leave before the first lock: the stage-1 buy-in is released back to your wallet.
+   *
+   * ENTRY_LOCKED (409) after the first lock and for the creator’s own entry; NOT_ENTERED (403).
+   *
+   * `POST /api/tournaments/:tournamentId/withdraw` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly withdraw: RouteMethod<Tournaments['tournaments']['withdraw']>;
+  /**
+   * Your entry, stage, chips and elimination (`hasEntry` to poll after entering)
+   *
+   * The bearer token’s managed wallet, or `wallet`; UNAUTHENTICATED (401) with neither.
+   *
+   * `GET /api/tournaments/:tournamentId/my-status` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly myStatus: RouteMethod<Tournaments['tournaments']['myStatus']>;
+  /**
+   * Projected prize pool, payout table and the caller’s best and guaranteed amounts.
+   *
+   * `POST /api/tournaments/:tournamentId/estimate-payout` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   */
+  readonly estimatePayout: RouteMethod<Tournaments['tournaments']['estimatePayout']>;
+  /**
+   * The pool: deposits by stage, fee, distributable amount, payout table and the vault balance.
+   *
+   * `GET /api/tournaments/:tournamentId/prize-pool` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly prizePool: RouteMethod<Tournaments['tournaments']['prizePool']>;
+  /**
+   * Every entrant by finishing place: champion, stage reached, stack there, seed.
+   *
+   * `GET /api/tournaments/:tournamentId/leaderboard` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.leaderboard(…))` to walk the `leaderboard` of every page.
+   */
+  readonly leaderboard: PaginatedRouteMethod<Tournaments['tournaments']['leaderboard'], 'leaderboard'>;
+  /**
+   * The knockout bracket, round by round (sides unknown until the stage before completes)
+   *
+   * `GET /api/tournaments/:tournamentId/bracket` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly bracket: RouteMethod<Tournaments['tournaments']['bracket']>;
+  /**
+   * Progress through the bracket: rounds completed, current round, players remaining, champion.
+   *
+   * `GET /api/tournaments/:tournamentId/bracket/status` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly bracketStatus: RouteMethod<Tournaments['tournaments']['bracketStatus']>;
+  /**
+   * Take back your pick before its fixture locks; its chips return.
+   *
+   * PICK_LOCKED (409, `details.status`, `details.lockTime`) once locked; FORBIDDEN for someone else’s pick.
+   *
+   * `DELETE /api/tournaments/:tournamentId/picks/:pickId` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deletePick: RouteMethod<Tournaments['tournaments']['deletePick']>;
+  /**
+   * Picks of a stage: everyone’s on locked fixtures, your own always.
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/picks` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.picks(…))` to walk the `picks` of every page.
+   */
+  readonly picks: PaginatedRouteMethod<Tournaments['tournaments']['picks'], 'picks'>;
+  /**
+   * Stake stage chips on a fixture’s outcome at the stage’s odds.
+   *
+   * One pick per fixture; before the fixture’s lock. NOT_ENTERED (403); STAGE_NOT_OPEN, ELIMINATED, STAGE_DEPOSIT_REQUIRED, PICK_LOCKED, ALREADY_PICKED (409); INSUFFICIENT_CHIPS (400).
+   *
+   * `POST /api/tournaments/:tournamentId/stages/:stageId/picks` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly createPick: RouteMethod<Tournaments['tournaments']['createPick']>;
+  /**
+   * A stage’s fixtures with lock times, odds and results.
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/fixtures` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly fixtures: RouteMethod<Tournaments['tournaments']['fixtures']>;
+  /**
+   * The odds picks of a stage are taken at, per fixture.
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/odds` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly odds: RouteMethod<Tournaments['tournaments']['odds']>;
+  /**
+   * A stage’s standings by chip stack (final once every result is in)
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/standings` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.standings(…))` to walk the `standings` of every page.
+   */
+  readonly standings: PaginatedRouteMethod<Tournaments['tournaments']['standings'], 'standings'>;
+  /**
+   * Group tables of the group stage, with the qualifying places (empty on knockout stages)
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/groups` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly groups: RouteMethod<Tournaments['tournaments']['groups']>;
+}
+
 /** The namespaces of `DuelkitClient`, one per contract router; the client binds them at construction. */
 export abstract class DuelkitNamespaces {
   /**
@@ -1329,4 +1577,12 @@ export abstract class DuelkitNamespaces {
    * §4.17 tournaments-host sign-in: a markets-host JWT or a wallet credential.
    */
   declare readonly tournamentsAuth: TournamentsAuthNamespace;
+  /**
+   * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
+   * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
+   * and statistics. Writes take a bearer token or a wallet credential; reads are public or
+   * personalised by a bearer token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
+   * The rules of play are in docs/tournaments.md.
+   */
+  declare readonly tournaments: TournamentsNamespace;
 }

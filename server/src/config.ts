@@ -101,6 +101,22 @@ export interface Config {
     readonly treasury: `0x${string}` | undefined;
     readonly tickMs: number;
   };
+  readonly tournaments: {
+    readonly bondAmount: bigint;
+    readonly bondAsset: 'credits' | 'usdc';
+    readonly chipsPerStage: number;
+    readonly maxEntrants: number;
+    readonly groupSize: number;
+    readonly advancePerGroup: number;
+    readonly fixturesPerStage: number;
+    readonly leagueId: number;
+    readonly feeBps: number;
+    readonly payoutBps: readonly number[];
+    readonly stageHours: number;
+    readonly startLeadMinutes: number;
+    readonly fixtureExpiryHours: number;
+    readonly resultsIntervalMs: number;
+  };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';
     readonly token: string | undefined;
@@ -192,6 +208,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
     problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks');
+  }
+  const payoutBps = e.TOURNAMENT_PAYOUT_BPS.map(Number);
+  if (payoutBps.some((n) => !Number.isInteger(n) || n < 0) || payoutBps.reduce((a, b) => a + b, 0) !== 10_000) {
+    problems.push('TOURNAMENT_PAYOUT_BPS: whole basis points summing to 10000, e.g. 6000,2500,1500');
   }
   if (problems.length) throw new ConfigError(problems);
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
@@ -286,6 +306,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feeBps: e.PACK_FEE_BPS,
       treasury: e.PACK_TREASURY_ADDRESS as `0x${string}` | undefined,
       tickMs: e.PACK_TICK_INTERVAL_MS,
+    },
+    tournaments: {
+      bondAmount: BigInt(e.TOURNAMENT_BOND_AMOUNT),
+      bondAsset: e.TOURNAMENT_BOND_ASSET,
+      chipsPerStage: e.TOURNAMENT_CHIPS_PER_STAGE,
+      maxEntrants: e.TOURNAMENT_MAX_ENTRANTS,
+      groupSize: e.TOURNAMENT_GROUP_SIZE,
+      advancePerGroup: e.TOURNAMENT_ADVANCE_PER_GROUP,
+      fixturesPerStage: e.TOURNAMENT_FIXTURES_PER_STAGE,
+      leagueId: e.TOURNAMENT_LEAGUE_ID,
+      feeBps: e.TOURNAMENT_FEE_BPS,
+      payoutBps,
+      stageHours: e.TOURNAMENT_STAGE_HOURS,
+      startLeadMinutes: e.TOURNAMENT_START_LEAD_MINUTES,
+      fixtureExpiryHours: e.TOURNAMENT_FIXTURE_EXPIRY_HOURS,
+      resultsIntervalMs: e.TOURNAMENT_RESULTS_INTERVAL_MS,
     },
     sports: {
       provider: e.SPORTS_PROVIDER,

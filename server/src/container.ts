@@ -79,7 +79,10 @@ import { MemoryPrizeVault } from './adapters/chain/memory-prize-vault.js';
 import type { PrizeVaultPort } from './adapters/chain/prize-vault.port.js';
 import { DistributionBook } from './platform/merkle/distribution-book.js';
 import { DistributionRepository } from './platform/merkle/distribution.repository.js';
-import { systemClock } from './platform/clock.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
+import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
+import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
 export interface Container {
@@ -145,6 +148,10 @@ export interface Container {
   };
   /** Directory the markets host serves at /media, when files are stored on local disk. */
   readonly mediaRoot: string | undefined;
+  /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
+  readonly tournaments: Tournaments;
+  /** The time tournaments, their fixtures and the local sports fake are judged by. */
+  readonly clock: Clock;
   close(): Promise<void>;
 }
 
@@ -179,6 +186,9 @@ export interface ContainerOverrides {
   storage?: StoragePort;
   /** Builds the prize vault on the container's chain (tests deploy the contract there). */
   prizeVault?: (chain: ChainPort) => Promise<PrizeVaultPort>;
+  /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
+  clock?: Clock;
+  fixtures?: FixturesPort;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -196,7 +206,11 @@ async function createStorage(config: Config): Promise<{ storage: StoragePort; me
 }
 
 /** The real provider when configured; otherwise the local fake, served on loopback. */
-async function createSportsProvider(config: Config, closers: (() => Promise<void>)[]): Promise<SportsProviderPort> {
+async function createSportsProvider(
+  config: Config,
+  closers: (() => Promise<void>)[],
+  clock: Clock,
+): Promise<SportsProviderPort> {
   if (config.sports.provider === 'sportmonks') {
     return new SportmonksHttpAdapter({
       token: config.sports.token ?? '',
@@ -205,7 +219,7 @@ async function createSportsProvider(config: Config, closers: (() => Promise<void
       timeoutMs: config.sports.timeoutMs,
     });
   }
-  const fake = await startFakeSportmonks();
+  const fake = await startFakeSportmonks({ clock });
   closers.push(() => fake.close());
   // The fake is reached through the real HTTP adapter, so development exercises the real path.
   return new SportmonksHttpAdapter({
@@ -279,7 +293,8 @@ export async function createContainer(
     nonceTtlSeconds: config.auth.nonceTtlSeconds,
   });
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
-  const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers));
+  const clock = overrides.clock ?? systemClock;
+  const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
   const analyticsRepo = new AnalyticsRepository(orm);
   const analytics = {
     stats: new StatsService(orm, analyticsRepo),
@@ -355,11 +370,21 @@ export async function createContainer(
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
+  const tournaments = createTournaments({
+    orm,
+    vault: prizeVault,
+    chain: { addresses: chain.addresses, collateralBalance: (stack, owner) => chain.collateralBalance(stack, owner) },
+    signers,
+    fixtures: overrides.fixtures ?? new SportmonksFixturesAdapter(sportsProvider, config.sports.timeoutMs),
+    settings: config.tournaments,
+    clock,
+    logger,
+  });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
-    // Each worker (markets, settlement, pack claims) holds a connection to listen; the rest serve
-    // queue operations. On the embedded database this stays within EMBEDDED_MAX_CONNECTIONS with the ORM's 4.
-    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 4 : 6, embedded: Boolean(embedded), logger });
+    // Each worker (markets, settlement, pack claims, tournaments) holds a connection to listen; the rest
+    // serve queue operations. On the embedded database this stays within EMBEDDED_MAX_CONNECTIONS with the ORM's 4.
+    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 5 : 7, embedded: Boolean(embedded), logger });
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();
@@ -381,6 +406,7 @@ export async function createContainer(
     settlement.attach(jobs);
     packs.attach(jobs);
     await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks], logger);
+    await tournaments.attach(jobs);
   }
   const container: Container = {
     config,
@@ -425,6 +451,8 @@ export async function createContainer(
     jobs,
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
+    tournaments,
+    clock,
     async close() {
       for (const close of closers) await close();
     },

@@ -179,6 +179,44 @@ export const EnvSchema = z.object({
   PACK_TICK_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
   JOBS_ENABLED: bool.default('true'),
+  /** Bond a tournament creator holds in the vault (base units) and its asset. */
+  TOURNAMENT_BOND_AMOUNT: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('50000000000000000000'),
+  TOURNAMENT_BOND_ASSET: z.enum(['credits', 'usdc']).default('credits'),
+  /** Defaults of a new tournament's rules (a create may set its own within the contract's bounds). */
+  TOURNAMENT_CHIPS_PER_STAGE: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  TOURNAMENT_MAX_ENTRANTS: z.coerce.number().int().min(2).max(256).default(64),
+  TOURNAMENT_GROUP_SIZE: z.coerce.number().int().min(2).max(16).default(4),
+  TOURNAMENT_ADVANCE_PER_GROUP: z.coerce.number().int().min(1).max(15).default(2),
+  TOURNAMENT_FIXTURES_PER_STAGE: z.coerce.number().int().min(1).max(20).default(4),
+  TOURNAMENT_LEAGUE_ID: z.coerce.number().int().min(1).default(8),
+  /** Platform fee on a prize pool (basis points) and the payout table (comma list of basis points, summing to 10000). */
+  TOURNAMENT_FEE_BPS: z.coerce.number().int().min(0).max(5_000).default(0),
+  TOURNAMENT_PAYOUT_BPS: csv.default('6000,2500,1500'),
+  /** Default length of a stage's fixture window, and the lead before stage 1's window when a create names none. */
+  TOURNAMENT_STAGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(72),
+  TOURNAMENT_START_LEAD_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60 * 24 * 30)
+    .default(60),
+  /** A fixture without a result this long after its expected end is void. */
+  TOURNAMENT_FIXTURE_EXPIRY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(24),
+  /** How often finished fixtures are looked up at the provider, ms. */
+  TOURNAMENT_RESULTS_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
 });
 
 export type Env = z.input<typeof EnvSchema>;

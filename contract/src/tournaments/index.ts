@@ -2,6 +2,7 @@ import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
 import { sportsContract } from './sports.contract.js';
+import { tournamentsRouterContract } from './tournaments-router.contract.js';
 import { tournamentsAuthContract } from './user-auth.contract.js';
 
 /**
@@ -13,6 +14,8 @@ export const tournamentsContract = c.router(
     health: tournamentsHealthContract,
     sports: sportsContract,
     auth: tournamentsAuthContract,
+    // One namespace; the catalogue's literal paths come before the `/:tournamentId` routes.
+    tournaments: tournamentsRouterContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../../platform/clock.js';
+import * as calendar from './fake-sportmonks.calendar.js';
 import * as data from './fake-sportmonks.data.js';
 import { SportmonksHttpAdapter } from './sportmonks-http.adapter.js';
 import type { SportsProviderPort } from './sports-provider.port.js';
@@ -24,6 +26,8 @@ export interface FakeSportmonksOptions {
   port?: number;
   /** Calls per entity per hour before the fake answers 429 for that entity (a plan's limit). */
   hourlyLimit?: number;
+  /** The time the league calendar is played at (fixture states, results): tests move it by hand. */
+  clock?: Clock;
 }
 
 /** A received request (token included: tests check that only the server's token arrives). */
@@ -53,22 +57,41 @@ interface Found {
   /** A list the provider pages (`page`, `per_page`; motorsport `cursor`). */
   readonly list?: boolean;
 }
-type Handler = (m: RegExpMatchArray, q: URLSearchParams) => Found;
+type Handler = (m: RegExpMatchArray, q: URLSearchParams, now: number) => Found;
 
 const KEPT_REQUESTS = 200;
 const HOUR_MS = 3_600_000;
 const num = (s: string | undefined) => Number(s ?? 0);
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
 
+/** Leagues named by a `fixtureLeagues:1,8` filter, or null when the request does not filter. */
+function leaguesOf(q: URLSearchParams): number[] | null {
+  const m = /fixtureLeagues:([\d,]+)/.exec(q.get('filters') ?? '');
+  return m ? (m[1] ?? '').split(',').map(Number) : null;
+}
+
 const V3: [RegExp, Handler][] = [
+  [
+    /^football\/fixtures\/between\/(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/,
+    (m, q, now) => {
+      const from = Date.parse(`${m[1]}T00:00:00Z`);
+      const to = Date.parse(`${m[2]}T00:00:00Z`) + 86_400_000;
+      const leagues = leaguesOf(q);
+      const ids =
+        leagues && !leagues.includes(calendar.CALENDAR_LEAGUE_ID) ? [] : calendar.calendarFixtureIds(from, to);
+      return { data: ids.map((id) => calendar.calendarFixture(id, now)), entity: 'fixtures', list: true };
+    },
+  ],
   [
     /^football\/fixtures\/latest$/,
     () => ({ data: range(3).map((i) => data.footballFixture(19_000_000 + i, 'FT')), entity: 'fixtures' }),
   ],
   [
     /^football\/fixtures\/(\d+)$/,
-    (m) => ({
-      data: data.footballFixture(num(m[1]), num(m[1]) % 3 === 0 ? 'FT' : 'INPLAY_1ST_HALF'),
+    (m, _q, now) => ({
+      data: calendar.isCalendarFixture(num(m[1]))
+        ? calendar.calendarFixture(num(m[1]), now)
+        : data.footballFixture(num(m[1]), num(m[1]) % 3 === 0 ? 'FT' : 'INPLAY_1ST_HALF'),
       entity: 'fixtures',
     }),
   ],
@@ -96,7 +119,13 @@ const V3: [RegExp, Handler][] = [
     },
   ],
   [/^football\/squads\/teams\/(\d+)$/, (m) => ({ data: data.squad(num(m[1])), entity: 'squads' })],
-  [/^football\/odds\/pre-match\/fixtures\/(\d+)$/, (m) => ({ data: data.odds(num(m[1])), entity: 'odds' })],
+  [
+    /^football\/odds\/pre-match\/fixtures\/(\d+)$/,
+    (m) => ({
+      data: calendar.isCalendarFixture(num(m[1])) ? calendar.calendarOddsRows(num(m[1])) : data.odds(num(m[1])),
+      entity: 'odds',
+    }),
+  ],
   [
     /^football\/seasons$/,
     () => ({ data: [{ id: 23614, name: '2026/2027', league_id: 8, is_current: true }], entity: 'seasons', list: true }),
@@ -216,6 +245,7 @@ function subscription(nowMs: number) {
 export async function startFakeSportmonks(options: FakeSportmonksOptions = {}): Promise<FakeSportmonks> {
   const token = options.token ?? randomBytes(16).toString('hex');
   const hourlyLimit = options.hourlyLimit ?? 3_000;
+  const clock = options.clock ?? systemClock;
   const lastRequests: FakeRequest[] = [];
   const counts = new Map<string, number>();
   const hourly = new Map<string, { since: number; used: number }>();
@@ -255,7 +285,7 @@ export async function startFakeSportmonks(options: FakeSportmonksOptions = {}): 
     for (const [pattern, handler] of isV3 ? V3 : V2) {
       const m = path.match(pattern);
       if (m) {
-        found = handler(m, url.searchParams);
+        found = handler(m, url.searchParams, clock.now());
         break;
       }
     }

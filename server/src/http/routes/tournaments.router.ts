@@ -5,6 +5,8 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { tournamentsHealthRoutes } from './health.routes.js';
 import { sportsRoutes } from './sports.routes.js';
 import { tournamentsAuthRoutes } from './tournaments-auth.routes.js';
+import { tournamentsCatalogRoutes } from './tournaments.routes.js';
+import { tournamentsPlayRoutes } from './tournaments-play.routes.js';
 
 const s = initServer();
 
@@ -13,6 +15,10 @@ export function tournamentsRouter(c: Container) {
   return s.router(tournamentsContract, {
     health: tournamentsHealthRoutes(c),
     auth: tournamentsAuthRoutes(),
+    tournaments: {
+      ...tournamentsCatalogRoutes({ tournaments: c.tournaments }),
+      ...tournamentsPlayRoutes({ tournaments: c.tournaments }),
+    },
     sports: sportsRoutes({
       sports: c.sports,
       proxyIpLimit: rateLimit({

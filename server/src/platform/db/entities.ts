@@ -12,6 +12,7 @@ import {
   PackMarketEntity,
   PackPickEntity,
 } from '../../areas/packs/pack.entities.js';
+import { tournamentEntities } from '../../areas/tournaments/tournament.entities.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
   ParentMarketEntity,
@@ -70,4 +71,5 @@ export const entities = [
   PackEntryEntity,
   PackPickEntity,
   PackClaimRunEntity,
+  ...tournamentEntities,
 ];

@@ -12,6 +12,7 @@ import { Migration20261123140000IdempotencyJson } from './Migration2026112314000
 import { Migration20261124000000MerkleDistributions } from './Migration20261124000000MerkleDistributions.js';
 import { Migration20261124090000AdminSessions } from './Migration20261124090000AdminSessions.js';
 import { Migration20261125000000Packs } from './Migration20261125000000Packs.js';
+import { Migration20261125000000Tournaments } from './Migration20261125000000Tournaments.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -32,4 +33,5 @@ export const migrationsList = [
   { name: 'Migration20261124000000MerkleDistributions', class: Migration20261124000000MerkleDistributions },
   { name: 'Migration20261124090000AdminSessions', class: Migration20261124090000AdminSessions },
   { name: 'Migration20261125000000Packs', class: Migration20261125000000Packs },
+  { name: 'Migration20261125000000Tournaments', class: Migration20261125000000Tournaments },
 ];

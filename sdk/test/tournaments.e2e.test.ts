@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarResult } from '../../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
+import { ManualClock } from '../../server/src/platform/clock.js';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import type { DuelkitClient } from '../src/index.js';
+import { signedInClient, until, UNIT } from './support.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 11, 1, 8);
+const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
+const clock = new ManualClock(T0);
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer(
+    {
+      JOBS_ENABLED: 'true',
+      TOURNAMENT_RESULTS_INTERVAL_MS: '300',
+      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+      TOURNAMENT_FIXTURES_PER_STAGE: '2',
+      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+      RATE_LIMIT_TEAM_PER_MIN: '100000',
+    },
+    { clock },
+  );
+}, 120_000);
+afterAll(() => server?.close());
+
+type Fixture = { id: string; providerFixtureId: number };
+type Outcome = 'HOME' | 'DRAW' | 'AWAY';
+
+/** The result the sports provider's fake calendar plays for a fixture (tests know the script). */
+function resultOf(f: Fixture): Outcome | 'VOID' {
+  const r = calendarResult(f.providerFixtureId);
+  if (r.state === 'cancelled') return 'VOID';
+  return r.homeGoals > r.awayGoals ? 'HOME' : r.homeGoals < r.awayGoals ? 'AWAY' : 'DRAW';
+}
+const right = (f: Fixture): Outcome => (resultOf(f) === 'VOID' ? 'HOME' : (resultOf(f) as Outcome));
+const wrong = (f: Fixture): Outcome => (right(f) === 'HOME' ? 'AWAY' : 'HOME');
+
+/** Deposits a stage buy-in from the managed wallet through the API, then enters with it. */
+async function enter(client: DuelkitClient, tournamentId: string) {
+  const deposit = await client.tournaments.deposit({ params: { tournamentId }, body: { execute: true } });
+  await client.tournaments.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
+  return until(
+    () => client.tournaments.myStatus({ params: { tournamentId }, query: {} }),
+    (s) => s.hasEntry,
+  );
+}
+
+describe('tournaments through the SDK', () => {
+  it('bond → paid create → entries → group-stage picks → results → bracket → final → leaderboard and stats', async () => {
+    const creator = await signedInClient(server, 'te_creator');
+    const alice = await signedInClient(server, 'te_alice');
+    const bob = await signedInClient(server, 'te_bob');
+
+    const bond = await creator.client.tournaments.depositBond({ body: { execute: true } });
+    expect(bond.bond).toMatchObject({ sufficient: true, deposited: (10n * UNIT).toString() });
+    const flow = await creator.client.tournaments.createFlowEligibility({
+      query: { stakeAsset: 'credits', stage1BuyinRaw: (10n * UNIT).toString(), minEntriesToActivate: 2 },
+    });
+    expect(flow).toMatchObject({ canProceed: true, reasons: [] });
+
+    // Deposit first, for an id the client generates; then create with that deposit.
+    const tournamentId = randomBytes(12).toString('hex');
+    const deposit = await creator.client.tournaments.deposit({
+      params: { tournamentId },
+      body: { stakeAsset: 'credits', amount: (10n * UNIT).toString(), execute: true },
+    });
+    expect(deposit).toMatchObject({ tournamentExists: false, stageIndex: 1, executed: true });
+    const created = await creator.client.tournaments.create({
+      body: {
+        name: 'SDK cup',
+        stakeAsset: 'credits',
+        format: 'GROUP_KNOCKOUT',
+        clientTournamentId: tournamentId,
+        creatorDepositTxHash: deposit.txHash as string,
+        totalStages: 2,
+        stages: [
+          { stageIndex: 1, buyinUsdc: (10n * UNIT).toString(), isFinal: false, startTime: at(1), endTime: at(7) },
+          { stageIndex: 2, buyinUsdc: '0', multiplier: 2, isFinal: true, startTime: at(7), endTime: at(15) },
+        ],
+        config: { minEntriesToActivate: 2 },
+      },
+    });
+    expect(created.tournament).toMatchObject({
+      id: tournamentId,
+      status: 'LIVE',
+      entryCount: 1,
+      ownerWallet: creator.address,
+    });
+
+    expect((await enter(alice.client, tournamentId)).entry?.seed).toBe(2);
+    expect((await enter(bob.client, tournamentId)).entry?.seed).toBe(3);
+
+    const { stages } = await alice.client.tournaments.get({ params: { tournamentId } });
+    const [group, final] = stages;
+    if (!group || !final) throw new Error('two stages expected');
+    const [f1, f2] = group.fixtures as unknown as [Fixture, Fixture];
+    const pick = (client: DuelkitClient, stageId: string, f: Fixture, outcome: Outcome, stake: number) =>
+      client.tournaments.createPick({ params: { tournamentId, stageId }, body: { fixtureId: f.id, outcome, stake } });
+    await pick(alice.client, group.id, f1, right(f1), 500);
+    await pick(alice.client, group.id, f2, right(f2), 500);
+    await pick(bob.client, group.id, f1, wrong(f1), 800);
+
+    clock.advance(7 * HOUR);
+    const standings = await until(
+      () => bob.client.tournaments.standings({ params: { tournamentId, stageId: group.id }, query: {} }),
+      (s) => s.final,
+    );
+    expect(standings.standings.map((s) => [s.wallet, s.status])).toEqual([
+      [alice.address, 'ADVANCED'],
+      [creator.address, 'ADVANCED'],
+      [bob.address, 'ELIMINATED'],
+    ]);
+    const groups = await bob.client.tournaments.groups({ params: { tournamentId, stageId: group.id } });
+    expect(groups.groups.map((g) => g.members.map((m) => m.advancing))).toEqual([[true, true, false]]);
+    const bracket = await bob.client.tournaments.bracket({ params: { tournamentId } });
+    expect(bracket.rounds[0]?.matches[0]).toMatchObject({
+      a: { wallet: alice.address, seed: 1 },
+      b: { wallet: creator.address, seed: 2 },
+      status: 'PENDING',
+    });
+    expect(await bob.client.tournaments.myStatus({ params: { tournamentId }, query: {} })).toMatchObject({
+      eliminated: true,
+      eliminatedAtStage: 1,
+    });
+
+    const [f3] = final.fixtures as unknown as [Fixture];
+    await pick(alice.client, final.id, f3, right(f3), 1_000);
+    await pick(creator.client, final.id, f3, wrong(f3), 1_000);
+    clock.advance(10 * HOUR);
+    const done = await until(
+      () => bob.client.tournaments.get({ params: { tournamentId } }),
+      (d) => d.tournament.status === 'COMPLETED',
+    );
+    expect(done.tournament.championWallet).toBe(alice.address);
+
+    const board = await bob.client.tournaments.leaderboard({ params: { tournamentId }, query: {} });
+    expect(board.leaderboard.map((r) => [r.rank, r.username, r.status])).toEqual([
+      [1, 'te_alice', 'CHAMPION'],
+      [2, 'te_creator', 'ELIMINATED'],
+      [3, 'te_bob', 'ELIMINATED'],
+    ]);
+    const stats = await bob.client.tournaments.userStats({ params: { address: alice.address } });
+    expect(stats).toMatchObject({ tournamentsEntered: 1, wins: 1, stagesPlayed: 2, picks: { total: 3, open: 0 } });
+    const creatorStats = await bob.client.tournaments.creatorStats({ params: { address: creator.address } });
+    expect(creatorStats).toMatchObject({
+      tournamentsCreated: 1,
+      completed: 1,
+      totalEntries: 3,
+      bond: { locked: false },
+    });
+    const global = await bob.client.tournaments.globalLeaderboard({ query: {} });
+    expect(global.leaderboard[0]).toMatchObject({ wallet: alice.address, wins: 1 });
+    const pool = await bob.client.tournaments.prizePool({ params: { tournamentId } });
+    expect(pool.total).toBe((30n * UNIT).toString());
+  });
+});
