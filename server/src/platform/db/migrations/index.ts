@@ -9,6 +9,7 @@ import { Migration20261123110000PriceSnapshots } from './Migration20261123110000
 import { Migration20261123130000Settlement } from './Migration20261123130000Settlement.js';
 import { Migration20261123120000Invitations } from './Migration20261123120000Invitations.js';
 import { Migration20261123140000IdempotencyJson } from './Migration20261123140000IdempotencyJson.js';
+import { Migration20261124090000ChainTx } from './Migration20261124090000ChainTx.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -26,4 +27,5 @@ export const migrationsList = [
   { name: 'Migration20261123120000Invitations', class: Migration20261123120000Invitations },
   { name: 'Migration20261123130000Settlement', class: Migration20261123130000Settlement },
   { name: 'Migration20261123140000IdempotencyJson', class: Migration20261123140000IdempotencyJson },
+  { name: 'Migration20261124090000ChainTx', class: Migration20261124090000ChainTx },
 ];
