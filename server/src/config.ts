@@ -107,6 +107,21 @@ const EnvSchema = z.object({
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(64).default(2),
   /** Loopback port serving the embedded EVM as JSON-RPC for operator commands (0: any; off: none). */
   CHAIN_EMBEDDED_RPC_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(8545),
+  /** How long a broadcast may take before the write is answered as pending (the reconciler sends it again). */
+  CHAIN_BROADCAST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  /** How often recorded chain writes that are not final are checked, and sent again when due, ms. */
+  CHAIN_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
+  /** A recorded write the node has not acknowledged for this long is sent again, ms. */
+  CHAIN_REBROADCAST_AFTER_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Native balance (wei) below which a managed wallet gets gas from the operator, and how much. */
+  CHAIN_GAS_FLOOR_WEI: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'wei as a decimal integer')
+    .default('10000000000000000'),
+  CHAIN_GAS_TOP_UP_WEI: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'wei as a decimal integer')
+    .default('100000000000000000'),
   /** 32-byte AES-256-GCM key (base64 or 0x hex) encrypting managed wallet keys and TOTP secrets. */
   WALLET_MASTER_KEY: z.string().min(32).optional(),
   /** Identity providers: JSON list of {"issuer","jwksUri","audience"}. */
@@ -212,6 +227,11 @@ export interface Config {
     readonly addresses: { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` } | undefined;
     readonly confirmations: number;
     readonly embeddedRpcPort: number | null;
+    readonly broadcastTimeoutMs: number;
+    readonly reconcileIntervalMs: number;
+    readonly rebroadcastAfterMs: number;
+    readonly gasFloor: bigint;
+    readonly gasTopUp: bigint;
   };
   readonly storage: {
     readonly driver: 'local' | 's3';
@@ -383,6 +403,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
       confirmations: e.CHAIN_CONFIRMATIONS,
       embeddedRpcPort: e.CHAIN_EMBEDDED_RPC_PORT === 'off' ? null : e.CHAIN_EMBEDDED_RPC_PORT,
+      broadcastTimeoutMs: e.CHAIN_BROADCAST_TIMEOUT_MS,
+      reconcileIntervalMs: e.CHAIN_RECONCILE_INTERVAL_MS,
+      rebroadcastAfterMs: e.CHAIN_REBROADCAST_AFTER_MS,
+      gasFloor: BigInt(e.CHAIN_GAS_FLOOR_WEI),
+      gasTopUp: BigInt(e.CHAIN_GAS_TOP_UP_WEI),
     },
     storage: {
       driver: e.STORAGE_DRIVER,

@@ -154,8 +154,7 @@ export class BetsService {
       });
     }
     const signer = await this.signers.forUser(trader.userId);
-    const txHash = await this.chain.buy(signer, duel.duelId as `0x${string}`, estimate.optionIndex, amount, floor);
-    return {
+    const answer = (txHash: `0x${string}`) => ({
       success: true as const,
       txHash,
       duelId: duel.duelId,
@@ -164,7 +163,11 @@ export class BetsService {
       expectedSharesOut: live.sharesOut.toString(),
       minSharesOut: floor.toString(),
       chainState: 'pending' as const,
-    };
+    });
+    const txHash = await this.chain.buy(signer, duel.duelId as `0x${string}`, estimate.optionIndex, amount, floor, {
+      result: answer,
+    });
+    return answer(txHash);
   }
 
   /** Sells shares from a signed estimate, signed by the caller's managed wallet. */
@@ -203,14 +206,7 @@ export class BetsService {
       });
     }
     const signer = await this.signers.forUser(trader.userId);
-    const txHash = await this.chain.sellForReturn(
-      signer,
-      duel.duelId as `0x${string}`,
-      estimate.optionIndex,
-      liveReturn,
-      shares,
-    );
-    return {
+    const answer = (txHash: `0x${string}`) => ({
       success: true as const,
       txHash,
       duelId: duel.duelId,
@@ -218,7 +214,16 @@ export class BetsService {
       expectedAmountOut: liveReturn.toString(),
       maxSharesIn: shares.toString(),
       chainState: 'pending' as const,
-    };
+    });
+    const txHash = await this.chain.sellForReturn(
+      signer,
+      duel.duelId as `0x${string}`,
+      estimate.optionIndex,
+      liveReturn,
+      shares,
+      { result: answer },
+    );
+    return answer(txHash);
   }
 
   async userShares(caller: string | undefined, duelId: string, address: string) {

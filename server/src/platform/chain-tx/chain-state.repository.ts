@@ -94,6 +94,12 @@ export class ChainStateRepository {
     return row?.any ?? false;
   }
 
+  /** The highest block any chain indexer has read, or null before the first read. */
+  async highestCursor(): Promise<bigint | null> {
+    const [row] = await this.exec<{ last: string | null }>('select max(last_block)::text as last from chain_cursors');
+    return row?.last ? BigInt(row.last) : null;
+  }
+
   /** Appends entries to the journal, in order. */
   async append(entries: readonly JournalEntry[]): Promise<void> {
     if (!entries.length) return;
