@@ -93,13 +93,18 @@ describe('placing bets', () => {
     expect(await trades(server, duelId)).toBe(1);
   }, 90_000);
 
-  it('rejects an altered estimate, a stake below the minimum and a wrong tokenDecimals with 4xx codes', async () => {
+  it('rejects an altered or someone else’s estimate, a stake below the minimum and a wrong tokenDecimals with 4xx codes', async () => {
     const creator = await fundedUser(server.container, server.builderKey, 'rej_creator');
     const duelId = await confirmedMarket(server.container, creator);
     const bettor = await fundedUser(server.container, server.builderKey, 'rej_bettor');
     const body = await estimate(server, bettor.token, duelId, 10n * UNIT);
     const altered = { ...body, estimate: { ...body.estimate, minSharesOut: '1' } };
     expect((await post(server, bettor.token, '/svc/user/bets/create', altered)).body['code']).toBe('QUOTE_INVALID');
+    // An estimate is bound to the trader it was issued to: another user cannot place it.
+    expect(body.estimate['trader']).toBe(bettor.address);
+    const other = await fundedUser(server.container, server.builderKey, 'rej_other');
+    const stolen = await post(server, other.token, '/svc/user/bets/create', body);
+    expect(stolen).toMatchObject({ status: 403, body: { code: 'QUOTE_NOT_YOURS' } });
     const decimals = await post(server, bettor.token, '/svc/user/bets/create', { ...body, tokenDecimals: 6 });
     expect(decimals.status).toBe(400);
     expect(decimals.body['fieldErrors']).toHaveProperty(['body.tokenDecimals']);

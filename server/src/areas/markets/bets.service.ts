@@ -50,7 +50,14 @@ export class BetsService {
       const amount = BigInt(input.betAmountUsdc);
       this.assertMinimum(amount);
       if (trader) await this.assertWithinLimit(trader.address, amount);
-      const estimate = this.quoter.buy(duel, balances, input.optionIndex, amount, input.slippageBps);
+      const estimate = this.quoter.buy(
+        duel,
+        balances,
+        input.optionIndex,
+        amount,
+        input.slippageBps,
+        trader?.address ?? null,
+      );
       return { success: true as const, estimate };
     });
   }
@@ -65,7 +72,14 @@ export class BetsService {
       const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, viewer, trader);
       const shares = BigInt(input.shares);
       if (trader) await this.assertHolds(duel, trader.address, input.optionIndex, shares);
-      const estimate = this.quoter.sell(duel, balances, input.optionIndex, shares, input.slippageBps);
+      const estimate = this.quoter.sell(
+        duel,
+        balances,
+        input.optionIndex,
+        shares,
+        input.slippageBps,
+        trader?.address ?? null,
+      );
       return { success: true as const, estimate };
     });
   }
@@ -115,7 +129,7 @@ export class BetsService {
         fieldErrors: { 'body.tokenDecimals': ['must be 18 for this collateral'] },
       });
     }
-    this.quoter.verify(estimate);
+    this.quoter.verify(estimate, trader.address);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -176,7 +190,7 @@ export class BetsService {
     input: { estimate: SellEstimate; duelId: string; optionIndex: number; shares: string; slippageBps: number },
   ) {
     const { estimate } = input;
-    this.quoter.verify(estimate);
+    this.quoter.verify(estimate, trader.address);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];

@@ -147,7 +147,8 @@ export class DuelService {
       {
         // The duel row exists exactly when its creation is recorded: same transaction.
         record: (sql, hash) => this.repo.insertPending(sql, row, hash),
-        result: answer,
+        // A sub-market's creation is one write of its parent's request, not that request's answer.
+        ...(parentMarketId === null ? { result: answer } : {}),
       },
     );
     this.listCache.invalidate();
