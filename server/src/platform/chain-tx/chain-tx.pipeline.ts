@@ -122,11 +122,10 @@ export class ChainTxPipeline {
    */
   async deliver(tx: ChainTxRecord): Promise<'accepted' | 'pending' | 'resign' | 'settled'> {
     const outcome = await this.queue.run(tx.account.toLowerCase(), () => this.broadcastWithGapRetries(tx.rawTx));
-    await this.repo.noteBroadcast(
-      tx.id,
-      outcome.kind === 'accepted',
-      outcome.kind === 'accepted' ? null : outcome.reason,
-    );
+    // Bookkeeping only: the write is recorded already, and the reconciler corrects the status.
+    await this.repo
+      .noteBroadcast(tx.id, outcome.kind === 'accepted', outcome.kind === 'accepted' ? null : outcome.reason)
+      .catch((err: unknown) => this.logger.warn({ err, txHash: tx.txHash }, 'could not note a broadcast'));
     switch (outcome.kind) {
       case 'accepted':
         return 'accepted';
