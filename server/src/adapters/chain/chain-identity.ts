@@ -5,7 +5,7 @@ import type { ChainAddresses } from './chain.port.js';
 /** One line naming a recorded chain: enough to recognise it. */
 export function describeIdentity(identity: ChainIdentity): string {
   const where = identity.mode === 'embedded' ? 'an embedded chain' : 'a chain reached over CHAIN_RPC_URL';
-  return `${where} (chain id ${identity.chainId}, genesis ${identity.genesisHash}, markets contract ${identity.contracts.markets})`;
+  return `${where} (chain id ${identity.chainId}, genesis ${identity.genesisHash}, block ${identity.anchor.block} ${identity.anchor.hash}, markets contract ${identity.contracts.markets})`;
 }
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -25,7 +25,11 @@ export async function verifyRpcIdentity(
   addresses: ChainAddresses,
   store: IdentityStore,
 ): Promise<ChainIdentity> {
-  const [chainId, genesis] = await Promise.all([client.getChainId(), client.getBlock({ blockNumber: 0n })]);
+  const [chainId, genesis, head] = await Promise.all([
+    client.getChainId(),
+    client.getBlock({ blockNumber: 0n }),
+    client.getBlock({ blockTag: 'latest' }),
+  ]);
   const found: ChainIdentity = {
     mode: 'rpc',
     chainId,
@@ -33,12 +37,17 @@ export async function verifyRpcIdentity(
     genesisTime: Number(genesis.timestamp),
     contracts: addresses,
     deploymentBlock: null,
+    anchor: { block: head.number, hash: head.hash },
   };
   const recorded = await store.identity();
   if (recorded) {
     const problems: string[] = [];
     if (recorded.chainId !== chainId) problems.push(`chain id ${chainId}`);
     if (!same(recorded.genesisHash, genesis.hash)) problems.push(`genesis ${genesis.hash}`);
+    const anchor =
+      recorded.anchor.block <= head.number ? await client.getBlock({ blockNumber: recorded.anchor.block }) : null;
+    if (!anchor) problems.push(`no block ${recorded.anchor.block} yet (head ${head.number})`);
+    else if (!same(anchor.hash, recorded.anchor.hash)) problems.push(`block ${anchor.number} ${anchor.hash}`);
     for (const name of ['credits', 'usdc', 'markets'] as const) {
       if (!same(recorded.contracts[name], addresses[name])) problems.push(`${name} contract ${addresses[name]}`);
     }

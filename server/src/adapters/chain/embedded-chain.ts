@@ -139,6 +139,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
       genesisTime,
       contracts: addresses,
       deploymentBlock: deployed.block,
+      anchor: { block: deployed.block, hash: deployed.blockHash },
     });
     logger.info({ chainId, ...addresses }, 'embedded EVM started; contracts deployed');
   }
@@ -253,16 +254,18 @@ class JournaledProvider {
 async function deployAll(
   provider: EIP1193Provider,
   account: PrivateKeyAccount,
-): Promise<{ addresses: ChainAddresses; block: bigint }> {
+): Promise<{ addresses: ChainAddresses; block: bigint; blockHash: Hex }> {
   const transport = custom(provider);
   const pub = createPublicClient({ transport });
   const wallet = createWalletClient({ transport, account });
   let block = 0n;
+  let blockHash: Hex = '0x';
   const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]) => {
     const hash = await wallet.deployContract({ abi, bytecode, args, account, chain: null });
     const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     if (!receipt.contractAddress) throw new Error('contract deployment failed');
     block = receipt.blockNumber;
+    blockHash = receipt.blockHash;
     return receipt.contractAddress;
   };
   const credits = await deploy(CollateralTokenAbi, CollateralTokenBytecode, [
@@ -272,5 +275,5 @@ async function deployAll(
   ]);
   const usdc = await deploy(CollateralTokenAbi, CollateralTokenBytecode, ['Test USD Coin', 'USDC', account.address]);
   const markets = await deploy(DuelMarketsAbi, DuelMarketsBytecode, []);
-  return { addresses: { credits, usdc, markets }, block };
+  return { addresses: { credits, usdc, markets }, block, blockHash };
 }

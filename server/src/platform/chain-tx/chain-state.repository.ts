@@ -11,6 +11,11 @@ export interface ChainIdentity {
   readonly contracts: { readonly credits: Hex; readonly usdc: Hex; readonly markets: Hex };
   /** The block that deployed the contracts, when this server deployed them. */
   readonly deploymentBlock: bigint | null;
+  /**
+   * A block of this chain (the deployment on the embedded chain, the head at first boot over
+   * RPC): two chains that share a genesis (nodes started in the same second) part there.
+   */
+  readonly anchor: { readonly block: bigint; readonly hash: Hex };
 }
 
 /** One entry of the embedded chain's history, replayed in order at boot. */
@@ -51,6 +56,8 @@ export class ChainStateRepository {
       genesis_time: string;
       contracts: ChainIdentity['contracts'];
       deployment_block: string | null;
+      anchor_block: string;
+      anchor_hash: string;
     }>('select * from chain_identity where id = ?', [IDENTITY_ID]);
     if (!row) return null;
     return {
@@ -60,14 +67,16 @@ export class ChainStateRepository {
       genesisTime: Number(row.genesis_time),
       contracts: row.contracts,
       deploymentBlock: row.deployment_block === null ? null : BigInt(row.deployment_block),
+      anchor: { block: BigInt(row.anchor_block), hash: row.anchor_hash as Hex },
     };
   }
 
   /** Records the identity unless one is recorded already (first instance wins); returns the recorded one. */
   async recordIdentity(identity: ChainIdentity): Promise<ChainIdentity> {
     await this.exec(
-      `insert into chain_identity (id, mode, chain_id, genesis_hash, genesis_time, contracts, deployment_block, created_at)
-       values (?, ?, ?, ?, ?, ?::jsonb, ?, now()) on conflict (id) do nothing`,
+      `insert into chain_identity (id, mode, chain_id, genesis_hash, genesis_time, contracts, deployment_block, anchor_block,
+         anchor_hash, created_at)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, now()) on conflict (id) do nothing`,
       [
         IDENTITY_ID,
         identity.mode,
@@ -76,6 +85,8 @@ export class ChainStateRepository {
         identity.genesisTime,
         JSON.stringify(identity.contracts),
         identity.deploymentBlock?.toString() ?? null,
+        identity.anchor.block.toString(),
+        identity.anchor.hash.toLowerCase(),
       ],
     );
     const stored = await this.identity();

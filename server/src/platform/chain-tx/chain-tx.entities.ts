@@ -105,6 +105,9 @@ export interface ChainIdentityRow {
   genesisTime: string;
   contracts: Record<string, string>;
   deploymentBlock: string | null;
+  /** A block known to belong to this chain (its number and hash): two chains with one genesis part there. */
+  anchorBlock: string;
+  anchorHash: string;
   createdAt: Date;
 }
 
@@ -119,6 +122,8 @@ export const ChainIdentityEntity = new EntitySchema<ChainIdentityRow>({
     genesisTime: { type: 'bigint' },
     contracts: { type: 'json' },
     deploymentBlock: { type: 'bigint', nullable: true },
+    anchorBlock: { type: 'bigint' },
+    anchorHash: { type: 'string', length: 66 },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

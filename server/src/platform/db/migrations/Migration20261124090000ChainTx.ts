@@ -12,7 +12,7 @@ export class Migration20261124090000ChainTx extends Migration {
       `create table "chain_accounts" ("chain_id" int not null, "address" varchar(42) not null, "next_nonce" bigint not null, "updated_at" timestamptz not null, constraint "chain_accounts_pkey" primary key ("chain_id", "address"));`,
     );
     this.addSql(
-      `create table "chain_identity" ("id" varchar(16) not null, "mode" varchar(16) not null, "chain_id" int not null, "genesis_hash" varchar(66) not null, "genesis_time" bigint not null, "contracts" jsonb not null, "deployment_block" bigint null, "created_at" timestamptz not null, constraint "chain_identity_pkey" primary key ("id"));`,
+      `create table "chain_identity" ("id" varchar(16) not null, "mode" varchar(16) not null, "chain_id" int not null, "genesis_hash" varchar(66) not null, "genesis_time" bigint not null, "contracts" jsonb not null, "deployment_block" bigint null, "anchor_block" bigint not null, "anchor_hash" varchar(66) not null, "created_at" timestamptz not null, constraint "chain_identity_pkey" primary key ("id"));`,
     );
     this.addSql(
       `create table "chain_journal" ("seq" bigserial primary key, "kind" varchar(16) not null, "block_number" bigint null, "block_hash" varchar(66) null, "timestamp" bigint null, "payload" json not null, "created_at" timestamptz not null);`,
