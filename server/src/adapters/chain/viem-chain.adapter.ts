@@ -1,25 +1,15 @@
 import {
-  createPublicClient,
-  custom,
-  http,
-  parseEventLogs,
   TransactionReceiptNotFoundError,
   type Address,
   type ContractFunctionArgs,
   type ContractFunctionName,
   type ContractFunctionReturnType,
-  type EIP1193Provider,
   type Hash,
   type LocalAccount,
   type PublicClient,
-  type Transport,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { Logger } from '../../logger.js';
-import type { ChainStateRepository } from '../../platform/chain-tx/chain-state.repository.js';
-import { ChainIdentityError } from '../../platform/chain-tx/chain-state.repository.js';
-import { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
-import type { ChainTxRepository } from '../../platform/chain-tx/chain-tx.repository.js';
+import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
 import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
 import { DuelMarketsAbi } from './artifacts/DuelMarkets.js';
 import type {
@@ -34,40 +24,16 @@ import type {
   Signer,
   WriteOptions,
 } from './chain.port.js';
-import { verifyRpcIdentity } from './chain-identity.js';
-import { ChainWriter, type WriteIntent } from './chain-writer.js';
-import { startEmbeddedChain } from './embedded-chain.js';
-import { decodeMarketEvent, type DecodedMarketLog } from './market-events.js';
-import { serveEmbeddedRpc } from './embedded-rpc.server.js';
-import { ViemTxNode } from './viem-tx-node.js';
+import { connectChain, type ChainConfig, type ChainConnection, type ChainStores } from './chain-connection.js';
+import type { ChainWriter, WriteIntent } from './chain-writer.js';
+import { MarketEventReader } from './market-event-reader.js';
+
+export type { ChainConfig, ChainStores } from './chain-connection.js';
 
 type MarketRead = ContractFunctionName<typeof DuelMarketsAbi, 'view' | 'pure'>;
 type MarketWrite = ContractFunctionName<typeof DuelMarketsAbi, 'nonpayable'>;
 
 const STATUSES: readonly ChainMarketStatus[] = ['none', 'open', 'resolved', 'settled', 'cancelled'];
-
-export interface ChainConfig {
-  /** JSON-RPC URL of a real node; unset → an in-process EVM (hardhat's EDR) with contracts deployed at boot. */
-  readonly rpcUrl: string | undefined;
-  readonly chainId: number;
-  readonly operatorKey: `0x${string}`;
-  /** Deployed contracts on a real chain; ignored on the embedded one. */
-  readonly addresses: ChainAddresses | undefined;
-  readonly confirmations: number;
-  /** Loopback port serving the embedded EVM as JSON-RPC (0: any free port; null: not served). */
-  readonly embeddedRpcPort: number | null;
-  /** How long a broadcast may take before the write is answered as pending. */
-  readonly broadcastTimeoutMs: number;
-  /** Native balance below which a managed account is topped up, and by how much (wei). */
-  readonly gasFloor: bigint;
-  readonly gasTopUp: bigint;
-}
-
-/** The database side of the chain: recorded writes, nonces, the chain's identity and journal. */
-export interface ChainStores {
-  readonly txs: ChainTxRepository;
-  readonly state: ChainStateRepository;
-}
 
 /**
  * The chain through viem, one code path: only the transport differs — `http()` to a node, or
@@ -76,21 +42,28 @@ export interface ChainStores {
  * DomainErrors, revert-errors.ts), recorded with its signed bytes, then broadcast.
  */
 export class ViemChainAdapter implements ChainPort {
+  readonly chainId: number;
+  readonly addresses: ChainAddresses;
+  /** The pipeline every write goes through: areas register outcome handlers on it. */
+  readonly pipeline: ChainTxPipeline;
+  /** JSON-RPC URL of the embedded EVM when it is served on loopback. */
+  readonly embeddedRpcUrl: string | undefined;
+  private readonly account: LocalAccount;
+  private readonly publicClient: PublicClient;
+  private readonly writer: ChainWriter;
+
   private constructor(
-    readonly chainId: number,
-    readonly addresses: ChainAddresses,
-    private readonly account: LocalAccount,
-    private readonly publicClient: PublicClient,
-    /** The pipeline every write goes through: areas register outcome handlers on it. */
-    readonly pipeline: ChainTxPipeline,
-    private readonly writer: ChainWriter,
-    private readonly confirmations: number,
-    /** The newest block that counts (the embedded chain's journaled head); undefined on a real chain. */
-    private readonly finalHead: (() => bigint) | undefined,
-    /** JSON-RPC URL of the embedded EVM when it is served on loopback. */
-    readonly embeddedRpcUrl: string | undefined,
-    private readonly stopRpc: () => Promise<void>,
-  ) {}
+    private readonly connection: ChainConnection,
+    private readonly events: MarketEventReader,
+  ) {
+    this.chainId = connection.chainId;
+    this.addresses = connection.addresses;
+    this.pipeline = connection.pipeline;
+    this.embeddedRpcUrl = connection.embeddedRpcUrl;
+    this.account = connection.account;
+    this.publicClient = connection.publicClient;
+    this.writer = connection.writer;
+  }
 
   get operator(): Address {
     return this.account.address;
@@ -102,70 +75,8 @@ export class ViemChainAdapter implements ChainPort {
    * its journal when the database has one.
    */
   static async connect(config: ChainConfig, logger: Logger, stores: ChainStores): Promise<ViemChainAdapter> {
-    const account = privateKeyToAccount(config.operatorKey);
-    let transport: Transport;
-    let broadcastTransport: Transport;
-    let provider: EIP1193Provider | undefined;
-    let addresses = config.addresses;
-    let finalHead: (() => bigint) | undefined;
-    if (config.rpcUrl) {
-      transport = http(config.rpcUrl);
-      // One attempt per broadcast: the pipeline decides what a timeout means.
-      broadcastTransport = http(config.rpcUrl, { retryCount: 0, timeout: config.broadcastTimeoutMs });
-    } else {
-      const chain = await startEmbeddedChain({
-        chainId: config.chainId,
-        operator: account,
-        store: stores.state,
-        logger,
-      });
-      provider = chain.provider;
-      addresses = chain.addresses;
-      finalHead = () => chain.journaledHead();
-      transport = custom(provider);
-      broadcastTransport = transport;
-    }
-    if (!addresses) throw new Error('CHAIN_CONTRACTS must name the deployed contracts when CHAIN_RPC_URL is set');
-    const publicClient = createPublicClient({ transport });
-    const chainId = await publicClient.getChainId();
-    if (config.rpcUrl) await verifyRpcIdentity(publicClient, addresses, stores.state);
-    const head = finalHead ? finalHead() : await publicClient.getBlockNumber({ cacheTime: 0 });
-    const cursor = await stores.state.highestCursor();
-    if (cursor !== null && cursor > head) {
-      throw new ChainIdentityError(
-        `Refusing to start: the indexer has read up to block ${cursor}, but the chain's head is block ${head}: ` +
-          'this is not the chain the database was written against. Point CHAIN_RPC_URL at that chain, or use a fresh database.',
-      );
-    }
-    const node = new ViemTxNode(chainId, publicClient, createPublicClient({ transport: broadcastTransport }), {
-      broadcastTimeoutMs: config.broadcastTimeoutMs,
-      confirmations: config.rpcUrl ? config.confirmations : 0,
-      ...(finalHead ? { finalHead } : {}),
-    });
-    const pipeline = new ChainTxPipeline(stores.txs, node, logger);
-    const writer = new ChainWriter(publicClient, pipeline, account, provider, {
-      gasFloor: config.gasFloor,
-      gasTopUp: config.gasTopUp,
-      prerequisiteTimeoutMs: Math.max(10_000, config.broadcastTimeoutMs * 3),
-    });
-    let rpc: { url: string; close(): Promise<void> } | undefined;
-    if (provider && config.embeddedRpcPort !== null) {
-      rpc = await serveEmbeddedRpc(provider, addresses, chainId, config.embeddedRpcPort);
-      logger.info({ url: rpc.url }, 'embedded EVM served as JSON-RPC on loopback');
-    }
-    const served = rpc;
-    return new ViemChainAdapter(
-      chainId,
-      addresses,
-      account,
-      publicClient,
-      pipeline,
-      writer,
-      config.rpcUrl ? config.confirmations : 0,
-      finalHead,
-      served?.url,
-      served ? () => served.close() : () => Promise.resolve(),
-    );
+    const c = await connectChain(config, logger, stores);
+    return new ViemChainAdapter(c, new MarketEventReader(c.publicClient, c.addresses.markets));
   }
 
   blockNumber(): Promise<bigint> {
@@ -207,20 +118,14 @@ export class ViemChainAdapter implements ChainPort {
   async safeHead(): Promise<bigint> {
     // On the embedded chain only journaled blocks count: a block that would not survive a restart
     // must not be indexed.
-    const head = this.finalHead ? this.finalHead() : await this.publicClient.getBlockNumber({ cacheTime: 0 });
-    const safe = head - BigInt(this.confirmations);
+    const { finalHead, confirmations } = this.connection;
+    const head = finalHead ? finalHead() : await this.publicClient.getBlockNumber({ cacheTime: 0 });
+    const safe = head - BigInt(confirmations);
     return safe < 0n ? 0n : safe;
   }
 
-  async marketEvents(from: bigint, to: bigint): Promise<MarketEvent[]> {
-    const logs = await this.publicClient.getContractEvents({
-      address: this.addresses.markets,
-      abi: DuelMarketsAbi,
-      fromBlock: from,
-      toBlock: to,
-      strict: true,
-    });
-    return this.toEvents(logs);
+  marketEvents(from: bigint, to: bigint): Promise<MarketEvent[]> {
+    return this.events.between(from, to);
   }
 
   async transactionStatus(hash: Hash): Promise<'pending' | 'success' | 'reverted'> {
@@ -233,43 +138,8 @@ export class ViemChainAdapter implements ChainPort {
     }
   }
 
-  async transactionEvents(hash: Hash): Promise<MarketEvent[]> {
-    let receipt;
-    try {
-      receipt = await this.publicClient.getTransactionReceipt({ hash });
-    } catch (err) {
-      if (err instanceof TransactionReceiptNotFoundError) return [];
-      throw err;
-    }
-    const logs = parseEventLogs({
-      abi: DuelMarketsAbi,
-      logs: receipt.logs.filter((l) => l.address.toLowerCase() === this.addresses.markets.toLowerCase()),
-    });
-    return this.toEvents(logs);
-  }
-
-  private async toEvents(logs: readonly DecodedMarketLog[]): Promise<MarketEvent[]> {
-    const times = new Map<bigint, number>();
-    const timeOf = async (block: bigint) => {
-      let t = times.get(block);
-      if (t === undefined) {
-        t = Number((await this.publicClient.getBlock({ blockNumber: block })).timestamp);
-        times.set(block, t);
-      }
-      return t;
-    };
-    const events: MarketEvent[] = [];
-    for (const log of logs) {
-      if (log.blockNumber === null || log.transactionHash === null || log.logIndex === null) continue;
-      const event = decodeMarketEvent(log, {
-        txHash: log.transactionHash,
-        logIndex: log.logIndex,
-        blockNumber: log.blockNumber,
-        timestamp: await timeOf(log.blockNumber),
-      });
-      if (event) events.push(event);
-    }
-    return events;
+  transactionEvents(hash: Hash): Promise<MarketEvent[]> {
+    return this.events.ofTransaction(hash);
   }
 
   // ---- writes ----
@@ -526,6 +396,6 @@ export class ViemChainAdapter implements ChainPort {
 
   async close(): Promise<void> {
     // The in-process EVM itself lives as long as the process; only its RPC server is stopped.
-    await this.stopRpc();
+    await this.connection.stopRpc();
   }
 }
