@@ -55,7 +55,8 @@ export interface ChainConnection {
   /** The newest block that counts (the embedded chain's journaled head); undefined on a real chain. */
   readonly finalHead: (() => bigint) | undefined;
   readonly embeddedRpcUrl: string | undefined;
-  stopRpc(): Promise<void>;
+  /** Stops serving the embedded chain and writes its journal out. */
+  close(): Promise<void>;
 }
 
 /**
@@ -70,6 +71,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
   let provider: EIP1193Provider | undefined;
   let addresses = config.addresses;
   let finalHead: (() => bigint) | undefined;
+  let flush = () => Promise.resolve();
   if (config.rpcUrl) {
     transport = http(config.rpcUrl);
     // One attempt per broadcast: the pipeline decides what a timeout means.
@@ -79,6 +81,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     provider = chain.provider;
     addresses = chain.addresses;
     finalHead = () => chain.journaledHead();
+    flush = () => chain.flush();
     transport = custom(provider);
     broadcastTransport = transport;
   }
@@ -122,6 +125,9 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     confirmations,
     finalHead,
     embeddedRpcUrl: served?.url,
-    stopRpc: served ? () => served.close() : () => Promise.resolve(),
+    async close() {
+      await served?.close();
+      await flush();
+    },
   };
 }

@@ -46,6 +46,10 @@ export interface WriteIntent {
 const GAS_MARGIN_PERCENT = 25n;
 /** Fees are quoted at most this often; they move slowly next to the margin in maxFeePerGas. */
 const FEES_TTL_MS = 2_000;
+/** How long an account with twice the gas floor is not looked at again. */
+const FUNDED_TTL_MS = 2_000;
+/** An allowance this large is an unlimited approval (OpenZeppelin never decreases maxUint256). */
+const UNLIMITED = 2n ** 255n;
 
 /**
  * Signs and sends through the chain transaction pipeline: each write is simulated (a revert is a
@@ -55,6 +59,10 @@ const FEES_TTL_MS = 2_000;
  */
 export class ChainWriter {
   private fees: { value: TxFees; at: number } | undefined;
+  /** Accounts seen with at least twice the gas floor, until when: a write spends far less in that time. */
+  private readonly funded = new Map<string, number>();
+  /** (owner, token, spender) approved without limit: such an allowance never runs out. */
+  private readonly approved = new Set<string>();
 
   constructor(
     private readonly client: PublicClient,
@@ -76,14 +84,19 @@ export class ChainWriter {
     const submitted = await this.pipeline.submit(
       this.intentOf(intent, opts, { account: account.address, to: call.address, data }),
       this.hooks(account, opts, async () => {
-        try {
-          // Against the next block, not the latest: an idle chain's latest block can be far behind
-          // the clock, and time checks (end time, contest period) must see the time the tx will see.
-          await this.client.simulateContract({ ...call, account, blockTag: 'pending' } as never);
-        } catch (err) {
-          throw revertToAppError(err);
-        }
-        return this.quote(account.address, call.address, data, 0n);
+        // The gas estimate is the simulation: a revert comes back decoded with the contract's ABI.
+        // Against the next block, not the latest: an idle chain's latest block can be far behind
+        // the clock, and time checks (end time, contest period) must see the time the tx will see.
+        const [gas, fees, pendingNonce] = await Promise.all([
+          this.client
+            .estimateContractGas({ ...call, account: account.address, blockTag: 'pending' } as never)
+            .catch((err: unknown) => {
+              throw revertToAppError(err);
+            }),
+          this.currentFees(),
+          this.client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+        ]);
+        return { gas: withMargin(gas), fees, pendingNonce };
       }),
     );
     return submitted.txHash;
@@ -113,8 +126,10 @@ export class ChainWriter {
 
   /** Managed accounts pay gas; the operator tops them up when they run low. */
   async ensureGas(address: Address): Promise<void> {
-    if (address.toLowerCase() === this.operator.address.toLowerCase()) return;
+    const who = address.toLowerCase();
+    if (who === this.operator.address.toLowerCase() || (this.funded.get(who) ?? 0) > Date.now()) return;
     const balance = await this.client.getBalance({ address });
+    if (balance >= 2n * this.settings.gasFloor) this.funded.set(who, Date.now() + FUNDED_TTL_MS);
     if (balance >= this.settings.gasFloor) return;
     const open = this.embedded
       ? null
@@ -132,12 +147,15 @@ export class ChainWriter {
 
   /** Approves `spender` once (unlimited) when the allowance does not cover `amount`. */
   async ensureAllowance(owner: LocalAccount, token: Address, spender: Address, amount: bigint): Promise<void> {
+    const id = `${owner.address}:${token}:${spender}`.toLowerCase();
+    if (this.approved.has(id)) return;
     const allowance = await this.client.readContract({
       address: token,
       abi: CollateralTokenAbi,
       functionName: 'allowance',
       args: [owner.address, spender],
     });
+    if (allowance >= UNLIMITED) this.approved.add(id);
     if (allowance >= amount) return;
     const open = await this.pipeline.findOpen('erc20.approve', owner.address, token);
     const hash =
@@ -209,7 +227,7 @@ export class ChainWriter {
       this.currentFees(),
       this.client.getTransactionCount({ address: from, blockTag: 'pending' }),
     ]);
-    return { gas: (gas * (100n + GAS_MARGIN_PERCENT)) / 100n, fees, pendingNonce };
+    return { gas: withMargin(gas), fees, pendingNonce };
   }
 
   private async currentFees(): Promise<TxFees> {
@@ -223,6 +241,10 @@ export class ChainWriter {
     this.fees = { value, at: now };
     return value;
   }
+}
+
+function withMargin(gas: bigint): bigint {
+  return (gas * (100n + GAS_MARGIN_PERCENT)) / 100n;
 }
 
 async function sign(account: LocalAccount, tx: UnsignedTx): Promise<SignedTx> {

@@ -103,6 +103,7 @@ describe('the embedded chain', () => {
     }
     await rpc(first.provider, 'hardhat_setBalance', [holder.address, toHex(10n ** 18n)]);
     const before = await head(first.provider);
+    await first.flush();
     expect(first.journaledHead()).toBe(BigInt(before.number));
 
     await new Promise((r) => setTimeout(r, 1_100)); // the rebuilt chain starts a second later
@@ -131,6 +132,7 @@ describe('the embedded chain', () => {
     expect(receipt.blockNumber).toBe(BigInt(before.number) + 1n);
     const block = await reader.getBlock({ blockNumber: receipt.blockNumber });
     expect(Math.abs(Number(block.timestamp) - Date.now() / 1000)).toBeLessThan(3);
+    await second.flush();
     expect(second.journaledHead()).toBe(receipt.blockNumber);
   }, 60_000);
 
@@ -138,6 +140,7 @@ describe('the embedded chain', () => {
     const store = new MemoryStore();
     const first = await startEmbeddedChain({ chainId: 31337, operator, store, logger });
     await rpc(first.provider, 'hardhat_setBalance', [operator.address, toHex(1n)]);
+    await first.flush();
     const last = store.entries.findLast((e) => e.kind === 'block');
     if (last?.kind !== 'block') throw new Error('no block journaled');
     store.entries[store.entries.indexOf(last)] = { ...last, hash: keccak256('0x01') };

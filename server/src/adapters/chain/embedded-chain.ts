@@ -46,6 +46,8 @@ export interface EmbeddedChain {
   readonly replayed: boolean;
   /** The newest block in the journal: nothing above it survives a restart, so nothing above it is final. */
   journaledHead(): bigint;
+  /** Writes what is not journaled yet; call before the process exits. */
+  flush(): Promise<void>;
 }
 
 /** The operator's native balance on a fresh embedded chain. */
@@ -94,7 +96,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
   }
   if (!recorded && store && (await store.hasChainState())) {
     throw new ChainIdentityError(
-      'Refusing to start: this database holds chain state (indexed blocks, duels or chain writes) but no record of ' +
+      'Refusing to start: this database holds chain state (indexed blocks or recorded chain writes) but no record of ' +
         'the chain it came from, and a fresh embedded chain would not have it. Point CHAIN_RPC_URL at that chain, or use a fresh database.',
     );
   }
@@ -120,7 +122,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
         `${describeIdentity(recorded)}. The chain cannot be rebuilt; use a fresh database.`,
     );
   }
-  const journal = new JournaledProvider(raw, store);
+  const journal = new JournaledProvider(raw, store, logger);
   let addresses: ChainAddresses;
   if (recorded) {
     const head = await replay(raw, store as EmbeddedChainStore);
@@ -150,6 +152,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
     addresses,
     replayed: recorded !== null,
     journaledHead: () => journal.head,
+    flush: () => journal.flush(),
   };
 }
 
@@ -194,22 +197,31 @@ const JOURNALED = new Set(['eth_sendRawTransaction', 'hardhat_setBalance', 'evm_
 const REFUSED = /^(evm_|hardhat_|anvil_|personal_|eth_sendTransaction$|eth_signTransaction$)/;
 
 /**
- * The EDR provider with every state change journaled. Changes are serialised: the change, then
- * the new blocks with their raw transactions, written to the journal before the caller hears
- * back, so nothing a caller saw can be missing after a restart.
+ * The EDR provider with every state change journaled. Changes are serialised (the change, then
+ * the blocks it mined, in order) and written to the journal in batches behind them. Only
+ * journaled blocks count as final (`head`): the indexer and the pipeline's receipts stop there,
+ * so nothing they acted on can be missing after a restart; a write lost with an unwritten batch
+ * is still recorded in chain_txs, and the reconciler sends it again.
  */
 class JournaledProvider {
   private readonly serial = new SerialQueue();
   private readonly raws = new Map<string, Hex>();
+  private readonly unwritten: JournalEntry[] = [];
+  private writing: Promise<void> | undefined;
+  /** The newest block known to the provider, journaled or not. */
+  private mined = 0n;
+  /** The newest journaled block. */
   head = 0n;
 
   constructor(
     private readonly raw: RawProvider,
     private readonly store: EmbeddedChainStore | undefined,
+    private readonly logger: Logger,
   ) {}
 
   resumeAt(head: bigint): void {
     this.head = head;
+    this.mined = head;
   }
 
   request(args: Request): Promise<unknown> {
@@ -224,30 +236,64 @@ class JournaledProvider {
     return this.raw.request(args);
   }
 
+  /** Writes everything journaled so far (a clean shutdown waits for it). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
   private async change(args: Request): Promise<unknown> {
     const params = (args.params ?? []) as unknown[];
     const result = await this.raw.request(args);
-    const entries: JournalEntry[] = [];
     if (args.method === 'eth_sendRawTransaction') {
       const raw = params[0] as Hex;
       this.raws.set(keccak256(raw), raw);
     } else if (args.method === 'hardhat_setBalance') {
-      entries.push({ kind: 'set_balance', address: params[0] as Hex, balance: params[1] as Hex });
+      this.unwritten.push({ kind: 'set_balance', address: params[0] as Hex, balance: params[1] as Hex });
     }
-    const latest = BigInt((await this.raw.request({ method: 'eth_blockNumber' })) as Hex);
-    for (let n = this.head + 1n; n <= latest; n++) {
-      const block = (await this.raw.request({ method: 'eth_getBlockByNumber', params: [toHex(n), false] })) as RpcBlock;
+    // Automining makes one block per transaction: the latest block is usually the only new one.
+    const latest = (await this.raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
+    const top = BigInt(latest.number);
+    for (let n = this.mined + 1n; n <= top; n++) {
+      const block =
+        n === top
+          ? latest
+          : ((await this.raw.request({ method: 'eth_getBlockByNumber', params: [toHex(n), false] })) as RpcBlock);
       const txs = block.transactions.map((hash) => {
         const bytes = this.raws.get(hash.toLowerCase());
         if (!bytes) throw new Error(`embedded chain: no raw bytes for mined transaction ${hash}`);
         this.raws.delete(hash.toLowerCase());
         return bytes;
       });
-      entries.push({ kind: 'block', number: n, hash: block.hash, timestamp: Number(BigInt(block.timestamp)), txs });
+      this.unwritten.push({
+        kind: 'block',
+        number: n,
+        hash: block.hash,
+        timestamp: Number(BigInt(block.timestamp)),
+        txs,
+      });
     }
-    await this.store?.append(entries);
-    this.head = latest;
+    this.mined = top;
+    this.writing ??= this.write();
     return result;
+  }
+
+  private async write(): Promise<void> {
+    let delay = 50;
+    while (this.unwritten.length) {
+      const batch = this.unwritten.slice(0, 500);
+      try {
+        await this.store?.append(batch);
+      } catch (err) {
+        // Kept in order and tried again: a journal with a hole could never be replayed.
+        this.logger.warn({ err }, 'could not write the embedded chain journal; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 2_000);
+        continue;
+      }
+      this.unwritten.splice(0, batch.length);
+      for (const entry of batch) if (entry.kind === 'block') this.head = entry.number;
+    }
+    this.writing = undefined;
   }
 }
 

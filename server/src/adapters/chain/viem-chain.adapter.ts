@@ -395,7 +395,7 @@ export class ViemChainAdapter implements ChainPort {
   }
 
   async close(): Promise<void> {
-    // The in-process EVM itself lives as long as the process; only its RPC server is stopped.
-    await this.connection.stopRpc();
+    // The in-process EVM itself lives as long as the process; its RPC server stops, its journal is written.
+    await this.connection.close();
   }
 }

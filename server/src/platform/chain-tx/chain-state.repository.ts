@@ -95,12 +95,13 @@ export class ChainStateRepository {
   }
 
   /**
-   * Whether the database holds state that came from some chain (indexed blocks, duels, recorded
-   * writes): a database like that must not meet a chain it has no identity for.
+   * Whether the database holds state read from or written to some chain (an indexer cursor,
+   * recorded writes): a database like that must not meet a chain it has no identity for. Rows
+   * imported without a chain (seeded duels) do not count.
    */
   async hasChainState(): Promise<boolean> {
     const [row] = await this.exec<{ any: boolean }>(
-      `select exists (select 1 from chain_cursors) or exists (select 1 from duels) or exists (select 1 from chain_txs) as any`,
+      `select exists (select 1 from chain_cursors) or exists (select 1 from chain_txs) as any`,
     );
     return row?.any ?? false;
   }

@@ -74,8 +74,9 @@ export class ChainTxPipeline {
   /** Records, signs and sends one write; returns its hash once it is recorded (acceptance, not finality). */
   async submit(intent: TxIntent, hooks: SubmitHooks): Promise<Submitted> {
     const run = intent.auxiliary ? undefined : currentIdempotentRun();
-    const key = this.keyOf(intent, run);
-    const found = await this.repo.byKey(key);
+    const { key, fresh } = this.keyOf(intent, run);
+    // A key made for this very execution cannot have a record yet; any other may.
+    const found = fresh ? null : await this.repo.byKey(key);
     if (found) return this.existing(found, run);
     for (let attempt = 0; ; attempt++) {
       const quote = await hooks.prepare();
@@ -120,12 +121,15 @@ export class ChainTxPipeline {
    * nonce gap briefly (another process may be a moment late with the nonce below). Returns
    * `resign` when the nonce was used by another transaction, so this one can never be mined.
    */
-  async deliver(tx: ChainTxRecord): Promise<'accepted' | 'pending' | 'resign' | 'settled'> {
+  async deliver(tx: ChainTxRecord, noteAccepted = false): Promise<'accepted' | 'pending' | 'resign' | 'settled'> {
     const outcome = await this.queue.run(tx.account.toLowerCase(), () => this.broadcastWithGapRetries(tx.rawTx));
-    // Bookkeeping only: the write is recorded already, and the reconciler corrects the status.
-    await this.repo
-      .noteBroadcast(tx.id, outcome.kind === 'accepted', outcome.kind === 'accepted' ? null : outcome.reason)
-      .catch((err: unknown) => this.logger.warn({ err, txHash: tx.txHash }, 'could not note a broadcast'));
+    // Bookkeeping only: the write is recorded already and the reconciler settles it from the chain.
+    // A first broadcast the node took needs no note (the reconciler finds its receipt).
+    if (outcome.kind !== 'accepted' || noteAccepted) {
+      await this.repo
+        .noteBroadcast(tx.id, outcome.kind === 'accepted', outcome.kind === 'accepted' ? null : outcome.reason)
+        .catch((err: unknown) => this.logger.warn({ err, txHash: tx.txHash }, 'could not note a broadcast'));
+    }
     switch (outcome.kind) {
       case 'accepted':
         return 'accepted';
@@ -178,11 +182,11 @@ export class ChainTxPipeline {
     });
   }
 
-  private keyOf(intent: TxIntent, run: IdempotentRun | undefined): string {
+  private keyOf(intent: TxIntent, run: IdempotentRun | undefined): { key: string; fresh: boolean } {
     const ordinal = run ? run.writes++ : 0;
-    if (intent.key) return intent.key;
-    if (run) return `idem:${run.recordId}:${ordinal}:${intent.kind}`;
-    return `once:${randomUUID()}`;
+    if (intent.key) return { key: intent.key, fresh: false };
+    if (run) return { key: `idem:${run.recordId}:${ordinal}:${intent.kind}`, fresh: !run.resumed };
+    return { key: `once:${randomUUID()}`, fresh: true };
   }
 
   private existing(found: ChainTxRecord, run: IdempotentRun | undefined): Submitted {

@@ -60,7 +60,7 @@ export class ChainTxReconciler {
       }
       if (this.now() - tx.lastSentAt.getTime() < this.settings.rebroadcastAfterMs) continue;
       counts.rebroadcast++;
-      await this.pipeline.deliver(tx);
+      await this.pipeline.deliver(tx, true);
     }
     if (counts.mined + counts.reverted + counts.failed + counts.rebroadcast > 0) {
       this.logger.info(counts, 'reconciled chain writes');
