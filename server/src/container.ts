@@ -300,7 +300,7 @@ export async function createContainer(
   listCache.onInvalidate(() => responseCache.invalidate());
   const marketSettings = await MarketSettingsStore.open(orm, config.markets);
   closers.push(async () => marketSettings.stop());
-  const duels = new DuelService(orm, chain, signers, duelRepo, access, listCache, marketSettings);
+  const duels = new DuelService(chain, signers, duelRepo, access, listCache, marketSettings);
   const bets = new BetsService(
     chain,
     duels,

@@ -3,7 +3,6 @@ import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contrac
 import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { MIN_STAKE } from './fpmm.math.js';
-import type { Orm } from '../../platform/db/orm.js';
 import { requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
@@ -38,7 +37,6 @@ export interface DuelPage {
  */
 export class DuelService {
   constructor(
-    private readonly orm: Orm,
     private readonly chain: ChainPort,
     private readonly signers: ManagedSigners,
     private readonly repo: DuelRepository,

@@ -182,6 +182,23 @@ export class ChainTxPipeline {
     });
   }
 
+  /**
+   * Records many receipts at once (the reconciler's common case). Writes of kinds with outcome
+   * handlers are settled one by one so each handler runs in the transaction of its write.
+   */
+  async settleReceipts(settled: readonly { tx: RecordedTx; outcome: Extract<TxOutcome, { blockNumber: bigint }> }[]) {
+    const plain = settled.filter((s) => !this.handlers.has(s.tx.kind));
+    if (plain.length) {
+      await this.repo.transaction((sql) =>
+        this.repo.settleReceipts(
+          sql,
+          plain.map((s) => ({ id: s.tx.id, status: s.outcome.status, blockNumber: s.outcome.blockNumber })),
+        ),
+      );
+    }
+    for (const s of settled) if (this.handlers.has(s.tx.kind)) await this.settle(s.tx, s.outcome);
+  }
+
   private keyOf(intent: TxIntent, run: IdempotentRun | undefined): { key: string; fresh: boolean } {
     const ordinal = run ? run.writes++ : 0;
     if (intent.key) return { key: intent.key, fresh: false };
@@ -219,27 +236,28 @@ export class ChainTxPipeline {
         gas: quote.gas,
         fees: quote.fees,
       });
-      const id = await this.repo.insert(sql, {
-        chainId: this.chainId,
-        key,
-        kind: intent.kind,
-        account: intent.account,
-        to: intent.to,
-        data: intent.data,
-        value,
-        gas: quote.gas,
-        nonce,
-        rawTx: signed.raw,
-        txHash: signed.hash,
-        effect: intent.effect ?? null,
-        idempotencyRecordId: run?.recordId ?? null,
-      });
+      const pending: PendingAnswer | undefined =
+        run && hooks.result ? { status: run.successStatus, body: run.shape(hooks.result(signed.hash)) } : undefined;
+      const id = await this.repo.insert(
+        sql,
+        {
+          chainId: this.chainId,
+          key,
+          kind: intent.kind,
+          account: intent.account,
+          to: intent.to,
+          data: intent.data,
+          value,
+          gas: quote.gas,
+          nonce,
+          rawTx: signed.raw,
+          txHash: signed.hash,
+          effect: intent.effect ?? null,
+          idempotencyRecordId: run?.recordId ?? null,
+        },
+        run ? { recordId: run.recordId, pending } : undefined,
+      );
       await hooks.record?.(sql, signed.hash);
-      let pending: PendingAnswer | undefined;
-      if (run) {
-        pending = hooks.result ? { status: run.successStatus, body: run.shape(hooks.result(signed.hash)) } : undefined;
-        await this.repo.markEffectStarted(sql, run.recordId, pending);
-      }
       const tx: ChainTxRecord = {
         id,
         kind: intent.kind,

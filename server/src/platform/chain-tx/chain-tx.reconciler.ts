@@ -38,11 +38,13 @@ export class ChainTxReconciler {
     const open = await this.repo.open(this.pipeline.chainId, this.settings.batch);
     const minedNonces = new Map<string, number>();
     const counts = { open: open.length, mined: 0, reverted: 0, failed: 0, rebroadcast: 0 };
+    const receipts: Parameters<ChainTxPipeline['settleReceipts']>[0][number][] = [];
     for (const tx of open) {
       const receipt = await node.receipt(tx.txHash);
       if (receipt) {
         const status = receipt.status === 'success' ? 'mined' : 'reverted';
-        if (await this.pipeline.settle(tx, { status, blockNumber: receipt.blockNumber })) counts[status]++;
+        receipts.push({ tx, outcome: { status, blockNumber: receipt.blockNumber } });
+        counts[status]++;
         continue;
       }
       const account = tx.account.toLowerCase();
@@ -62,7 +64,8 @@ export class ChainTxReconciler {
       counts.rebroadcast++;
       await this.pipeline.deliver(tx, true);
     }
-    if (counts.mined + counts.reverted + counts.failed + counts.rebroadcast > 0) {
+    await this.pipeline.settleReceipts(receipts);
+    if (counts.reverted + counts.failed + counts.rebroadcast > 0) {
       this.logger.info(counts, 'reconciled chain writes');
     }
     return counts;

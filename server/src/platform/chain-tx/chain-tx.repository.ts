@@ -118,30 +118,56 @@ export class ChainTxRepository {
     );
   }
 
-  async insert(sql: SqlExec, tx: NewChainTx): Promise<string> {
-    const [row] = await sql<{ id: string }>(
-      `insert into chain_txs (chain_id, intent_key, kind, account, to_address, data, value, gas_limit, nonce, raw_tx, tx_hash,
-         status, effect, idempotency_record_id, broadcasts, created_at, updated_at)
+  /**
+   * Records a signed write; with `effect`, marks the request's idempotency key "effect started"
+   * in the same statement and stores its pending answer when the write knows it (a write signed
+   * again replaces the answer it gave before).
+   */
+  async insert(
+    sql: SqlExec,
+    tx: NewChainTx,
+    effect?: { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined },
+  ): Promise<string> {
+    const row = [
+      tx.chainId,
+      tx.key,
+      tx.kind,
+      tx.account.toLowerCase(),
+      tx.to?.toLowerCase() ?? null,
+      tx.data,
+      tx.value.toString(),
+      tx.gas.toString(),
+      tx.nonce,
+      tx.rawTx,
+      tx.txHash.toLowerCase(),
+      tx.effect === null ? null : JSON.stringify(tx.effect),
+      tx.idempotencyRecordId,
+    ];
+    const insert = `insert into chain_txs (chain_id, intent_key, kind, account, to_address, data, value, gas_limit, nonce, raw_tx,
+         tx_hash, status, effect, idempotency_record_id, broadcasts, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signed', ?::jsonb, ?, 0, now(), now())
-       returning id::text as id`,
-      [
-        tx.chainId,
-        tx.key,
-        tx.kind,
-        tx.account.toLowerCase(),
-        tx.to?.toLowerCase() ?? null,
-        tx.data,
-        tx.value.toString(),
-        tx.gas.toString(),
-        tx.nonce,
-        tx.rawTx,
-        tx.txHash.toLowerCase(),
-        tx.effect === null ? null : JSON.stringify(tx.effect),
-        tx.idempotencyRecordId,
-      ],
-    );
-    if (!row) throw new Error('chain_txs insert returned no row');
-    return row.id;
+       returning id`;
+    const [inserted] = effect
+      ? await sql<{ id: string }>(
+          `with written as (${insert}),
+             started as (
+               update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
+                 pending_status = case when ? then ? else pending_status end,
+                 pending_body = case when ? then ?::json else pending_body end
+               where id = ? returning id)
+           select id::text as id from written`,
+          [
+            ...row,
+            effect.pending !== undefined,
+            effect.pending?.status ?? null,
+            effect.pending !== undefined,
+            effect.pending === undefined ? null : JSON.stringify(effect.pending.body ?? null),
+            effect.recordId,
+          ],
+        )
+      : await sql<{ id: string }>(`${insert.replace('returning id', 'returning id::text as id')}`, row);
+    if (!inserted) throw new Error('chain_txs insert returned no row');
+    return inserted.id;
   }
 
   /** Records a hand-over to a node: how it went, and when. */
@@ -177,6 +203,23 @@ export class ChainTxRepository {
     return rows.length > 0;
   }
 
+  /** Records the receipts of many writes in one statement (reverted ones give their key up). */
+  async settleReceipts(
+    sql: SqlExec,
+    receipts: readonly { id: string; status: 'mined' | 'reverted'; blockNumber: bigint }[],
+  ): Promise<void> {
+    if (!receipts.length) return;
+    const values = receipts.map(() => '(?::bigint, ?, ?::bigint)').join(', ');
+    await sql(
+      `update chain_txs c set status = v.status, block_number = v.block, final_at = now(), updated_at = now(),
+         retired_key = case when v.status = 'reverted' then c.intent_key else c.retired_key end,
+         intent_key = case when v.status = 'reverted' then null else c.intent_key end
+       from (values ${values}) as v(id, status, block)
+       where c.id = v.id and c.status in ('signed', 'broadcast')`,
+      receipts.flatMap((r) => [r.id, r.status, r.blockNumber.toString()]),
+    );
+  }
+
   /** Open writes of a chain, oldest nonce first per account. */
   async open(chainId: number, limit: number): Promise<ChainTxRecord[]> {
     const rows = await this.sql()<Row>(
@@ -195,30 +238,6 @@ export class ChainTxRepository {
       [chainId, kind, account.toLowerCase(), to.toLowerCase()],
     );
     return row ? toRecord(row) : null;
-  }
-
-  /**
-   * Marks the request's effect as started, in the write's transaction, and stores its pending
-   * answer when the write knows it (a write signed again replaces the answer it gave before).
-   */
-  async markEffectStarted(
-    sql: SqlExec,
-    recordId: string,
-    pending: { status: number; body: unknown } | undefined,
-  ): Promise<void> {
-    await sql(
-      `update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
-         pending_status = case when ? then ? else pending_status end,
-         pending_body = case when ? then ?::json else pending_body end
-       where id = ?`,
-      [
-        pending !== undefined,
-        pending?.status ?? null,
-        pending !== undefined,
-        pending === undefined ? null : JSON.stringify(pending.body ?? null),
-        recordId,
-      ],
-    );
   }
 
   private sql(): SqlExec {
