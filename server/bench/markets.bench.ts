@@ -98,7 +98,8 @@ async function post(info: TradingInfo, token: string, path: string, body: unknow
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function tradingBench(): Promise<void> {
+/** Estimates and sustained bet placement only (`pnpm bench trading`). */
+export async function tradingBench(): Promise<void> {
   const url = await freshDatabase('dk_bench_trading');
   const users = 16;
   const target: Target = await startTarget('./targets/markets-stack.ts', {

@@ -112,6 +112,7 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
               shape: success.shape,
               resumed: outcome.resumed,
               writes: 0,
+              scoped: new Map(),
               effectStarted: false,
               pending: undefined,
             };

@@ -22,6 +22,8 @@ export interface IdempotentRun {
   readonly resumed: boolean;
   /** How many non-auxiliary writes this execution has submitted; keys the next one. */
   writes: number;
+  /** How many request-scoped keys of each label this execution has made; numbers the next one. */
+  readonly scoped: Map<string, number>;
   /** Set once a write of this execution is recorded: the key is never released again. */
   effectStarted: boolean;
   /** The answer recorded with the first write, when the route's answer was known then. */
@@ -42,10 +44,14 @@ export function currentIdempotentRun(): IdempotentRun | undefined {
 
 /**
  * A key for something a request creates that must come out the same when a takeover resumes the
- * request (e.g. the id of a duel it creates): derived from the idempotency record, or undefined
- * when the request has no Idempotency-Key.
+ * request (e.g. the id of a duel it creates): derived from the idempotency record and numbered in
+ * the order the request asks (its 1st, 2nd… duel), or undefined when the request has no
+ * Idempotency-Key.
  */
-export function requestScopedKey(label: string, index = 0): string | undefined {
+export function requestScopedKey(label: string): string | undefined {
   const run = storage.getStore();
-  return run ? `idem:${run.recordId}:${label}:${index}` : undefined;
+  if (!run) return undefined;
+  const index = run.scoped.get(label) ?? 0;
+  run.scoped.set(label, index + 1);
+  return `idem:${run.recordId}:${label}:${index}`;
 }
