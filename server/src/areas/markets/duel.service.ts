@@ -3,7 +3,7 @@ import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contrac
 import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { MIN_STAKE } from './fpmm.math.js';
-import { requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
+import { currentIdempotentRun, requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
@@ -88,7 +88,9 @@ export class DuelService {
     }
     const stack = input.collateralStack ?? 'credits';
     const creatorAddress = getAddress(creator.address);
-    const available = await this.chain.collateralBalance(stack, creatorAddress);
+    // A resumed request may already have funded this very duel: the chain's simulation decides then.
+    const resumed = currentIdempotentRun()?.resumed ?? false;
+    const available = resumed ? funding : await this.chain.collateralBalance(stack, creatorAddress);
     if (available < funding) {
       throw new DomainError(
         'INSUFFICIENT_CREDITS',
