@@ -198,16 +198,21 @@ const REFUSED = /^(evm_|hardhat_|anvil_|personal_|eth_sendTransaction$|eth_signT
 
 /**
  * The EDR provider with every state change journaled. Changes are serialised (the change, then
- * the blocks it mined, in order) and written to the journal in batches behind them. Only
- * journaled blocks count as final (`head`): the indexer and the pipeline's receipts stop there,
- * so nothing they acted on can be missing after a restart; a write lost with an unwritten batch
- * is still recorded in chain_txs, and the reconciler sends it again.
+ * the blocks it mined, in order); the journal is written in batches behind them, and a change
+ * answers its caller only once its entries are written (group commit): nothing a caller saw can
+ * be missing after a restart, while the chain does not wait for the database between changes.
+ * Only journaled blocks count as final (`head`): the indexer and the pipeline's receipts stop
+ * there.
  */
 class JournaledProvider {
   private readonly serial = new SerialQueue();
   private readonly raws = new Map<string, Hex>();
   private readonly unwritten: JournalEntry[] = [];
+  private readonly waiting: { upTo: number; resolve: () => void }[] = [];
   private writing: Promise<void> | undefined;
+  /** Entries journaled so far in this process, and entries queued so far. */
+  private written = 0;
+  private queued = 0;
   /** The newest block known to the provider, journaled or not. */
   private mined = 0n;
   /** The newest journaled block. */
@@ -224,31 +229,41 @@ class JournaledProvider {
     this.mined = head;
   }
 
-  request(args: Request): Promise<unknown> {
-    if (JOURNALED.has(args.method)) return this.serial.run('chain', () => this.change(args));
+  async request(args: Request): Promise<unknown> {
+    if (JOURNALED.has(args.method)) {
+      const { result, upTo } = await this.serial.run('chain', () => this.change(args));
+      await this.journaled(upTo);
+      return result;
+    }
     if (REFUSED.test(args.method)) {
-      return Promise.reject(
-        Object.assign(new Error(`${args.method} is not available on the embedded chain: its history is journaled`), {
+      throw Object.assign(
+        new Error(`${args.method} is not available on the embedded chain: its history is journaled`),
+        {
           code: -32601,
-        }),
+        },
       );
     }
     return this.raw.request(args);
   }
 
   /** Writes everything journaled so far (a clean shutdown waits for it). */
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+  flush(): Promise<void> {
+    return this.journaled(this.queued);
   }
 
-  private async change(args: Request): Promise<unknown> {
+  private journaled(upTo: number): Promise<void> {
+    if (this.written >= upTo) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ upTo, resolve }));
+  }
+
+  private async change(args: Request): Promise<{ result: unknown; upTo: number }> {
     const params = (args.params ?? []) as unknown[];
     const result = await this.raw.request(args);
     if (args.method === 'eth_sendRawTransaction') {
       const raw = params[0] as Hex;
       this.raws.set(keccak256(raw), raw);
     } else if (args.method === 'hardhat_setBalance') {
-      this.unwritten.push({ kind: 'set_balance', address: params[0] as Hex, balance: params[1] as Hex });
+      this.queue({ kind: 'set_balance', address: params[0] as Hex, balance: params[1] as Hex });
     }
     // Automining makes one block per transaction: the latest block is usually the only new one.
     const latest = (await this.raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
@@ -264,17 +279,16 @@ class JournaledProvider {
         this.raws.delete(hash.toLowerCase());
         return bytes;
       });
-      this.unwritten.push({
-        kind: 'block',
-        number: n,
-        hash: block.hash,
-        timestamp: Number(BigInt(block.timestamp)),
-        txs,
-      });
+      this.queue({ kind: 'block', number: n, hash: block.hash, timestamp: Number(BigInt(block.timestamp)), txs });
     }
     this.mined = top;
+    return { result, upTo: this.queued };
+  }
+
+  private queue(entry: JournalEntry): void {
+    this.unwritten.push(entry);
+    this.queued++;
     this.writing ??= this.write();
-    return result;
   }
 
   private async write(): Promise<void> {
@@ -291,7 +305,15 @@ class JournaledProvider {
         continue;
       }
       this.unwritten.splice(0, batch.length);
+      this.written += batch.length;
       for (const entry of batch) if (entry.kind === 'block') this.head = entry.number;
+      for (let i = this.waiting.length - 1; i >= 0; i--) {
+        const w = this.waiting[i];
+        if (w && w.upTo <= this.written) {
+          this.waiting.splice(i, 1);
+          w.resolve();
+        }
+      }
     }
     this.writing = undefined;
   }
