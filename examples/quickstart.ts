@@ -4,13 +4,12 @@
  *   DUELKIT_BUILDER_KEY=dk_… pnpm --filter @duelkit/examples quickstart
  *
  * DUELKIT_PRIVATE_KEY (0x…) picks the wallet (a new one otherwise); DUELKIT_MARKETS_URL and
- * DUELKIT_TOURNAMENTS_URL default to the local server.
+ * DUELKIT_TOURNAMENTS_URL default to the local server (http://localhost:3000 and :3001).
  */
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient, isApiError } from '@duelkit/sdk';
 
-const builderApiKey = process.env['DUELKIT_BUILDER_KEY'];
-if (!builderApiKey) {
+if (!process.env['DUELKIT_BUILDER_KEY']) {
   console.error('Set DUELKIT_BUILDER_KEY to your builder key (the server logs a development key on first start).');
   process.exit(2);
 }
@@ -18,12 +17,9 @@ const account = privateKeyToAccount(
   (process.env['DUELKIT_PRIVATE_KEY'] as `0x${string}` | undefined) ?? generatePrivateKey(),
 );
 
-const client = new DuelkitClient({
-  marketsUrl: process.env['DUELKIT_MARKETS_URL'] ?? 'http://localhost:3000',
-  tournamentsUrl: process.env['DUELKIT_TOURNAMENTS_URL'] ?? 'http://localhost:3001',
-  builderApiKey,
-  signer: account,
-});
+// The builder key and both URLs come from DUELKIT_BUILDER_KEY, DUELKIT_MARKETS_URL and
+// DUELKIT_TOURNAMENTS_URL (the URLs default to the local server).
+const client = new DuelkitClient({ signer: account });
 
 try {
   // Registers the wallet on first use (usernames: 3–20 letters, digits or _, starting with a letter).

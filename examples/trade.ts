@@ -9,19 +9,14 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient, isApiError } from '@duelkit/sdk';
 
-const builderApiKey = process.env['DUELKIT_BUILDER_KEY'];
 const privateKey = process.env['DUELKIT_PRIVATE_KEY'] as `0x${string}` | undefined;
-if (!builderApiKey || !privateKey) {
+if (!process.env['DUELKIT_BUILDER_KEY'] || !privateKey) {
   console.error('Set DUELKIT_BUILDER_KEY and DUELKIT_PRIVATE_KEY (0x…).');
   process.exit(2);
 }
 const account = privateKeyToAccount(privateKey);
-const client = new DuelkitClient({
-  marketsUrl: process.env['DUELKIT_MARKETS_URL'] ?? 'http://localhost:3000',
-  tournamentsUrl: process.env['DUELKIT_TOURNAMENTS_URL'] ?? 'http://localhost:3001',
-  builderApiKey,
-  signer: account,
-});
+// The builder key and the URLs come from DUELKIT_BUILDER_KEY, DUELKIT_MARKETS_URL and DUELKIT_TOURNAMENTS_URL.
+const client = new DuelkitClient({ signer: account });
 
 /** Writes are accepted, not final: poll the read until the chain caught up. */
 async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {

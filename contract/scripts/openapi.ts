@@ -60,9 +60,10 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
-function securityFor(auth: AuthKind): Record<string, string[]>[] {
+function securityFor(auth: AuthKind, personalised: boolean): Record<string, string[]>[] {
   switch (auth) {
     case 'public':
+      return personalised ? [{ builderKey: [] }, { builderKey: [], bearerAuth: [] }] : [{ builderKey: [] }];
     case 'builder-only':
       return [{ builderKey: [] }];
     case 'bearer':
@@ -136,12 +137,14 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
   return {
     ...operation,
     tags: [m.tag],
-    security: securityFor(m.auth),
+    security: securityFor(m.auth, m.personalised === true),
     parameters,
     responses: responses,
     'x-duelkit-auth': m.auth,
     'x-duelkit-idempotent': m.idempotent,
     'x-duelkit-spec-section': m.section,
+    ...(m.personalised ? { 'x-duelkit-personalised': true } : {}),
+    ...(m.geo ? { 'x-duelkit-geo': m.geo } : {}),
   };
 }
 

@@ -24,17 +24,18 @@ export {
   formatAmount,
 } from './common/primitives.js';
 export type { Address, TxHash, DuelId, Amount, Timestamp, CollateralStack } from './common/primitives.js';
-export { PaginationQuerySchema, PaginationSchema, paginated } from './common/pagination.js';
+export { MAX_PAGE, MAX_PAGE_SIZE, PaginationQuerySchema, PaginationSchema, paginated } from './common/pagination.js';
 export type { PaginationQuery, Pagination } from './common/pagination.js';
 export { HEADER, IdempotencyKeySchema, RequestIdSchema } from './common/headers.js';
 export { meta, routeMeta } from './common/route-meta.js';
-export type { AuthKind, RouteMeta } from './common/route-meta.js';
+export type { AuthKind, GeoRule, RouteMeta } from './common/route-meta.js';
 export { commonResponses } from './common/responses.js';
 export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';
 export type { Health, Readiness } from './common/health.js';
 export { namedSchemas } from './named-schemas.js';
 export {
   JsonValueSchema,
+  MAX_PROXY_PARAMS,
   SportsTtlSchema,
   SportsProxyRequestSchema,
   SportsMetaSchema,

@@ -1,27 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, client, health, KEY, M, mockService, T } from '../test/mock-service.js';
 import { DuelkitClient } from './client.js';
-import {
-  AbortError,
-  AuthenticationError,
-  GeoBlockedError,
-  isDuelkitError,
-  PermissionDeniedError,
-  RateLimitError,
-  ResponseValidationError,
-} from './core/errors.js';
+import { AuthenticationError, DuelkitError, PermissionDeniedError } from './core/errors.js';
+import { VERSION } from './version.js';
 
-const M = 'http://markets.test';
-const T = 'http://tournaments.test';
-const KEY = 'dk_test_builder_key_value';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = mockService();
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
-const address = '0x00000000000000000000000000000000000000aA';
 const user = {
   id: '7b0f8a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
   address: '0x00000000000000000000000000000000000000Bb',
@@ -31,13 +21,6 @@ const user = {
   builderAppId: '9b0f8a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
   createdAt: '2026-11-22T12:00:00.000Z',
 };
-const registered = { address, status: 'created', user };
-const apiError = (status: number, code: string, headers: Record<string, string> = {}) =>
-  HttpResponse.json({ code, message: code, requestId: 'req-1' }, { status, headers });
-
-function client(extra: Partial<ConstructorParameters<typeof DuelkitClient>[0]> = {}) {
-  return new DuelkitClient({ marketsUrl: M, tournamentsUrl: T, builderApiKey: KEY, ...extra });
-}
 
 function signInHandlers(counter: { challenges: number; logins: number }, token = () => `tok-${counter.logins}`) {
   return [
@@ -63,112 +46,6 @@ function signInHandlers(counter: { challenges: number; logins: number }, token =
     }),
   ];
 }
-
-describe('retries', () => {
-  it('waits Retry-After after a 429 and sends the same Idempotency-Key again', async () => {
-    const keys: (string | null)[] = [];
-    const times: number[] = [];
-    server.use(
-      http.post(`${M}/svc/user/bulk-register/register-simple`, ({ request }) => {
-        keys.push(request.headers.get('idempotency-key'));
-        times.push(Date.now());
-        return keys.length === 1
-          ? apiError(429, 'RATE_LIMITED', { 'Retry-After': '1' })
-          : HttpResponse.json(registered, { status: 201 });
-      }),
-    );
-    const res = await client().bulkRegister.registerSimple.withResponse({ body: { address } });
-    expect(res.data.status).toBe('created');
-    expect(res.meta.attempts).toBe(2);
-    expect(keys).toHaveLength(2);
-    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(keys[1]).toBe(keys[0]);
-    expect(res.meta.idempotencyKey).toBe(keys[0]);
-    expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(990);
-  });
-
-  it('retries 503 twice and then succeeds', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${T}/api/parlay/health`, () => {
-        calls += 1;
-        return calls <= 2
-          ? apiError(503, 'UPSTREAM_UNAVAILABLE', { 'retry-after-ms': '10' })
-          : HttpResponse.json({ status: 'ok', service: 'parlay', uptimeSeconds: 1, time: '2026-11-22T12:00:00.000Z' });
-      }),
-    );
-    expect((await client().health.parlayHealth()).status).toBe('ok');
-    expect(calls).toBe(3);
-  });
-
-  it('keeps the caller’s Idempotency-Key', async () => {
-    let seen: string | null = null;
-    server.use(
-      http.post(`${M}/svc/user/bulk-register/register-simple`, ({ request }) => {
-        seen = request.headers.get('idempotency-key');
-        return HttpResponse.json(registered, { status: 201 });
-      }),
-    );
-    await client().bulkRegister.registerSimple({ body: { address } }, { idempotencyKey: 'my-own-key-1' });
-    expect(seen).toBe('my-own-key-1');
-  });
-
-  it('returns promptly with AbortError when aborted during backoff', async () => {
-    server.use(
-      http.get(`${T}/api/parlay/health`, () => apiError(503, 'UPSTREAM_UNAVAILABLE', { 'Retry-After': '10' })),
-    );
-    const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 50);
-    await expect(client().health.parlayHealth({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
-    expect(Date.now() - started).toBeLessThan(1_000);
-  });
-
-  it('throws RateLimitError with retryAfterMs instead of waiting past the caller’s deadline', async () => {
-    server.use(http.get(`${T}/api/parlay/health`, () => apiError(429, 'RATE_LIMITED', { 'Retry-After': '30' })));
-    const err = await client()
-      .health.parlayHealth({}, { timeoutMs: 1_000 })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as RateLimitError).retryAfterMs).toBe(30_000);
-  });
-
-  it('never retries GEO_BLOCKED and classifies it', async () => {
-    let calls = 0;
-    server.use(
-      http.post(`${M}/svc/user/bulk-register/register-simple`, () => {
-        calls += 1;
-        return apiError(403, 'GEO_BLOCKED');
-      }),
-    );
-    const err = await client()
-      .bulkRegister.registerSimple({ body: { address } })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(GeoBlockedError);
-    expect(calls).toBe(1);
-    expect((err as GeoBlockedError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('turns an HTML 403 page into PermissionDeniedError', async () => {
-    server.use(
-      http.get(
-        `${T}/api/parlay/health`,
-        () => new HttpResponse('<html>Forbidden</html>', { status: 403, headers: { 'content-type': 'text/html' } }),
-      ),
-    );
-    const err = await client()
-      .health.parlayHealth()
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PermissionDeniedError);
-    expect(isDuelkitError(err)).toBe(true);
-    expect((err as PermissionDeniedError).code).toBe('UNKNOWN');
-  });
-
-  it('rejects a 2xx body that breaks the contract with ResponseValidationError', async () => {
-    server.use(http.get(`${T}/api/parlay/health`, () => HttpResponse.json({ status: 'fine' })));
-    await expect(client().health.parlayHealth()).rejects.toBeInstanceOf(ResponseValidationError);
-  });
-});
 
 describe('sign-in', () => {
   it('shares one sign-in between concurrent callers', async () => {
@@ -241,9 +118,111 @@ describe('types', () => {
   it('are derived from the contract', () => {
     const c = client();
     // @ts-expect-error: `addres` is not a field of register-simple
-    void (() => c.bulkRegister.registerSimple({ body: { addres: address } }));
+    void (() => c.bulkRegister.registerSimple({ body: { addres: user.address } }));
     // @ts-expect-error: check-user takes a query, not a body
-    void (() => c.bulkRegister.checkUser({ body: { address } }));
+    void (() => c.bulkRegister.checkUser({ body: { address: user.address } }));
     expect(typeof c.sports.proxy).toBe('function');
+  });
+});
+
+describe('configuration', () => {
+  it('reads the URLs and the builder key from the environment when they are not passed', async () => {
+    vi.stubEnv('DUELKIT_MARKETS_URL', M);
+    vi.stubEnv('DUELKIT_TOURNAMENTS_URL', `${T}/prefix`);
+    vi.stubEnv('DUELKIT_BUILDER_KEY', 'dk_from_env');
+    let key: string | null = null;
+    server.use(
+      http.get(`${T}/prefix/api/parlay/health`, ({ request }) => {
+        key = request.headers.get('x-builder-api-key');
+        return HttpResponse.json(health);
+      }),
+    );
+    const c = new DuelkitClient();
+    expect(c.marketsUrl).toBe(M);
+    await c.health.parlayHealth();
+    expect(key).toBe('dk_from_env');
+  });
+
+  it('defaults to the local server’s two ports', () => {
+    vi.stubEnv('DUELKIT_MARKETS_URL', '');
+    vi.stubEnv('DUELKIT_TOURNAMENTS_URL', '');
+    const c = new DuelkitClient({ builderApiKey: KEY });
+    expect([c.marketsUrl, c.tournamentsUrl]).toEqual(['http://localhost:3000', 'http://localhost:3001']);
+  });
+
+  it('refuses to start without a builder key', () => {
+    vi.stubEnv('DUELKIT_BUILDER_KEY', '');
+    expect(() => new DuelkitClient()).toThrow(DuelkitError);
+  });
+
+  it('sends a User-Agent naming the SDK and the runtime, after the application’s own token', async () => {
+    const agents: (string | null)[] = [];
+    server.use(
+      http.get(`${T}/api/parlay/health`, ({ request }) => {
+        agents.push(request.headers.get('user-agent'));
+        return HttpResponse.json(health);
+      }),
+    );
+    await client().health.parlayHealth();
+    await client({ userAgent: 'my-app/1.2.0' }).health.parlayHealth();
+    expect(agents).toEqual([
+      `duelkit-sdk/${VERSION} node/${process.versions.node}`,
+      `my-app/1.2.0 duelkit-sdk/${VERSION} node/${process.versions.node}`,
+    ]);
+  });
+
+  it('has the version of its package.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+
+  it('makes copies with other options that share the session', async () => {
+    const counter = { challenges: 0, logins: 0 };
+    const seen: (string | null)[] = [];
+    server.use(
+      ...signInHandlers(counter),
+      http.post(`${M}/svc/user/wallet/sign`, ({ request }) => {
+        seen.push(request.headers.get('authorization'));
+        return HttpResponse.json({ address: user.address, signature: '0x1234' });
+      }),
+      http.get(`${M}/svc/admin/auth/verify`, ({ request }) => {
+        seen.push(request.headers.get('authorization'));
+        return HttpResponse.json({ valid: true, adminId: user.id, expiresAt: '2026-11-22T13:00:00.000Z' });
+      }),
+    );
+    const c = client({ signer: privateKeyToAccount(generatePrivateKey()) });
+    await c.auth.signIn();
+    const admin = c.withOptions({ adminToken: 'admin-token' });
+    await admin.wallet.sign({ body: { message: 'hi' } });
+    await admin.adminAuth.verify();
+    await c.adminAuth.verify();
+    expect(counter.logins).toBe(1);
+    expect(seen.slice(0, 2)).toEqual(['Bearer tok-1', 'Bearer admin-token']);
+    expect(seen[2]).toBeNull();
+  });
+});
+
+describe('errors', () => {
+  it('turns an HTML 403 page into PermissionDeniedError with code UNKNOWN', async () => {
+    server.use(
+      http.get(
+        `${T}/api/parlay/health`,
+        () => new HttpResponse('<html>Forbidden</html>', { status: 403, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
+    const err = await client()
+      .health.parlayHealth()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermissionDeniedError);
+    expect((err as PermissionDeniedError).code).toBe('UNKNOWN');
+  });
+
+  it('keeps a code this SDK does not know yet', async () => {
+    server.use(http.get(`${T}/api/parlay/health`, () => apiError(401, 'PASSKEY_REQUIRED')));
+    const err = await client()
+      .health.parlayHealth()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthenticationError);
+    expect((err as AuthenticationError).code).toBe('PASSKEY_REQUIRED');
   });
 });

@@ -1,115 +1,122 @@
-import { marketsContract, tournamentsContract } from '@duelkit/contract';
-import { AuthSession, memoryTokenStore, type Signer, type StoredSession, type TokenStore } from './core/auth.js';
+import { memoryTokenStore, type Signer, type TokenStore } from './core/auth.js';
+import { DuelkitError } from './core/errors.js';
 import { leveled, type Logger, type LogLevel } from './core/logger.js';
-import { Transport } from './core/transport.js';
-import type { BoundRouter } from './core/types.js';
+import { DuelkitNamespaces } from './namespaces.generated.js';
 import { bindRouter } from './internal/bind.js';
+import { namespaces } from './internal/namespaces.js';
+import { readEnv, userAgent } from './internal/runtime.js';
+import { AuthSession } from './internal/session.js';
+import { Transport, type TransportConfig } from './internal/transport.js';
+
+/** Defaults of the client, each also documented on its option. */
+export const DEFAULTS = {
+  marketsUrl: 'http://localhost:3000',
+  tournamentsUrl: 'http://localhost:3001',
+  timeoutMs: 30_000,
+  totalTimeoutMs: 120_000,
+  maxRetries: 2,
+  maxRetryAfterMs: 60_000,
+} as const;
 
 export interface DuelkitClientOptions {
-  /** Base URL of the markets host, e.g. http://localhost:3000. */
-  marketsUrl: string;
-  /** Base URL of the tournaments host, e.g. http://localhost:3001. */
-  tournamentsUrl: string;
-  /** Your builder API key (server-side only: never ship it to browsers you do not control). */
-  builderApiKey: string;
+  /** Base URL of the markets host. Default: `DUELKIT_MARKETS_URL`, else `http://localhost:3000`. */
+  marketsUrl?: string;
+  /** Base URL of the tournaments host. Default: `DUELKIT_TOURNAMENTS_URL`, else `http://localhost:3001`. */
+  tournamentsUrl?: string;
+  /**
+   * Your builder API key. Default: `DUELKIT_BUILDER_KEY`; one of the two is required. Server-side
+   * only: never ship it to browsers you do not control.
+   */
+  builderApiKey?: string;
   /** Signs the sign-in challenge: a viem Account or WalletClient, or `{ address, signMessage }`. */
   signer?: Signer;
+  /** Admin token sent on admin routes (from `adminAuth.login` or `adminAuth.twoFactorVerify`); a request's own `adminToken` wins. */
+  adminToken?: string;
   fetch?: typeof fetch;
-  /** Per-attempt timeout (default 30 s). */
+  /** Budget of each attempt in ms (default 30 s). */
   timeoutMs?: number;
+  /** Budget of a whole call in ms, retries and the waits between them included (default 120 s). */
+  totalTimeoutMs?: number;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
+  /**
+   * The longest `Retry-After` the client waits for on its own (default 60 s). A longer one (an
+   * admin lockout, say) is not waited for: the error is thrown at once with its `retryAfterMs`.
+   */
+  maxRetryAfterMs?: number;
+  /** Headers sent on every request, after the SDK's own; `null` removes one the SDK would send. */
+  headers?: Record<string, string | null>;
+  /** Your application's product token, put before the SDK's in the User-Agent: `my-app/1.2.0`. */
+  userAgent?: string;
   logger?: Logger;
   logLevel?: LogLevel;
   tokenStore?: TokenStore;
 }
 
-type Markets = typeof marketsContract;
-type Tournaments = typeof tournamentsContract;
-
 /**
- * The Duelkit client. Every method is typed from the contract; writes carry idempotency keys,
- * failures are retried where that is safe, and the session renews itself.
+ * The Duelkit client. One namespace per contract router, one method per route, typed and
+ * documented from the contract. Every non-GET carries an Idempotency-Key reused across its
+ * retries, retries stay within the call's budget, the session renews itself, and paginated
+ * routes are async-iterable.
  *
  * @example
- * const client = new DuelkitClient({ marketsUrl, tournamentsUrl, builderApiKey, signer: privateKeyToAccount(key) });
+ * const client = new DuelkitClient({ builderApiKey, signer: privateKeyToAccount(key) });
  * const { user } = await client.auth.signIn({ username: 'alice' });
+ * for await (const duel of client.duels.publicAll({ query: { status: 'open' } })) console.log(duel.duelId);
  */
-export class DuelkitClient {
-  /** §4.1 user auth, plus `signIn`/`signOut` for the whole challenge flow. */
-  readonly auth: BoundRouter<Markets['auth']> & {
-    signIn(options?: { username?: string }): Promise<StoredSession>;
-    signOut(): Promise<void>;
-  };
-  readonly wallet: BoundRouter<Markets['wallet']>;
-  readonly bulkRegister: BoundRouter<Markets['bulkRegister']>;
-  readonly adminAuth: BoundRouter<Markets['adminAuth']> & { useToken(token: string | null): void };
-  /** §4.7 markets: create (accepted, not final; poll getById), lists, detail, participants. */
-  readonly duels: BoundRouter<Markets['duels']>;
-  /** §4.7 resolution by the creator, contests by participants, finalization (accepted, not final). */
-  readonly resolution: BoundRouter<Markets['resolution']>;
-  /** §4.16 market administration (admin token: `adminAuth.useToken`). */
-  readonly adminMarket: BoundRouter<Markets['adminMarket']>;
-  /** §4.11 trading: estimate → create/sell with the estimate, holdings, limits. */
-  readonly bets: BoundRouter<Markets['bets']>;
-  /** §4.8 private markets: invitation codes, joins (accepted, not final) and memberships. */
-  readonly invitations: BoundRouter<Markets['invitations']>;
-  /** §4.9 parent markets: groups of sub-markets with parent-level invitations. */
-  readonly parentMarkets: BoundRouter<Markets['parentMarkets']>;
-  /** §4.11 price history (yes-percentage snapshots). */
-  readonly priceHistory: BoundRouter<Markets['priceHistory']>;
-  /** §4.14 portfolio of a wallet. */
-  readonly portfolio: BoundRouter<Markets['portfolio']>;
-  /** §4.12 leaderboards. */
-  readonly leaderboard: BoundRouter<Markets['leaderboard']>;
-  /** §4.10 protocol statistics. */
-  readonly protocolStats: BoundRouter<Markets['protocolStats']>;
-  readonly tournamentsAuth: BoundRouter<Tournaments['auth']>;
-  readonly health: BoundRouter<Tournaments['health']>;
-  readonly sports: BoundRouter<Tournaments['sports']>;
+export class DuelkitClient extends DuelkitNamespaces {
+  /** The markets host's base URL in use. */
+  readonly marketsUrl: string;
+  /** The tournaments host's base URL in use. */
+  readonly tournamentsUrl: string;
+  readonly #options: DuelkitClientOptions;
 
-  constructor(options: DuelkitClientOptions) {
-    const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  constructor(options: DuelkitClientOptions = {}) {
+    super();
+    const builderApiKey = options.builderApiKey ?? readEnv('DUELKIT_BUILDER_KEY');
+    if (!builderApiKey) {
+      throw new DuelkitError('A builder API key is required: pass `builderApiKey` or set DUELKIT_BUILDER_KEY');
+    }
+    this.marketsUrl = options.marketsUrl ?? readEnv('DUELKIT_MARKETS_URL') ?? DEFAULTS.marketsUrl;
+    this.tournamentsUrl = options.tournamentsUrl ?? readEnv('DUELKIT_TOURNAMENTS_URL') ?? DEFAULTS.tournamentsUrl;
+    const tokenStore = options.tokenStore ?? memoryTokenStore();
+    this.#options = { ...options, tokenStore };
     const logger = leveled(options.logger, options.logLevel ?? 'warn');
-    const transport = new Transport({
-      fetch: fetchImpl,
-      builderApiKey: options.builderApiKey,
-      maxRetries: options.maxRetries ?? 2,
-      timeoutMs: options.timeoutMs ?? 30_000,
+    const config: TransportConfig = {
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      builderApiKey,
+      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      totalTimeoutMs: options.totalTimeoutMs ?? DEFAULTS.totalTimeoutMs,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
       logger,
-    });
-    const session = new AuthSession(
-      transport,
-      options.marketsUrl,
-      options.tokenStore ?? memoryTokenStore(),
-      options.signer,
-      logger,
-    );
-    transport.setTokenSource(session);
-    const markets = () => options.marketsUrl;
-    const tournaments = () => options.tournamentsUrl;
-    const auth = bindRouter(transport, markets, marketsContract.auth);
-    this.auth = Object.assign(auth, {
+      userAgent: userAgent(options.userAgent),
+      headers: options.headers ?? {},
+      adminToken: options.adminToken,
+      tokens: undefined,
+    };
+    const session = new AuthSession(new Transport(config), this.marketsUrl, tokenStore, options.signer, logger);
+    const transport = new Transport({ ...config, tokens: session });
+    const bases = { markets: this.marketsUrl, tournaments: this.tournamentsUrl };
+    for (const ns of namespaces()) {
+      const bound = bindRouter(transport, bases[ns.host], ns.router);
+      Object.defineProperty(this, ns.name, { value: bound, enumerable: true });
+    }
+    Object.assign(this.auth, {
       signIn: (opts: { username?: string } = {}) => session.signIn(opts),
       signOut: () => session.signOut(),
     });
-    this.wallet = bindRouter(transport, markets, marketsContract.wallet);
-    this.bulkRegister = bindRouter(transport, markets, marketsContract.bulkRegister);
-    this.adminAuth = Object.assign(bindRouter(transport, markets, marketsContract.adminAuth), {
-      useToken: (token: string | null) => transport.setAdminToken(token),
-    });
-    this.duels = bindRouter(transport, markets, marketsContract.duels);
-    this.bets = bindRouter(transport, markets, marketsContract.bets);
-    this.resolution = bindRouter(transport, markets, marketsContract.resolution);
-    this.adminMarket = bindRouter(transport, markets, marketsContract.adminMarket);
-    this.invitations = bindRouter(transport, markets, marketsContract.invitations);
-    this.parentMarkets = bindRouter(transport, markets, marketsContract.parentMarkets);
-    this.priceHistory = bindRouter(transport, markets, marketsContract.priceHistory);
-    this.portfolio = bindRouter(transport, markets, marketsContract.portfolio);
-    this.leaderboard = bindRouter(transport, markets, marketsContract.leaderboard);
-    this.protocolStats = bindRouter(transport, markets, marketsContract.protocolStats);
-    this.tournamentsAuth = bindRouter(transport, tournaments, tournamentsContract.auth);
-    this.health = bindRouter(transport, tournaments, tournamentsContract.health);
-    this.sports = bindRouter(transport, tournaments, tournamentsContract.sports);
+  }
+
+  /**
+   * A client with the given options replacing this one's, sharing its session (the token store):
+   * for an admin token, a shorter budget, extra headers.
+   *
+   * @example
+   * const login = await client.adminAuth.login({ body: { email, password } });
+   * if (login.status === 'authenticated') admin = client.withOptions({ adminToken: login.token });
+   */
+  withOptions(options: Omit<DuelkitClientOptions, 'tokenStore'>): DuelkitClient {
+    return new DuelkitClient({ ...this.#options, ...options });
   }
 }

@@ -1,5 +1,6 @@
-export { DuelkitClient } from './client.js';
+export { DuelkitClient, DEFAULTS } from './client.js';
 export type { DuelkitClientOptions } from './client.js';
+export { VERSION } from './version.js';
 export {
   DuelkitError,
   ApiError,
@@ -22,6 +23,15 @@ export {
   isRetryable,
 } from './core/errors.js';
 export { memoryTokenStore } from './core/auth.js';
-export type { Signer, StoredSession, TokenStore } from './core/auth.js';
+export type { SessionMethods, Signer, StoredSession, TokenStore } from './core/auth.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { CallOptions, ResponseMeta, RouteInput, RouteOutput } from './core/types.js';
+export type {
+  Lenient,
+  PagePromise,
+  PaginatedRouteMethod,
+  RequestOptions,
+  ResponseMeta,
+  RouteInput,
+  RouteMethod,
+  RouteOutput,
+} from './core/types.js';

@@ -104,12 +104,12 @@ describe('identity through the SDK', () => {
 
   it('keeps an admin with 2FA from acting until the TOTP step', async () => {
     await server.container.identity.admins.create('e2e-admin@example.com', 'e2e admin password');
-    const admin = clientFor(server.builderKey);
+    let admin = clientFor(server.builderKey);
     const login = await admin.adminAuth.login({
       body: { email: 'e2e-admin@example.com', password: 'e2e admin password' },
     });
     if (login.status !== 'authenticated') throw new Error('expected a session');
-    admin.adminAuth.useToken(login.token);
+    admin = admin.withOptions({ adminToken: login.token });
     const { secret } = await admin.adminAuth.twoFactorSetup({ body: {} });
     await admin.adminAuth.twoFactorVerifySetup({ body: { code: authenticator.generate(secret) } });
 
@@ -117,11 +117,11 @@ describe('identity through the SDK', () => {
       body: { email: 'e2e-admin@example.com', password: 'e2e admin password' },
     });
     if (second.status !== '2fa_required') throw new Error('expected a 2FA challenge');
-    admin.adminAuth.useToken(second.challengeToken);
+    admin = admin.withOptions({ adminToken: second.challengeToken });
     const blocked = await admin.adminAuth.me().catch((e: unknown) => e);
     expect((blocked as AuthenticationError).code).toBe('TWO_FACTOR_REQUIRED');
     const done = await admin.adminAuth.twoFactorVerify({ body: { code: authenticator.generate(secret) } });
-    admin.adminAuth.useToken(done.token);
+    admin = admin.withOptions({ adminToken: done.token });
     expect((await admin.adminAuth.me()).twoFactorEnabled).toBe(true);
   });
 });

@@ -43,8 +43,7 @@ async function admin() {
   const client = newClient();
   const login = await client.adminAuth.login({ body: { email, password: 'settlement admin password' } });
   if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
-  client.adminAuth.useToken(login.token);
-  return client;
+  return client.withOptions({ adminToken: login.token });
 }
 
 const sleepUntil = async (t: number) => {

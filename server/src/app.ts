@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RequestContext } from '@mikro-orm/core';
 import { createExpressEndpoints, type TsRestExpressOptions } from '@ts-rest/express';
@@ -12,6 +12,8 @@ import type { Container } from './container.js';
 import { requireBuilderKey } from './http/middleware/builder-key.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { errorHandler, notFound } from './http/middleware/error-handler.js';
+import { geoGate } from './http/middleware/geo.js';
+import { inputGuard } from './http/middleware/input-guard.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
@@ -23,8 +25,14 @@ import { requestIdOf } from './http/request-context.js';
 
 type Host = 'markets' | 'tournaments';
 
+/**
+ * The host's OpenAPI document: copied beside the built output by `pnpm build` (dist/openapi), or
+ * the repository's docs/openapi when running from source.
+ */
 function openApiDocument(host: Host): string {
-  return readFileSync(fileURLToPath(new URL(`../../docs/openapi/${host}.json`, import.meta.url)), 'utf8');
+  const built = new URL(`./openapi/${host}.json`, import.meta.url);
+  const source = new URL(`../../docs/openapi/${host}.json`, import.meta.url);
+  return readFileSync(fileURLToPath(existsSync(built) ? built : source), 'utf8');
 }
 
 /** ts-rest options shared by both hosts; the middleware are plain Express handlers. */
@@ -91,7 +99,7 @@ export function createHostApp(
     res.json(c.health.liveness(host));
   });
   app.get('/ready', (_req, res, next) => {
-    c.health.readiness().then((r) => res.status(r.status === 'ready' ? 200 : 503).json(r), next);
+    c.health.readiness().then((r) => res.status(r.status === 'not_ready' ? 503 : 200).json(r), next);
   });
   if (host === 'markets' && c.mediaRoot) {
     // Uploaded files on local disk (embedded defaults); with S3 they are served by the bucket.
@@ -127,6 +135,7 @@ export function createHostApp(
   );
   app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
   app.use(express.json({ limit: c.config.http.jsonBodyLimit }));
+  app.use(inputGuard());
 
   mount(app, {
     logInitialization: false,
@@ -134,7 +143,8 @@ export function createHostApp(
     responseValidation: true,
     globalMiddleware: [
       responseCache(c.responseCache),
-      authenticate(c.authenticator),
+      authenticate(c.authentication),
+      geoGate(c.geo),
       idempotency(c.idempotency, c.logger),
     ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),

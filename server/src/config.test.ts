@@ -1,5 +1,7 @@
+import { toHex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withListeningPort } from './config.js';
 
 describe('loadConfig', () => {
   it('starts on embedded defaults with an empty environment', () => {
@@ -35,5 +37,124 @@ describe('loadConfig', () => {
   it('refuses one port for both hosts and non-ISO country codes', () => {
     expect(() => loadConfig({ PORT: '4000', TOURNAMENTS_PORT: '4000' })).toThrow(/TOURNAMENTS_PORT/);
     expect(() => loadConfig({ GEO_BLOCKED_COUNTRIES: 'USA' })).toThrow(/GEO_BLOCKED_COUNTRIES/);
+  });
+});
+
+const PRODUCTION = {
+  DUELKIT_ENV: 'production',
+  DATABASE_URL: 'postgres://duelkit@db.internal:5432/duelkit',
+  REDIS_URL: 'redis://cache.internal:6379',
+  CHAIN_RPC_URL: 'https://rpc.example.org',
+  CHAIN_CONTRACTS: JSON.stringify({
+    credits: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    usdc: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+    markets: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  }),
+  CHAIN_OPERATOR_KEY: `0x${'7'.repeat(64)}`,
+  JWT_SECRET: 'a'.repeat(48),
+  WALLET_MASTER_KEY: `0x${'5'.repeat(64)}`,
+  SPORTS_PROVIDER: 'sportmonks',
+  SPORTMONKS_API_TOKEN: 'provider-token',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
+describe('run modes', () => {
+  it('starts embedded by default, with secrets generated for this instance and no constant among them', () => {
+    const a = loadConfig({});
+    const b = loadConfig({});
+    expect(a.mode).toBe('embedded');
+    expect(a.generatedSecrets).toEqual(['JWT_SECRET', 'WALLET_MASTER_KEY', 'CHAIN_OPERATOR_KEY']);
+    expect(a.auth.jwtSecret).not.toBe(b.auth.jwtSecret);
+    expect(a.auth.walletMasterKey.equals(b.auth.walletMasterKey)).toBe(false);
+    expect(a.chain.operatorKey).not.toBe(b.chain.operatorKey);
+    expect(a.auth.jwtSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses production with nothing configured, listing every missing piece at once', () => {
+    const problems = problemsOf({ DUELKIT_ENV: 'production' }).join('\n');
+    for (const name of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'CHAIN_RPC_URL',
+      'CHAIN_OPERATOR_KEY',
+      'JWT_SECRET',
+      'WALLET_MASTER_KEY',
+      'SPORTS_PROVIDER',
+    ]) {
+      expect(problems).toContain(`${name}:`);
+    }
+  });
+
+  it.each(Object.keys(PRODUCTION).filter((k) => k !== 'DUELKIT_ENV' && k !== 'SPORTS_PROVIDER'))(
+    'refuses production without %s',
+    (name) => {
+      const env: Record<string, string> = { ...PRODUCTION };
+      delete env[name];
+      expect(problemsOf(env).join('\n')).toContain(`${name}:`);
+    },
+  );
+
+  it('refuses production on the fake sports provider, with a development key or a published operator key', () => {
+    expect(problemsOf({ ...PRODUCTION, SPORTS_PROVIDER: 'fake' }).join('\n')).toContain('SPORTS_PROVIDER:');
+    expect(problemsOf({ ...PRODUCTION, DUELKIT_DEV_BUILDER_KEY: 'dk_development_key' }).join('\n')).toContain(
+      'DUELKIT_DEV_BUILDER_KEY:',
+    );
+    // Accounts of the default test mnemonic, published with every development chain.
+    const hd = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 3 });
+    const published = toHex(hd.getHdKey().privateKey as Uint8Array);
+    expect(problemsOf({ ...PRODUCTION, CHAIN_OPERATOR_KEY: published }).join('\n')).toContain('CHAIN_OPERATOR_KEY:');
+  });
+
+  it('starts production with everything configured, generating nothing', () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.mode).toBe('production');
+    expect(config.generatedSecrets).toEqual([]);
+    expect(config.auth.jwtSecret).toBe(PRODUCTION.JWT_SECRET);
+  });
+
+  it('treats NODE_ENV=production as production, and refuses it combined with DUELKIT_ENV=embedded', () => {
+    const { DUELKIT_ENV: _mode, ...rest } = PRODUCTION;
+    expect(loadConfig({ ...rest, NODE_ENV: 'production' }).mode).toBe('production');
+    expect(problemsOf({ NODE_ENV: 'production' }).join('\n')).toContain('DATABASE_URL:');
+    expect(problemsOf({ ...rest, NODE_ENV: 'production', DUELKIT_ENV: 'embedded' }).join('\n')).toContain(
+      'DUELKIT_ENV:',
+    );
+  });
+
+  it('needs an operator key in embedded mode too once the chain is a real node', () => {
+    const { CHAIN_RPC_URL, CHAIN_CONTRACTS } = PRODUCTION;
+    expect(problemsOf({ CHAIN_RPC_URL, CHAIN_CONTRACTS }).join('\n')).toContain('CHAIN_OPERATOR_KEY:');
+  });
+});
+
+describe('derived URLs', () => {
+  it('follow PORT unless set', () => {
+    const config = loadConfig({ PORT: '4100', TOURNAMENTS_PORT: '4101' });
+    expect(config.storage.publicBaseUrl).toBe('http://localhost:4100');
+    expect(config.markets.publicBaseUrl).toBe('http://localhost:4100');
+    expect(config.auth.siweUri).toBe('http://localhost:4100');
+    const set = loadConfig({ PORT: '4100', TOURNAMENTS_PORT: '4101', PUBLIC_BASE_URL: 'https://api.example.org' });
+    expect(set.auth.siweUri).toBe('https://api.example.org');
+  });
+
+  it('follow the port the system chose when PORT=0, and leave set ones alone', () => {
+    const derived = withListeningPort(loadConfig({ PORT: '0', TOURNAMENTS_PORT: '0' }), 43_210);
+    expect(derived.storage.publicBaseUrl).toBe('http://localhost:43210');
+    expect(derived.auth.siweUri).toBe('http://localhost:43210');
+    const set = withListeningPort(
+      loadConfig({ PORT: '0', TOURNAMENTS_PORT: '0', SIWE_URI: 'https://app.example.org' }),
+      43_210,
+    );
+    expect(set.auth.siweUri).toBe('https://app.example.org');
+    expect(set.storage.publicBaseUrl).toBe('http://localhost:43210');
   });
 });

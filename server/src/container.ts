@@ -21,9 +21,10 @@ import { MarketSettingsStore } from './areas/settlement/market-settings.js';
 import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
+import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
 import { BuilderKeyService } from './areas/builders/builder-key.service.js';
 import type { Config } from './config.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres.js';
+import type { EmbeddedPostgres } from './platform/db/embedded-postgres.js';
 import { initOrm, type Orm } from './platform/db/orm.js';
 import { GeoGate } from './platform/geo/geo-gate.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './adapters/geo/geo-lookup.js';
@@ -48,18 +49,21 @@ import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
 import type { StoragePort } from './adapters/storage/storage.port.js';
 import { AdminAuthService } from './areas/identity/admin-auth.service.js';
+import { AdminRepository } from './areas/identity/admin.repository.js';
 import { AuthService } from './areas/identity/auth.service.js';
-import { IdentityAuthenticator } from './areas/identity/authenticator.js';
+import { AuthenticationService } from './areas/identity/authentication.service.js';
 import { IdpService } from './areas/identity/idp.service.js';
 import { SecretBox } from './areas/identity/secret-box.js';
+import { SiweNonceRepository } from './areas/identity/siwe-nonce.repository.js';
 import { SiweService } from './areas/identity/siwe.service.js';
 import { TokenService } from './areas/identity/token.service.js';
+import { UserRepository } from './areas/identity/user.repository.js';
 import { UserService } from './areas/identity/user.service.js';
+import { WalletCredentialRepository } from './areas/identity/wallet-credential.repository.js';
 import { WalletCredentialVerifier } from './areas/identity/wallet-credential.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Authenticator } from './http/middleware/authenticate.js';
 import { IdempotencyService } from './platform/idempotency/idempotency.service.js';
 import { ChainStateRepository } from './platform/chain-tx/chain-state.repository.js';
 import type { ChainTxPipeline } from './platform/chain-tx/chain-tx.pipeline.js';
@@ -96,7 +100,8 @@ export interface Container {
   };
   readonly geo: GeoGate;
   readonly health: HealthService;
-  readonly authenticator: Authenticator;
+  /** Turns bearer tokens and wallet credentials into principals (the HTTP layer reads the headers). */
+  readonly authentication: AuthenticationService;
   readonly sports: SportsService;
   readonly chain: ChainPort;
   /** The pipeline every chain write goes through, and the reconciler that finishes open writes. */
@@ -138,9 +143,6 @@ export interface Container {
   close(): Promise<void>;
 }
 
-/** Connections the embedded database accepts; every pool in the process stays below it. */
-const EMBEDDED_MAX_CONNECTIONS = 12;
-
 function createRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {
     // Fail fast while disconnected so limiters fall back to memory instead of queueing.
@@ -167,7 +169,6 @@ function createGeoLookup(config: Config): GeoLookupPort {
 }
 
 export interface ContainerOverrides {
-  authenticator?: Authenticator;
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
@@ -218,15 +219,16 @@ export async function createContainer(
   let url = config.database.url;
   let poolSize = config.database.poolSize;
   if (!url) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.database.dataDir,
-      maxConnections: EMBEDDED_MAX_CONNECTIONS,
-    });
+    // Loaded only on embedded defaults: production never starts PGlite.
+    const { startEmbeddedPostgres } = await import('./platform/db/embedded-postgres.js');
+    embedded = await startEmbeddedPostgres({ dataDir: config.database.dataDir });
     url = embedded.url;
     poolSize = Math.min(poolSize, 4);
     logger.info({ dataDir: config.database.dataDir ?? '(memory)' }, 'embedded PostgreSQL started');
   }
-  const orm = await initOrm(url, poolSize, config.database.runMigrations);
+  const orm = await initOrm(url, poolSize, config.database.runMigrations, (holder) =>
+    logger.info({ holder }, 'waiting for another instance to finish migrating'),
+  );
   closers.push(() => orm.close(true));
   if (embedded) closers.push(() => embedded.stop());
 
@@ -258,9 +260,14 @@ export async function createContainer(
   await reconciler
     .runOnce()
     .catch((err: unknown) => logger.warn({ err }, 'boot reconciliation of chain writes failed'));
-  health.addProbe('chain', async () => {
-    await chain.blockNumber();
-  });
+  // Not critical: reads keep working while the node is away, chain writes answer CHAIN_UNAVAILABLE.
+  health.addProbe(
+    'chain',
+    async () => {
+      await chain.blockNumber();
+    },
+    { critical: false },
+  );
   const sportsCache: CachePort = redis
     ? new RedisCacheAdapter(redis)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
@@ -271,12 +278,13 @@ export async function createContainer(
     config.auth.userTokenTtlSeconds,
     config.auth.adminTokenTtlSeconds,
   );
-  const users = new UserService(orm, box, tokens);
-  const admins = new AdminAuthService(orm, box, tokens);
+  const users = new UserService(new UserRepository(orm), box, tokens);
+  const admins = new AdminAuthService(new AdminRepository(orm), box, tokens);
+  const walletCredentials = new WalletCredentialRepository(orm);
   const { storage, mediaRoot } = overrides.storage
     ? { storage: overrides.storage, mediaRoot: undefined }
     : await createStorage(config);
-  const siwe = new SiweService(orm, {
+  const siwe = new SiweService(new SiweNonceRepository(orm), {
     domain: config.auth.siweDomain,
     uri: config.auth.siweUri,
     chainId: config.auth.chainId,
@@ -333,7 +341,7 @@ export async function createContainer(
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
   const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
-  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm));
+  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
     jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 3 : 5, embedded: Boolean(embedded), logger });
@@ -353,6 +361,8 @@ export async function createContainer(
       },
       // The stored statistics row stays fresh without anyone calling protocol-stats/refresh.
       { name: 'protocol-stats', everyMs: 5 * 60_000, run: () => analytics.stats.refresh() },
+      // Used wallet credentials matter only inside their 5-minute window.
+      { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
     ];
     settlement.attach(jobs);
     await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks], logger);
@@ -362,7 +372,7 @@ export async function createContainer(
     logger,
     orm,
     redis,
-    builderKeys: new BuilderKeyService(orm, config.builderKeys.cacheMs),
+    builderKeys: new BuilderKeyService(new BuilderKeyRepository(orm), config.builderKeys.cacheMs),
     idempotency: new IdempotencyService(orm, config.idempotency),
     limits: {
       team: factory.create('key:team', config.rateLimits.teamPerMin),
@@ -376,9 +386,10 @@ export async function createContainer(
     },
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
-    authenticator:
-      overrides.authenticator ?? new IdentityAuthenticator(tokens, admins, new WalletCredentialVerifier(orm)),
-    sports: new SportsService(sportsProvider, sportsCache, logger),
+    authentication: new AuthenticationService(tokens, admins, new WalletCredentialVerifier(walletCredentials)),
+    sports: new SportsService(sportsProvider, sportsCache, logger, {
+      source: !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
+    }),
     chain,
     chainTxs: { pipeline: chain.pipeline, reconciler },
     analytics,

@@ -3,10 +3,12 @@ import { fundedUser, UNIT, until } from '../test/support/market-fixtures.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startDuelkit, type RunningServer } from './server.js';
+import { UNRESTRICTED } from './platform/geo/region.js';
 
 describe('embedded defaults', () => {
   let running: RunningServer;
   const devKey = 'dk_embedded_smoke_test_key';
+  const warnings: string[] = [];
 
   beforeAll(async () => {
     // No DATABASE_URL and no REDIS_URL: embedded PostgreSQL and in-memory limits.
@@ -18,10 +20,11 @@ describe('embedded defaults', () => {
         LOG_LEVEL: 'silent',
         DUELKIT_DEV_BUILDER_KEY: devKey,
         CHAIN_EMBEDDED_RPC_PORT: '0',
+        OPERATOR_PORT: 'off',
         DUEL_PUBLIC_LEAD_SECONDS: '0',
         INDEXER_INTERVAL_MS: '200',
       }),
-      { logger: createLogger('silent') },
+      { logger: createLogger('warn', { write: (line: string) => void warnings.push(line) }) },
     );
   }, 60_000);
   afterAll(() => running?.stop());
@@ -58,12 +61,12 @@ describe('embedded defaults', () => {
       (d) => d?.chainState === 'confirmed',
     );
     const quote = await c.markets.bets.estimateBuy(
-      { userId: alice.user.id, address: alice.address },
+      { userId: alice.user.id, address: alice.address, region: UNRESTRICTED },
       { duelId, optionIndex: 1, betAmountUsdc: (5n * UNIT).toString(), slippageBps: 50 },
     );
     if (!quote.success) throw new Error(quote.message);
     await c.markets.bets.placeBet(
-      { userId: alice.user.id, address: alice.address },
+      { userId: alice.user.id, address: alice.address, region: UNRESTRICTED },
       {
         estimate: quote.estimate,
         duelId,
@@ -80,4 +83,9 @@ describe('embedded defaults', () => {
     );
     expect(duel?.totalVolume).toBe((5n * UNIT).toString());
   }, 60_000);
+
+  it('logs no job-engine error: concurrent batches of the ORM and the workers do not interleave', () => {
+    const failures = warnings.filter((line) => /worker error|job failed|bind message/.test(line));
+    expect(failures).toEqual([]);
+  });
 });

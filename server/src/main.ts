@@ -31,7 +31,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     signals += 1;
     if (signals > 1) process.exit(1);
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    logger.info({ signal, graceMs: config.http.shutdownGraceMs }, 'shutting down: draining in-flight requests');
+    // The grace is a promise to the orchestrator (it kills the process after it): keep it.
+    setTimeout(() => {
+      logger.error('shutdown did not finish within SHUTDOWN_GRACE_MS; exiting');
+      process.exit(1);
+    }, config.http.shutdownGraceMs).unref();
     running.stop().then(
       () => process.exit(0),
       (err: unknown) => {

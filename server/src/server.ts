@@ -1,81 +1,141 @@
-import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMarketsApp, createTournamentsApp } from './app.js';
-import type { Config } from './config.js';
+import { withListeningPort, type Config } from './config.js';
 import { createContainer, type Container, type ContainerOverrides } from './container.js';
+import { HttpDrain } from './http/drain.js';
+import { startOperatorSurface, type OperatorSurface } from './http/operator/operator.server.js';
 import { createLogger, type Logger } from './logger.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface RunningServer {
   readonly container: Container;
   readonly marketsUrl: string | undefined;
   readonly tournamentsUrl: string | undefined;
-  /** The development key created on this start, when one was. */
+  /** The development key created on this start, when one was (embedded mode only). */
   readonly devKey: string | undefined;
-  /** Stops accepting, drains in-flight requests (up to the grace period), closes pools. */
+  /** The loopback operator surface the operator commands call, when it runs. */
+  readonly operator: OperatorSurface | undefined;
+  /**
+   * Stops accepting, lets in-flight requests and jobs finish, then closes pools — all within
+   * SHUTDOWN_GRACE_MS (see HttpDrain for how keep-alive connections are let go).
+   */
   stop(): Promise<void>;
 }
 
-function listen(server: Server, port: number, host: string): Promise<string> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
-      const { port: bound } = server.address() as AddressInfo;
-      resolve(`http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${bound}`);
+      resolve((server.address() as AddressInfo).port);
     });
   });
 }
 
-function drain(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+/** Answers while the container is being built: alive, not ready. */
+const starting: RequestListener = (req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/health') {
+    res.end(JSON.stringify({ status: 'ok', service: 'starting', uptimeSeconds: 0, time: new Date().toISOString() }));
+    return;
+  }
+  res.statusCode = 503;
+  res.setHeader('Retry-After', '1');
+  const requestId = randomUUID();
+  res.setHeader('x-request-id', requestId);
+  res.end(JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'The server is starting; retry shortly', requestId }));
+};
+
+/** Creates the development builder key on a fresh embedded database; two instances may race for it. */
+async function ensureDevKey(container: Container, config: Config, logger: Logger): Promise<string | undefined> {
+  try {
+    const created = await container.builderKeys.ensureDevKey(config.builderKeys.devKey);
+    if (!created) return undefined;
+    logger.warn(
+      { builderAppId: created.tenant.builderAppId },
+      `created development builder key (shown once): ${created.key}`,
+    );
+    return created.key;
+  } catch (err) {
+    if ((err as Error).name === 'UniqueConstraintViolationException') return undefined;
+    throw err;
+  }
 }
 
-/** Builds the container and serves the configured hosts. */
+/**
+ * Serves the configured hosts: binds the ports first (so URLs derived from a port chosen by the
+ * system are right), builds the container, then swaps the apps in.
+ */
 export async function startDuelkit(
   config: Config,
   options: { logger?: Logger; overrides?: ContainerOverrides } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const container = await createContainer(config, logger, options.overrides);
-  const created = await container.builderKeys.ensureDevKey(config.builderKeys.devKey);
-  if (created) {
+  if (config.mode === 'embedded') {
     logger.warn(
-      { builderAppId: created.tenant.builderAppId },
-      `created development builder key (shown once): ${created.key}`,
+      { dataDir: config.database.dataDir ?? '(memory)', generatedSecrets: config.generatedSecrets },
+      'embedded mode: a development instance, not for production (DUELKIT_ENV=production; docs/deployment.md)',
     );
   }
-  const servers: Server[] = [];
-  let marketsUrl: string | undefined;
-  let tournamentsUrl: string | undefined;
+  const hosts: { server: Server; drain: HttpDrain; swap(app: RequestListener): void }[] = [];
+  const open = async (port: number) => {
+    const server = createServer();
+    server.on('clientError', answerClientError);
+    const drain = new HttpDrain(server);
+    let current = starting;
+    server.on(
+      'request',
+      drain.track((req, res) => current(req, res)),
+    );
+    hosts.push({ server, drain, swap: (app) => (current = app) });
+    return listen(server, port, config.http.host);
+  };
   const { serve, host } = config.http;
-  if (serve !== 'tournaments') {
-    const server = createServer(createMarketsApp(container));
-    servers.push(server);
-    marketsUrl = await listen(server, config.http.marketsPort, host);
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  let container: Container;
+  let marketsPort: number | undefined;
+  let tournamentsPort: number | undefined;
+  try {
+    if (serve !== 'tournaments') marketsPort = await open(config.http.marketsPort);
+    if (serve !== 'markets') tournamentsPort = await open(config.http.tournamentsPort);
+    const effective = marketsPort === undefined ? config : withListeningPort(config, marketsPort);
+    container = await createContainer(effective, logger, options.overrides);
+  } catch (err) {
+    await Promise.all(hosts.map((h) => new Promise((resolve) => h.server.close(resolve))));
+    throw err;
   }
-  if (serve !== 'markets') {
-    const server = createServer(createTournamentsApp(container));
-    servers.push(server);
-    tournamentsUrl = await listen(server, config.http.tournamentsPort, host);
-  }
+  // Hosts were opened markets first, so their order matches.
+  const apps = [
+    ...(marketsPort === undefined ? [] : [createMarketsApp(container)]),
+    ...(tournamentsPort === undefined ? [] : [createTournamentsApp(container)]),
+  ];
+  apps.forEach((app, i) => hosts[i]?.swap(app));
+  const devKey = config.mode === 'embedded' ? await ensureDevKey(container, config, logger) : undefined;
+  const operator = await startOperatorSurface(container, logger);
+  const marketsUrl = marketsPort === undefined ? undefined : `http://${shown}:${marketsPort}`;
+  const tournamentsUrl = tournamentsPort === undefined ? undefined : `http://${shown}:${tournamentsPort}`;
   logger.info({ marketsUrl, tournamentsUrl }, 'duelkit listening');
   let stopping: Promise<void> | undefined;
   return {
     container,
     marketsUrl,
     tournamentsUrl,
-    devKey: created?.key,
+    devKey,
+    operator,
     stop() {
       stopping ??= (async () => {
-        await Promise.all(servers.map((s) => drain(s, config.http.shutdownGraceMs)));
+        const grace = config.http.shutdownGraceMs;
+        // Requests and jobs get the grace minus what closing the pools and databases needs.
+        const deadline = Date.now() + grace - Math.min(2_000, Math.floor(grace / 4));
+        const [left] = await Promise.all([
+          Promise.all(hosts.map((h) => h.drain.drain(deadline))),
+          container.jobs?.stopWorkers(deadline),
+          operator?.close(),
+        ]);
+        const running = left.reduce((a, b) => a + b, 0);
+        if (running) logger.warn({ requests: running }, 'requests still running at the shutdown deadline');
         await container.close();
       })();
       return stopping;

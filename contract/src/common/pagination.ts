@@ -1,9 +1,18 @@
 import { z } from 'zod';
 
+/**
+ * The deepest page a list serves. With 100 rows a page that is a million rows in: far past any
+ * real listing, and small enough that no offset ever leaves the database's integer range.
+ */
+export const MAX_PAGE = 10_000;
+
+/** Largest page size of any list. */
+export const MAX_PAGE_SIZE = 100;
+
 /** Query parameters shared by every paginated list. */
 export const PaginationQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1).describe('1-based page index'),
-  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, at most 100'),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1).describe(`1-based page index, at most ${MAX_PAGE}`),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20).describe('Page size, at most 100'),
 });
 export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;
 

@@ -4,6 +4,19 @@
  */
 export type AuthKind = 'public' | 'bearer' | 'optional-bearer' | 'admin' | 'jwt-or-wallet' | 'builder-only' | 'webhook';
 
+/**
+ * Where the usdc geo gate finds the collateral a request uses.
+ *
+ * - a dotted path into the request (`body.collateralStack`; `[]` walks an array, as in
+ *   `body.markets[].collateralStack`): the gate refuses usdc from a blocked region before the
+ *   handler runs;
+ * - `market`: the collateral is the market's, known only to the service; the gate resolves the
+ *   caller's region and the service judges it against the market.
+ */
+export interface GeoRule {
+  readonly collateralFrom: 'market' | `body.${string}` | `query.${string}`;
+}
+
 /** Metadata carried by every contract route; the server and the OpenAPI generator read it. */
 export interface RouteMeta {
   /** Who may call the route. */
@@ -21,6 +34,14 @@ export interface RouteMeta {
    * short cache, a few seconds stale at most. Requests with an Authorization header bypass it.
    */
   readonly cacheable?: boolean;
+  /**
+   * A `public` route whose answer depends on who calls when a bearer token is sent (a member sees
+   * their private market, an admin may list private duels). The token is optional; a token that is
+   * sent is verified like on any other route, and a bad one is refused (docs/auth.md).
+   */
+  readonly personalised?: boolean;
+  /** The route is subject to the usdc geo gate. */
+  readonly geo?: GeoRule;
 }
 
 /** Builds a route's metadata; `idempotent` defaults to false. */
@@ -28,7 +49,13 @@ export function meta(
   tag: string,
   section: string,
   auth: AuthKind,
-  options: { idempotent?: boolean; operational?: boolean; cacheable?: boolean } = {},
+  options: {
+    idempotent?: boolean;
+    operational?: boolean;
+    cacheable?: boolean;
+    personalised?: boolean;
+    geo?: GeoRule;
+  } = {},
 ): RouteMeta {
   return {
     auth,
@@ -37,6 +64,8 @@ export function meta(
     idempotent: options.idempotent ?? false,
     ...(options.operational ? { operational: true } : {}),
     ...(options.cacheable ? { cacheable: true } : {}),
+    ...(options.personalised ? { personalised: true } : {}),
+    ...(options.geo ? { geo: options.geo } : {}),
   };
 }
 

@@ -65,6 +65,8 @@ export const adminAuthContract = c.router({
     body: z.object({ code: TotpCode }).strict(),
     responses: { 200: AdminSessionSchema },
     summary: 'Complete a two-factor login with a TOTP or backup code (bearer: the challenge token)',
+    description:
+      'A TOTP code is accepted once (and never after a later one); a backup code once. One challenge yields at most one session: concurrent attempts after the first answer TOKEN_REVOKED. A wrong code (TWO_FACTOR_INVALID) leaves the challenge usable.',
     metadata: meta(tag, '4.16', 'admin'),
   },
   twoFactorVerifySetup: {
@@ -73,6 +75,7 @@ export const adminAuthContract = c.router({
     body: z.object({ code: z.string().regex(/^\d{6}$/) }).strict(),
     responses: { 200: z.object({ enabled: z.literal(true), backupCodes: BackupCodes }).strict() },
     summary: 'Turn two-factor authentication on with a code from the new secret',
+    description: 'Ends every other session and challenge of this admin; the calling token stays valid.',
     metadata: meta(tag, '4.16', 'admin'),
   },
   twoFactorDisable: {
@@ -81,6 +84,8 @@ export const adminAuthContract = c.router({
     body: z.object({ code: TotpCode }).strict(),
     responses: { 200: z.object({ enabled: z.literal(false) }).strict() },
     summary: 'Turn two-factor authentication off (needs a current code)',
+    description:
+      'Takes a TOTP or a backup code. Ends every other session of this admin; the calling token stays valid.',
     metadata: meta(tag, '4.16', 'admin'),
   },
   regenerateBackupCodes: {
@@ -89,6 +94,7 @@ export const adminAuthContract = c.router({
     body: z.object({ code: z.string().regex(/^\d{6}$/) }).strict(),
     responses: { 200: z.object({ backupCodes: BackupCodes }).strict() },
     summary: 'Replace all backup codes with 10 new ones (needs a current code)',
+    description: 'Takes a TOTP code. Ends every other session of this admin; the calling token stays valid.',
     metadata: meta(tag, '4.16', 'admin'),
   },
   logout: {

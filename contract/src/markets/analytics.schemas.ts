@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../common/pagination.js';
 import { CollateralStackSchema, SignedAmountSchema, TimestampSchema } from '../common/primitives.js';
 
 /**
@@ -48,8 +49,8 @@ export type ChartQuery = z.infer<typeof ChartQuerySchema>;
 
 /** Page and page size of a list requested in a POST body (the portfolio tables). */
 export const BodyPaginationShape = {
-  page: z.number().int().min(1).default(1).describe('1-based page index'),
-  limit: z.number().int().min(1).max(100).default(20).describe('Page size, at most 100'),
+  page: z.number().int().min(1).max(MAX_PAGE).default(1).describe(`1-based page index, at most ${MAX_PAGE}`),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(20).describe('Page size, at most 100'),
 };
 
 /** Profit and loss of one address (definitions in docs/analytics.md). */

@@ -42,7 +42,7 @@ export const betsContract = c.router({
     responses: { 201: EstimateBuyResponseSchema },
     summary: 'Quote a bet: shares out, slippage floor, prices before and after, fee',
     description: estimateNote,
-    metadata: meta(tag, '4.11', 'bearer'),
+    metadata: meta(tag, '4.11', 'bearer', { geo: { collateralFrom: 'market' } }),
   },
   estimateSell: {
     method: 'POST',
@@ -51,7 +51,7 @@ export const betsContract = c.router({
     responses: { 201: EstimateSellResponseSchema },
     summary: 'Quote a sale of shares the caller holds',
     description: estimateNote,
-    metadata: meta(tag, '4.11', 'bearer'),
+    metadata: meta(tag, '4.11', 'bearer', { geo: { collateralFrom: 'market' } }),
   },
   sellUnlockLiquidity: {
     method: 'GET',
@@ -86,7 +86,7 @@ export const betsContract = c.router({
     description:
       'Re-prices against the live pool and rejects only when the live shares fall below `estimate.minSharesOut` (SLIPPAGE_EXCEEDED). ' +
       'Send an Idempotency-Key: a retry replays the first answer and never places a second bet.',
-    metadata: meta(tag, '4.11', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.11', 'bearer', { idempotent: true, geo: { collateralFrom: 'market' } }),
   },
   sell: {
     method: 'POST',
@@ -95,7 +95,7 @@ export const betsContract = c.router({
     responses: { 201: SellBetResponseSchema },
     summary: 'Sell shares from an estimate; accepted, not final',
     description: 'Rejects only when the live return falls below `estimate.minAmountOut`. Honours Idempotency-Key.',
-    metadata: meta(tag, '4.11', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.11', 'bearer', { idempotent: true, geo: { collateralFrom: 'market' } }),
   },
   publicSellUnlockLiquidity: {
     method: 'GET',
@@ -103,7 +103,7 @@ export const betsContract = c.router({
     pathParams: DuelIdParamsSchema,
     responses: { 200: SellUnlockLiquidityResponseSchema },
     summary: 'How much collateral sales of each option can release now (public markets)',
-    metadata: meta(tag, '4.11', 'public'),
+    metadata: meta(tag, '4.11', 'public', { personalised: true }),
   },
   publicEstimatedWin: {
     method: 'POST',
@@ -111,7 +111,7 @@ export const betsContract = c.router({
     body: EstimatedWinRequestSchema,
     responses: { 200: EstimatedWinResponseSchema },
     summary: 'Payout if the option wins (public markets)',
-    metadata: meta(tag, '4.11', 'public'),
+    metadata: meta(tag, '4.11', 'public', { personalised: true }),
   },
   publicEstimateSell: {
     method: 'POST',
@@ -120,6 +120,6 @@ export const betsContract = c.router({
     responses: { 200: EstimateSellResponseSchema },
     summary: 'Quote a sale of shares (public markets; holdings are not checked)',
     description: estimateNote,
-    metadata: meta(tag, '4.11', 'public'),
+    metadata: meta(tag, '4.11', 'public', { personalised: true }),
   },
 });

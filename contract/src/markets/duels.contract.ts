@@ -29,7 +29,7 @@ export const duelsContract = c.router({
     description:
       'Returns the on-chain duelId and the transaction hash at once; poll get-duel-by-id until `chainState` is `confirmed`. ' +
       'START_TIME_TOO_SOON carries the minimum start in `details.minStartTime`; INSUFFICIENT_CREDITS when the wallet cannot fund the liquidity.',
-    metadata: meta(tag, '4.7', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.7', 'bearer', { idempotent: true, geo: { collateralFrom: 'body.collateralStack' } }),
   },
   canonical: {
     method: 'GET',
@@ -47,7 +47,7 @@ export const duelsContract = c.router({
     responses: { 200: DuelListResponseSchema },
     summary: 'Duels of one league (`default`: every league). Legacy route kept for older clients',
     deprecated: true,
-    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true, personalised: true }),
   },
   getAll: {
     method: 'GET',
@@ -56,7 +56,7 @@ export const duelsContract = c.router({
     responses: { 200: DuelListResponseSchema },
     summary: 'Every public duel. Legacy route kept for older clients; prefer /svc/public/duels/all',
     deprecated: true,
-    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true, personalised: true }),
   },
   getById: {
     method: 'GET',
@@ -65,7 +65,7 @@ export const duelsContract = c.router({
     query: DuelDetailQuerySchema,
     responses: { 200: DuelSchema },
     summary: 'One duel by its on-chain duelId (the database id gives a 404 that says so)',
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { personalised: true }),
   },
   participants: {
     method: 'GET',
@@ -81,7 +81,7 @@ export const duelsContract = c.router({
     query: DuelListQuerySchema,
     responses: { 200: DuelListResponseSchema },
     summary: 'Public duel list (rate-limited)',
-    metadata: meta(tag, '4.7', 'public', { cacheable: true }),
+    metadata: meta(tag, '4.7', 'public', { cacheable: true, personalised: true }),
   },
   publicGetById: {
     method: 'GET',
@@ -90,7 +90,7 @@ export const duelsContract = c.router({
     query: DuelDetailQuerySchema,
     responses: { 200: DuelSchema },
     summary: 'One duel by its on-chain duelId (rate-limited)',
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { personalised: true }),
   },
   ogMetadata: {
     method: 'GET',

@@ -99,7 +99,7 @@ export const invitationsContract = c.router({
     pathParams: DuelIdParamsSchema,
     responses: { 200: DuelInvitationsResponseSchema },
     summary: 'Active invitations of a duel: the codes for its creator (bearer token), only the count for anyone else',
-    metadata: meta(tag, '4.8', 'public'),
+    metadata: meta(tag, '4.8', 'public', { personalised: true }),
   },
   validateInvite: {
     method: 'POST',

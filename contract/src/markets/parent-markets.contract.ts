@@ -34,7 +34,10 @@ export const parentMarketsContract = c.router({
     description:
       'Sub-markets are created in order, each like duels/create. 201 when at least one was created (failed ones are listed with their error code); ' +
       'ALL_CHILDREN_FAILED (400, `details.results`) when none was, and then no parent is kept.',
-    metadata: meta(tag, '4.9', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.9', 'bearer', {
+      idempotent: true,
+      geo: { collateralFrom: 'body.markets[].collateralStack' },
+    }),
   },
   createInvitation: {
     method: 'POST',
@@ -60,7 +63,7 @@ export const parentMarketsContract = c.router({
     body: AddChildRequestSchema,
     responses: { 201: AddChildResponseSchema },
     summary: 'Add a sub-market to your parent market (creator only)',
-    metadata: meta(tag, '4.9', 'bearer', { idempotent: true }),
+    metadata: meta(tag, '4.9', 'bearer', { idempotent: true, geo: { collateralFrom: 'body.collateralStack' } }),
   },
   // Declared before `/:id` so the literal segment wins.
   accessible: {
@@ -80,7 +83,7 @@ export const parentMarketsContract = c.router({
     summary: 'A parent market with the sub-markets the caller may see',
     description:
       'Private sub-markets (and a private parent) are shown to their creator and members only, identified by a bearer token when sent; PRIVATE_MARKET for a private parent otherwise.',
-    metadata: meta(tag, '4.9', 'public'),
+    metadata: meta(tag, '4.9', 'public', { personalised: true }),
   },
   invitations: {
     method: 'GET',
@@ -96,7 +99,7 @@ export const parentMarketsContract = c.router({
     pathParams: ParentIdParamsSchema,
     responses: { 200: ParentMembersResponseSchema },
     summary: 'Active members of a parent market (the creator first); a private parent’s only for those who see it',
-    metadata: meta(tag, '4.9', 'public'),
+    metadata: meta(tag, '4.9', 'public', { personalised: true }),
   },
   validateInvite: {
     method: 'POST',

@@ -23,7 +23,7 @@ export const priceHistoryContract = c.router({
     pathParams: PriceHistoryDuelParamsSchema,
     query: PriceHistoryQuerySchema,
     responses: { 200: PriceHistorySchema },
-    summary: 'Price history of a duel; private duels only for their creator',
+    summary: 'Price history of a duel; a private duel for its creator and members',
     description: `${bucketing} PRIVATE_MARKET (403) when the duel is private and the caller may not see it.`,
     metadata: meta(tag, '4.11', 'bearer'),
   },
@@ -46,7 +46,7 @@ export const priceHistoryContract = c.router({
     query: PriceHistoryQuerySchema,
     responses: { 200: PriceHistorySchema },
     summary: 'Price history of a public duel',
-    description: `${bucketing} PRIVATE_MARKET (403) for a private duel: use the bearer route as its creator.`,
-    metadata: meta(tag, '4.11', 'public'),
+    description: `${bucketing} A private duel answers PRIVATE_MARKET (403) unless a bearer token of its creator or a member is sent.`,
+    metadata: meta(tag, '4.11', 'public', { personalised: true }),
   },
 });

@@ -52,7 +52,7 @@ export const resolutionContract = c.router({
     query: ContestListQuerySchema,
     responses: { 200: ContestListResponseSchema },
     summary: 'Contests of a market, newest first, without addresses (private markets: members only)',
-    metadata: meta(tag, '4.7', 'public'),
+    metadata: meta(tag, '4.7', 'public', { personalised: true }),
   },
   myContest: {
     method: 'GET',

@@ -31,7 +31,9 @@ export const tournamentsHealthContract = c.router({
     responses: { 200: ReadinessSchema, 503: ReadinessSchema },
     summary: 'Parlay service readiness',
     description:
-      'Checks every configured dependency (PostgreSQL, Redis when REDIS_URL is set). 200 when all are up, 503 with the same body when any is down.',
+      'Checks every configured dependency (PostgreSQL, the chain node, Redis when REDIS_URL is set). 200 `ready` when all are up; ' +
+      '200 `degraded` when only non-critical ones are down (Redis: in-memory fallbacks take over; the chain node: reads still work, ' +
+      'chain writes answer 503 CHAIN_UNAVAILABLE); 503 `not_ready` with the same body when PostgreSQL is down.',
     metadata: meta('Health', '4.17', 'public'),
   },
 });

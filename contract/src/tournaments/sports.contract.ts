@@ -29,6 +29,9 @@ export type SportsTtl = z.infer<typeof SportsTtlSchema>;
 
 const ParamValueSchema = z.union([z.string().max(2000), z.number(), z.boolean()]);
 
+/** Most query parameters one proxy call may forward; upstream URLs have a length limit of their own. */
+export const MAX_PROXY_PARAMS = 50;
+
 /** Body of both proxy routes. */
 export const SportsProxyRequestSchema = z
   .object({
@@ -39,8 +42,13 @@ export const SportsProxyRequestSchema = z
       .describe('Upstream path, e.g. `football/fixtures/18535517`; word characters, `-` and `/` only'),
     params: z
       .record(z.string().min(1).max(100), ParamValueSchema)
+      .refine((params) => Object.keys(params).length <= MAX_PROXY_PARAMS, {
+        message: `at most ${MAX_PROXY_PARAMS} parameters`,
+      })
       .optional()
-      .describe('Upstream query parameters (include, filters, page, …); any token or auth-like key is removed'),
+      .describe(
+        `Upstream query parameters (include, filters, page, …), at most ${MAX_PROXY_PARAMS} and 4,000 characters encoded; any token or auth-like key is removed`,
+      ),
     ttl: SportsTtlSchema.optional(),
     method: z.string().max(10).optional().describe('Only GET (the default) is allowed'),
   })
@@ -54,6 +62,11 @@ export const SportsMetaSchema = z
     isStale: z.boolean().describe('True when served from cache past its fresh window while a refresh runs'),
     fetchedAt: z.number().int().describe('When the upstream answered, in milliseconds since the epoch'),
     cacheKey: z.string().describe('The normalised upstream request; never contains a token'),
+    source: z
+      .enum(['provider', 'fake'])
+      .describe(
+        '`provider`: the real sports-data provider; `fake`: the local simulator of an embedded instance (made-up data)',
+      ),
   })
   .strict();
 

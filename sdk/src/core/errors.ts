@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type FieldErrors } from '@duelkit/contract';
+import { ERROR_TABLE, type ErrorCode, type FieldErrors } from '@duelkit/contract';
 
 const BRAND = Symbol.for('duelkit.error');
 
@@ -15,29 +15,36 @@ export class DuelkitError extends Error {
   }
 }
 
+interface ApiErrorInit {
+  status: number;
+  code: string;
+  message: string;
+  requestId?: string | undefined;
+  details?: Record<string, unknown> | undefined;
+  fieldErrors?: FieldErrors | undefined;
+  headers: Headers;
+  idempotencyKey?: string | undefined;
+}
+
 /** An answer from the service with a non-2xx status. */
 export class ApiError extends DuelkitError {
   /** HTTP status. */
   readonly status: number;
-  /** Stable machine code (see the contract's ERROR_STATUS); `UNKNOWN` when the body had none. */
-  readonly code: ErrorCode | 'UNKNOWN';
+  /**
+   * Stable machine code (the contract's `ERROR_TABLE`). A code this SDK version does not know yet
+   * is kept as sent; `UNKNOWN` when the body had none (an HTML page from a proxy, say).
+   */
+  readonly code: ErrorCode | 'UNKNOWN' | (string & {});
   /** Correlation id: quote it when reporting a problem. */
   readonly requestId: string | undefined;
   readonly details: Record<string, unknown> | undefined;
   /** Validation messages keyed by field path, e.g. `body.startTime`. */
   readonly fieldErrors: FieldErrors | undefined;
+  /** How long the service asked to wait before sending the request again (`Retry-After`), if it did. */
+  readonly retryAfterMs: number | undefined;
   readonly headers: Headers;
 
-  constructor(init: {
-    status: number;
-    code: ErrorCode | 'UNKNOWN';
-    message: string;
-    requestId?: string | undefined;
-    details?: Record<string, unknown> | undefined;
-    fieldErrors?: FieldErrors | undefined;
-    headers: Headers;
-    idempotencyKey?: string | undefined;
-  }) {
+  constructor(init: ApiErrorInit) {
     super(init.message, { idempotencyKey: init.idempotencyKey });
     this.status = init.status;
     this.code = init.code;
@@ -45,16 +52,15 @@ export class ApiError extends DuelkitError {
     this.details = init.details;
     this.fieldErrors = init.fieldErrors;
     this.headers = init.headers;
+    this.retryAfterMs = retryAfterMs(init.headers);
   }
 
   /** The one place an HTTP answer becomes an error class. */
   static generate(status: number, body: unknown, headers: Headers, idempotencyKey?: string): ApiError {
     const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-    const rawCode = typeof b['code'] === 'string' ? b['code'] : undefined;
-    const code: ErrorCode | 'UNKNOWN' = rawCode && rawCode in ERROR_STATUS ? (rawCode as ErrorCode) : 'UNKNOWN';
-    const init = {
+    const init: ApiErrorInit = {
       status,
-      code,
+      code: typeof b['code'] === 'string' && b['code'] !== '' ? b['code'] : 'UNKNOWN',
       message: typeof b['message'] === 'string' ? b['message'] : `HTTP ${status}`,
       requestId: typeof b['requestId'] === 'string' ? b['requestId'] : (headers.get('x-request-id') ?? undefined),
       details: b['details'] && typeof b['details'] === 'object' ? (b['details'] as Record<string, unknown>) : undefined,
@@ -65,43 +71,43 @@ export class ApiError extends DuelkitError {
     };
     if (status === 400 || status === 422) return new ValidationError(init);
     if (status === 401) return new AuthenticationError(init);
-    if (status === 403) return code === 'GEO_BLOCKED' ? new GeoBlockedError(init) : new PermissionDeniedError(init);
+    if (status === 403)
+      return init.code === 'GEO_BLOCKED' ? new GeoBlockedError(init) : new PermissionDeniedError(init);
     if (status === 404) return new NotFoundError(init);
     if (status === 409) return new ConflictError(init);
-    if (status === 429) return new RateLimitError({ ...init, retryAfterMs: retryAfterMs(headers) });
+    if (status === 429) return new RateLimitError(init);
     if (status === 451) return new LegalBlockError(init);
     if (status >= 500) return new ServerError(init);
     return new ApiError(init);
   }
 }
 
+/** 400 or 422: the request is malformed or breaks a rule; `fieldErrors` says where. */
 export class ValidationError extends ApiError {}
+/** 401: missing, expired or invalid credentials (builder key, user or admin token, signature). */
 export class AuthenticationError extends ApiError {}
+/** 403: the caller is known but may not do this. */
 export class PermissionDeniedError extends ApiError {}
-/** `usdc` collateral refused in the caller's region; `credits` are never gated. Never retried. */
+/** 403 `GEO_BLOCKED`: `usdc` collateral refused in the caller's region; `credits` are never gated. */
 export class GeoBlockedError extends PermissionDeniedError {}
+/** 404. */
 export class NotFoundError extends ApiError {}
+/** 409: the resource's state does not allow this, or the same Idempotency-Key is still running. */
 export class ConflictError extends ApiError {}
+/** 451. */
 export class LegalBlockError extends ApiError {}
+/** 429: the builder key's budget is spent; `retryAfterMs` says for how long. */
+export class RateLimitError extends ApiError {}
+/** 5xx. */
 export class ServerError extends ApiError {}
-
-/** 429: the key's budget is spent. `retryAfterMs` says how long to wait. */
-export class RateLimitError extends ApiError {
-  readonly retryAfterMs: number | undefined;
-
-  constructor(init: ConstructorParameters<typeof ApiError>[0] & { retryAfterMs: number | undefined }) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
-}
 
 /** The request never got an answer (DNS, refused, reset). */
 export class ConnectionError extends DuelkitError {}
-/** No answer within `timeoutMs`. */
+/** No answer within the attempt's `timeoutMs`. */
 export class TimeoutError extends DuelkitError {}
 /** The caller's AbortSignal fired. */
 export class AbortError extends DuelkitError {}
-/** A 2xx answer whose body breaks the contract. */
+/** A 2xx answer whose body breaks the contract beyond what an older SDK tolerates (a missing field, a wrong type). */
 export class ResponseValidationError extends DuelkitError {
   constructor(
     message: string,
@@ -117,10 +123,12 @@ export class RegistrationRequiredError extends DuelkitError {}
 
 /** Milliseconds to wait from `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = Number(headers.get('retry-after-ms'));
-  if (headers.get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const precise = headers.get('retry-after-ms');
+  if (precise !== null && precise.trim() !== '' && Number.isFinite(Number(precise)) && Number(precise) >= 0) {
+    return Number(precise);
+  }
   const value = headers.get('retry-after');
-  if (value === null) return undefined;
+  if (value === null || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
@@ -135,21 +143,20 @@ export function isApiError(value: unknown): value is ApiError {
   return isDuelkitError(value) && typeof (value as { status?: unknown }).status === 'number' && 'code' in value;
 }
 
-const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
+/** Statuses that signal a passing condition, for codes this SDK version does not know. */
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
 /**
- * The single classification point: whether repeating the same request can succeed without a
- * double effect. A 500 is retried only when the request is a GET or carries an idempotency key.
+ * The single classification point: whether sending the same request again, with the same
+ * Idempotency-Key, can succeed without a double effect. Known codes follow the contract's
+ * `ERROR_TABLE[code].retryable` (so 409 `IDEMPOTENCY_KEY_IN_FLIGHT` and `JOIN_TX_PENDING` are
+ * retried, `GEO_BLOCKED` never); unknown ones fall back on the status. Connection failures and
+ * timeouts are retryable because every request is either a GET or carries an Idempotency-Key.
  */
-export function isRetryable(
-  err: unknown,
-  request: { method: string; idempotencyKey?: string | undefined } = { method: 'GET' },
-): boolean {
+export function isRetryable(err: unknown): boolean {
   if (!isDuelkitError(err)) return false;
-  const name = err.name;
-  if (name === 'ConnectionError' || name === 'TimeoutError') return true;
+  if (err.name === 'ConnectionError' || err.name === 'TimeoutError') return true;
   if (!isApiError(err)) return false;
-  if (err.code === 'GEO_BLOCKED') return false;
-  if (RETRYABLE_STATUS.has(err.status)) return true;
-  return err.status === 500 && (request.method === 'GET' || Boolean(request.idempotencyKey));
+  if (Object.hasOwn(ERROR_TABLE, err.code)) return ERROR_TABLE[err.code as ErrorCode].retryable;
+  return RETRYABLE_STATUS.has(err.status);
 }

@@ -15,6 +15,7 @@ const config = loadConfig({
   RATE_LIMIT_TEAM_PER_MIN: '100000000',
   TOURNAMENTS_IP_LIMIT_PER_MIN: '100000000',
   CHAIN_EMBEDDED_RPC_PORT: '0',
+  OPERATOR_PORT: 'off',
 });
 const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
 const running = await startDuelkit(config, { logger });

@@ -1,11 +1,7 @@
-/** `pnpm admin:create --email <email> --password <password>`: creates an admin account. */
+/** `pnpm admin:create --email <email> --password <password>`: creates an admin account on the running server. */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig } from '../config.js';
-import { AdminAuthService } from '../areas/identity/admin-auth.service.js';
-import { SecretBox } from '../areas/identity/secret-box.js';
-import { TokenService } from '../areas/identity/token.service.js';
-import { openDatabase } from './database.js';
+import { callOperator, runCommand } from './operator-client.js';
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } }, strict: true });
 const args = z
@@ -16,15 +12,8 @@ if (!args.success) {
   console.error(args.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n'));
   process.exit(2);
 }
-const config = loadConfig();
-const db = await openDatabase(config);
-try {
-  const tokens = new TokenService(config.auth.jwtSecret, config.auth.previousJwtSecrets, 60, 60);
-  const admin = await new AdminAuthService(db.orm, new SecretBox(config.auth.walletMasterKey), tokens).create(
-    args.data.email,
-    args.data.password,
-  );
+const body = args.data;
+await runCommand(async () => {
+  const admin = await callOperator<{ id: string; email: string }>('/operator/admins', body);
   console.log(`admin ${admin.email} created (id ${admin.id}); sign in at POST /svc/admin/auth/login and turn on 2FA`);
-} finally {
-  await db.close();
-}
+});

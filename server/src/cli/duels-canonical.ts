@@ -1,13 +1,11 @@
 /**
  * `pnpm duels:canonical --duel-id 0x… --ext-id <external market id> --volume <base units> [--live] [--off]`
- * Marks a credits duel as mirroring an external market (or unmarks it with --off), until the
- * external-market sync does this by itself.
+ * Marks a credits duel as mirroring an external market (or unmarks it with --off), on the running
+ * server, until the external-market sync does this by itself.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig } from '../config.js';
-import { DuelRepository } from '../areas/markets/duel.repository.js';
-import { openDatabase } from './database.js';
+import { callOperator, runCommand } from './operator-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,22 +35,14 @@ if (!args.success) {
   console.error(args.error.issues.map((i) => `  ${i.path.join('.') || 'args'}: ${i.message}`).join('\n'));
   process.exit(2);
 }
-const db = await openDatabase(loadConfig());
-try {
-  const a = args.data;
-  const result = await new DuelRepository(db.orm).markCanonical(
-    a['duel-id'],
-    a.off ? null : { extMarketId: a['ext-id'] as string, volume24h: BigInt(a.volume as string), live: a.live },
-  );
-  if (result === 'not_found') {
-    console.error(`no duel ${a['duel-id']}`);
-    process.exit(1);
-  }
-  if (result === 'not_credits') {
-    console.error('canonical duels are credits duels; this one settles in usdc');
-    process.exit(1);
-  }
+const a = args.data;
+await runCommand(async () => {
+  await callOperator('/operator/canonical-duels', {
+    duelId: a['duel-id'],
+    ...(a['ext-id'] ? { extId: a['ext-id'] } : {}),
+    ...(a.volume ? { volume: a.volume } : {}),
+    live: a.live,
+    off: a.off,
+  });
   console.log(a.off ? `duel ${a['duel-id']} is no longer canonical` : `duel ${a['duel-id']} is canonical`);
-} finally {
-  await db.close();
-}
+});

@@ -9,6 +9,15 @@ export interface TestDatabase {
 
 /** A fresh, migrated database cloned from the run's template, on the real local PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  return createDatabase(inject('templateDatabase'));
+}
+
+/** A fresh database with nothing in it, as a first deployment finds it. */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  return createDatabase('template0');
+}
+
+async function createDatabase(template: string): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `dk_t_${inject('runId')}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -16,7 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+        await admin.query(`create database ${name} template ${template}`);
         break;
       } catch (err) {
         // Two clones of one template at the same instant: the second sees the first as a user.

@@ -1,66 +1,65 @@
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A TCP proxy a test can cut, standing in for a database server that goes away: `cut()` resets
- * every open connection and refuses new ones until `restore()`. The real server behind it is
- * never touched, so other tests using it carry on.
- */
 export interface TcpProxy {
+  /** Loopback port the proxy listens on. */
   readonly port: number;
   /** `url` with its host and port replaced by the proxy's. */
-  through(url: string): string;
-  cut(): void;
-  restore(): void;
+  urlFor(url: string): string;
+  /** An outage: drops every open connection and refuses new ones until `restore`. */
+  cut(): Promise<void>;
+  restore(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
-  const open = new Set<Socket>();
-  let down = false;
-  const server = createServer((client) => {
-    if (down) {
-      client.destroy();
-      return;
-    }
-    const upstream = connect(targetPort, targetHost);
-    open.add(client);
-    open.add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-    };
-    client.on('error', drop);
-    upstream.on('error', drop);
-    client.on('close', drop);
-    upstream.on('close', drop);
+/**
+ * A TCP proxy in front of a shared service (PostgreSQL, Redis, a chain node), so a test can cut
+ * and restore the service for one process without touching the service itself.
+ */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => s.destroy());
+  };
+  const onConnection = (client: Socket) => {
+    track(client);
+    const upstream = connect(target.port, target.host);
+    track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as AddressInfo).port;
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  };
+  let server: Server = createServer(onConnection);
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  const port = await listen(0);
+  const stopListening = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return {
     port,
-    through(url) {
+    urlFor(url) {
       const u = new URL(url);
       u.hostname = '127.0.0.1';
       u.port = String(port);
       return u.toString();
     },
-    cut() {
-      down = true;
-      for (const socket of open) socket.resetAndDestroy();
-      open.clear();
+    async cut() {
+      const closing = stopListening();
+      for (const s of sockets) s.destroy();
+      await closing;
     },
-    restore() {
-      down = false;
+    async restore() {
+      server = createServer(onConnection);
+      await listen(port);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
-        server.close(() => resolve());
-      }),
+    async close() {
+      for (const s of sockets) s.destroy();
+      if (server.listening) await stopListening();
+    },
   };
 }

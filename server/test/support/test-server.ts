@@ -37,6 +37,7 @@ export async function startTestServer(
     DATABASE_POOL_SIZE: '5',
     SHUTDOWN_GRACE_MS: '1000',
     CHAIN_EMBEDDED_RPC_PORT: '0',
+    OPERATOR_PORT: 'off',
     BUILDER_KEY_CACHE_MS: '0',
     DUELKIT_DEV_BUILDER_KEY: `dk_test_${randomBytes(12).toString('hex')}`,
     // Background jobs (indexer, snapshots, lifecycle sweeps) only where a test asks for them:

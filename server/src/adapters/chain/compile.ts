@@ -13,6 +13,9 @@ const solc = require('solc') as {
 const contractsDir = fileURLToPath(new URL('../../../contracts', import.meta.url));
 const nodeModules = join(dirname(require.resolve('@openzeppelin/contracts/package.json')), '..', '..');
 
+/** The contracts whose ABI and bytecode are committed as TypeScript modules. */
+export const ARTIFACT_NAMES = ['CollateralToken', 'DuelMarkets', 'PrizeVault'] as const;
+
 export interface Artifact {
   readonly abi: readonly unknown[];
   readonly bytecode: `0x${string}`;

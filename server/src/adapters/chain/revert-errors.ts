@@ -27,7 +27,31 @@ const MAPPED: Record<string, { code: ConstructorParameters<typeof DomainError>[0
   InviteExpired: { code: 'INVITE_EXPIRED', message: 'The invite code has expired' },
   InviteExhausted: { code: 'INVITE_EXHAUSTED', message: 'The invite code has no uses left' },
   AlreadyMember: { code: 'ALREADY_MEMBER', message: 'Already a member of this private market' },
+  // PrizeVault
+  NotOperator: { code: 'FORBIDDEN', message: 'Only the platform operator may do this' },
+  ZeroAmount: { code: 'VALIDATION_FAILED', message: 'The amount must be positive' },
+  RootAlreadySet: { code: 'INVALID_STATE', message: 'This distribution was already published' },
+  RootNotSet: { code: 'INVALID_STATE', message: 'This distribution is not published yet' },
+  AlreadyClaimed: { code: 'ALREADY_CLAIMED', message: 'This leaf was already claimed' },
+  InvalidProof: { code: 'INVALID_PROOF', message: 'The proof does not match the published root' },
+  InsufficientPoolBalance: { code: 'INVALID_STATE', message: 'The pool does not hold that much' },
+  DistributionExhausted: { code: 'INVALID_STATE', message: 'The distribution has less left than the leaf' },
 };
+
+/** The DomainError a named contract error becomes (also used by in-memory fakes of the contracts). */
+export function revertError(
+  name: string,
+  args: readonly unknown[] = [],
+  reason?: string,
+  cause?: unknown,
+): DomainError {
+  const mapped = MAPPED[name];
+  return new DomainError(
+    mapped?.code ?? 'CHAIN_REVERTED',
+    mapped?.message ?? `The transaction would revert: ${reason ?? name}`,
+    { details: { revert: { error: name, args } }, ...(cause === undefined ? {} : { cause }) },
+  );
+}
 
 /**
  * Turns a reverted simulation or write into a 4xx with a specific code and the revert reason in
@@ -39,13 +63,5 @@ export function revertToAppError(err: unknown): unknown {
   if (!(reverted instanceof ContractFunctionRevertedError)) return err;
   const name = reverted.data?.errorName ?? 'Reverted';
   const args = (reverted.data?.args ?? []).map((a) => (typeof a === 'bigint' ? a.toString() : a));
-  const mapped = MAPPED[name];
-  return new DomainError(
-    mapped?.code ?? 'CHAIN_REVERTED',
-    mapped?.message ?? `The transaction would revert: ${reverted.reason ?? name}`,
-    {
-      details: { revert: { error: name, args } },
-      cause: err,
-    },
-  );
+  return revertError(name, args, reverted.reason, err);
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Orm } from '../../platform/db/orm.js';
-import { BuilderAppEntity, BuilderKeyEntity, type BuilderTier } from './builder-key.entity.js';
+import { DomainError } from '../../errors.js';
+import type { BuilderTier } from './builder-key.entity.js';
+import type { BuilderKeyRepository } from './builder-key.repository.js';
 
 /** The tenant a request acts for, resolved from its builder key. */
 export interface Tenant {
@@ -33,7 +34,7 @@ export class BuilderKeyService {
   private readonly cache: LRUCache<string, { tenant: Tenant | null }>;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly keys: BuilderKeyRepository,
     cacheMs: number,
   ) {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(cacheMs, 1), ttlAutopurge: false });
@@ -47,26 +48,18 @@ export class BuilderKeyService {
     appName?: string;
     key?: string;
   }): Promise<CreatedKey> {
-    const em = this.orm.em.fork();
     const key = input.key ?? generateBuilderKey();
-    const app = input.builderAppId
-      ? await em.findOneOrFail(BuilderAppEntity, { id: input.builderAppId })
-      : em.create(BuilderAppEntity, { id: randomUUID(), name: input.appName ?? input.name, createdAt: new Date() });
-    const record = em.create(BuilderKeyEntity, {
-      id: randomUUID(),
-      builderApp: app,
+    const row = await this.keys.insert({
+      keyId: randomUUID(),
       name: input.name,
       tier: input.tier,
       keyHash: hashBuilderKey(key),
       keyPrefix: key.slice(0, 10),
-      revoked: false,
+      app: input.builderAppId ? { id: input.builderAppId } : { newId: randomUUID(), name: input.appName ?? input.name },
       createdAt: new Date(),
     });
-    await em.flush();
-    return {
-      key,
-      tenant: { keyId: record.id, builderAppId: app.id, keyName: record.name, tier: record.tier },
-    };
+    if (!row) throw new DomainError('NOT_FOUND', `No builder app ${input.builderAppId}`);
+    return { key, tenant: { keyId: row.id, builderAppId: row.builderAppId, keyName: row.name, tier: row.tier } };
   }
 
   /** The tenant of a key, or null when the key is unknown or revoked. */
@@ -74,24 +67,15 @@ export class BuilderKeyService {
     const hash = hashBuilderKey(key);
     const cached = this.cache.get(hash);
     if (cached) return cached.tenant;
-    const rows = await this.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ id: string; builder_app_id: string; name: string; tier: BuilderTier; revoked: boolean }[]>(
-        'select id, builder_app_id, name, tier, revoked from builder_keys where key_hash = ?',
-        [hash],
-      );
-    const row = rows[0];
+    const row = await this.keys.byHash(hash);
     const tenant =
-      row && !row.revoked
-        ? { keyId: row.id, builderAppId: row.builder_app_id, keyName: row.name, tier: row.tier }
-        : null;
+      row && !row.revoked ? { keyId: row.id, builderAppId: row.builderAppId, keyName: row.name, tier: row.tier } : null;
     this.cache.set(hash, { tenant }, tenant ? {} : { ttl: NEGATIVE_TTL_MS });
     return tenant;
   }
 
   async revoke(keyId: string): Promise<void> {
-    await this.orm.em.fork().nativeUpdate(BuilderKeyEntity, { id: keyId }, { revoked: true });
+    await this.keys.revoke(keyId);
     this.cache.clear();
   }
 
@@ -100,7 +84,7 @@ export class BuilderKeyService {
    * clone works. Returns the plaintext when it created one.
    */
   async ensureDevKey(devKey: string | undefined): Promise<CreatedKey | null> {
-    if ((await this.orm.em.fork().count(BuilderKeyEntity, {})) > 0) return null;
+    if ((await this.keys.count()) > 0) return null;
     return this.create({
       name: 'development',
       tier: 'team',

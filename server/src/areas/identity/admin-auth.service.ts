@@ -1,11 +1,13 @@
 import { createHash, randomBytes, randomUUID, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { authenticator } from 'otplib';
-import type { Orm } from '../../platform/db/orm.js';
 import { DomainError } from '../../errors.js';
-import { AdminEntity, RevokedTokenEntity, type AdminRecord } from './identity.entities.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
+import type { AdminRepository, TwoFactorProof } from './admin.repository.js';
+import type { AdminRecord } from './identity.entities.js';
+import type { AdminChallengePrincipal, AdminPrincipal } from './principal.js';
 import type { SecretBox } from './secret-box.js';
-import type { TokenService } from './token.service.js';
+import { ADMIN_AUDIENCE, ADMIN_MFA_AUDIENCE, TokenService, USER_AUDIENCE } from './token.service.js';
+import { newTotpSecret, totpStepOf } from './totp.js';
 
 const scrypt = promisify(scryptCb) as (
   password: string,
@@ -45,24 +47,34 @@ const newBackupCodes = () =>
 // Spent for unknown emails too, so response time does not tell which emails exist.
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
+/** Sessions that ended this long ago are deleted when an admin signs in. */
+const SESSION_RETENTION_MS = 24 * 3_600_000;
+
 export function toAdmin(a: AdminRecord) {
   return { id: a.id, email: a.email, twoFactorEnabled: a.twoFactorEnabled, createdAt: a.createdAt.toISOString() };
 }
 
-/** Admin accounts, password login, TOTP two-factor authentication, backup codes, logout. */
+/** What an admin token is presented for: any admin route, or completing a two-factor login. */
+export type AdminTokenPurpose = 'session' | 'complete-login';
+
+const wrongCode = () => new DomainError('TWO_FACTOR_INVALID', 'The code is wrong, expired or already used');
+
+/**
+ * Admin accounts, password login, TOTP two-factor authentication, backup codes and sessions.
+ * Every admin token is a session row: it authenticates only while the row is live and the admin
+ * active (docs/auth.md).
+ */
 export class AdminAuthService {
   constructor(
-    private readonly orm: Orm,
+    private readonly admins: AdminRepository,
     private readonly box: SecretBox,
     private readonly tokens: TokenService,
+    private readonly clock: Clock = systemClock,
     private readonly issuerName = 'Duelkit',
-  ) {
-    authenticator.options = { window: 1 };
-  }
+  ) {}
 
   async create(email: string, password: string): Promise<AdminRecord> {
-    const em = this.orm.em.fork();
-    const admin = em.create(AdminEntity, {
+    return this.admins.insert({
       id: randomUUID(),
       email: email.toLowerCase(),
       passwordHash: await hashPassword(password),
@@ -70,134 +82,196 @@ export class AdminAuthService {
       totpPendingCiphertext: null,
       twoFactorEnabled: false,
       backupCodeHashes: [],
-      createdAt: new Date(),
+      totpLastStep: null,
+      deactivatedAt: null,
+      createdAt: new Date(this.clock.now()),
     });
-    await em.flush();
-    return admin;
+  }
+
+  /** Switches an account off: it cannot sign in, and every token it holds stops working at once. */
+  async deactivate(email: string): Promise<boolean> {
+    const admin = await this.admins.byEmail(email.toLowerCase());
+    if (!admin) return false;
+    return this.admins.deactivate(admin.id, new Date(this.clock.now()));
   }
 
   async byId(id: string): Promise<AdminRecord> {
-    const admin = await this.orm.em.fork().findOne(AdminEntity, { id });
-    if (!admin) throw new DomainError('TOKEN_INVALID', 'The admin no longer exists');
+    const admin = await this.admins.byId(id);
+    if (!admin || admin.deactivatedAt) throw new DomainError('TOKEN_INVALID', 'The admin no longer exists');
     return admin;
   }
 
-  async login(email: string, password: string) {
-    const admin = await this.orm.em.fork().findOne(AdminEntity, { email: email.toLowerCase() });
-    const ok = await verifyPassword(password, admin?.passwordHash ?? DUMMY_HASH);
-    if (!admin || !ok) throw new DomainError('INVALID_CREDENTIALS', 'Email or password is wrong');
-    if (admin.twoFactorEnabled) {
-      const { token, expiresAt } = await this.tokens.signAdmin(admin.id, admin.email, true);
-      return { status: '2fa_required' as const, challengeToken: token, expiresAt: expiresAt.toISOString() };
+  /**
+   * The admin a token belongs to. Beyond the signature, the token must be a session this server
+   * issued, not revoked, whose admin exists and is active; a two-factor challenge is accepted
+   * only for completing the login.
+   */
+  async authenticate(token: string, purpose: AdminTokenPurpose): Promise<AdminPrincipal | AdminChallengePrincipal> {
+    const aud = TokenService.audienceOf(token);
+    if (aud === USER_AUDIENCE) throw new DomainError('TOKEN_INVALID', 'A user token is not accepted on admin routes');
+    if (aud === ADMIN_MFA_AUDIENCE && purpose !== 'complete-login') {
+      throw new DomainError('TWO_FACTOR_REQUIRED', 'Complete the login with 2fa/verify first');
     }
-    return this.session(admin);
+    const claims = await this.tokens.verifyAdmin(
+      token,
+      purpose === 'complete-login' ? ADMIN_MFA_AUDIENCE : ADMIN_AUDIENCE,
+    );
+    const found = await this.admins.session(claims.jti);
+    if (!found || found.session.adminId !== claims.sub) {
+      throw new DomainError('TOKEN_INVALID', 'This token was not issued to an existing admin');
+    }
+    if (found.deactivatedAt) throw new DomainError('TOKEN_REVOKED', 'The admin account is deactivated');
+    if (found.session.revokedAt) throw new DomainError('TOKEN_REVOKED', 'This token was logged out or replaced');
+    if ((found.session.kind === 'challenge') !== (purpose === 'complete-login')) {
+      throw new DomainError('TOKEN_INVALID', 'This token is not accepted here');
+    }
+    const principal = {
+      adminId: found.session.adminId,
+      email: found.email,
+      tokenId: found.session.id,
+      expiresAt: claims.exp,
+    };
+    return found.session.kind === 'challenge'
+      ? { kind: 'admin-challenge', ...principal }
+      : { kind: 'admin', ...principal };
   }
 
-  async session(admin: AdminRecord) {
-    const { token, expiresAt } = await this.tokens.signAdmin(admin.id, admin.email, false);
-    return { status: 'authenticated' as const, token, expiresAt: expiresAt.toISOString(), admin: toAdmin(admin) };
+  async login(email: string, password: string) {
+    const admin = await this.admins.byEmail(email.toLowerCase());
+    const ok = await verifyPassword(password, admin?.passwordHash ?? DUMMY_HASH);
+    if (!admin || !ok || admin.deactivatedAt)
+      throw new DomainError('INVALID_CREDENTIALS', 'Email or password is wrong');
+    await this.admins.pruneSessions(new Date(this.clock.now() - SESSION_RETENTION_MS));
+    if (admin.twoFactorEnabled) {
+      const challenge = await this.issue(admin, 'challenge');
+      await this.admins.insertSession(challenge.record);
+      return {
+        status: '2fa_required' as const,
+        challengeToken: challenge.token,
+        expiresAt: challenge.record.expiresAt.toISOString(),
+      };
+    }
+    const session = await this.issue(admin, 'session');
+    await this.admins.insertSession(session.record);
+    return this.sessionBody(admin, session);
   }
 
-  /** Completes a two-factor login with a TOTP or an unused backup code (which it consumes). */
-  async completeLogin(adminId: string, challengeJti: string, challengeExp: number, code: string) {
-    const admin = await this.byId(adminId);
+  /**
+   * Completes a two-factor login with a TOTP code (each time step once) or an unused backup code.
+   * The challenge is consumed in the same transaction that spends the code, so one challenge
+   * yields at most one session however many requests race with it.
+   */
+  async completeLogin(challenge: AdminChallengePrincipal, code: string) {
+    const admin = await this.byId(challenge.adminId);
     if (!admin.twoFactorEnabled) throw new DomainError('TWO_FACTOR_NOT_ENABLED', 'Two-factor authentication is off');
-    await this.checkCode(admin, code, { allowBackup: true });
-    await this.revoke(challengeJti, challengeExp);
-    return this.session(await this.byId(adminId));
+    const proof = this.proofOf(admin, code, { allowBackup: true });
+    const session = await this.issue(admin, 'session');
+    const outcome = await this.admins.completeChallenge(
+      challenge.tokenId,
+      admin.id,
+      proof,
+      session.record,
+      new Date(this.clock.now()),
+    );
+    if (outcome === 'challenge-spent') {
+      throw new DomainError('TOKEN_REVOKED', 'This login challenge was already used; sign in again');
+    }
+    if (outcome === 'proof-refused') throw wrongCode();
+    return this.sessionBody(admin, session);
   }
 
   async setup(adminId: string) {
     const admin = await this.byId(adminId);
     if (admin.twoFactorEnabled)
       throw new DomainError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
-    const secret = authenticator.generateSecret(20);
-    await this.orm.em
-      .fork()
-      .nativeUpdate(AdminEntity, { id: adminId }, { totpPendingCiphertext: this.box.seal(secret) });
-    return { secret, otpauthUri: authenticator.keyuri(admin.email, this.issuerName, secret) };
+    const { secret, otpauthUri } = newTotpSecret(admin.email, this.issuerName);
+    await this.admins.setPendingSecret(adminId, this.box.seal(secret));
+    return { secret, otpauthUri };
   }
 
-  async verifySetup(adminId: string, code: string) {
-    const admin = await this.byId(adminId);
+  /**
+   * Turns two-factor on. Every other token of the admin ends: a token obtained with the password
+   * alone must not outlive the switch to two factors.
+   */
+  async verifySetup(caller: AdminPrincipal, code: string) {
+    const admin = await this.byId(caller.adminId);
     if (admin.twoFactorEnabled)
       throw new DomainError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     if (!admin.totpPendingCiphertext) throw new DomainError('TWO_FACTOR_NOT_ENABLED', 'Call 2fa/setup first');
-    const secret = this.box.open(admin.totpPendingCiphertext);
-    if (!authenticator.check(code, secret)) throw new DomainError('TWO_FACTOR_INVALID', 'The code is wrong or expired');
+    if (totpStepOf(code, this.box.open(admin.totpPendingCiphertext), this.clock.now()) === null) throw wrongCode();
     const backupCodes = newBackupCodes();
-    await this.orm.em.fork().nativeUpdate(
-      AdminEntity,
-      { id: adminId },
-      {
-        totpSecretCiphertext: admin.totpPendingCiphertext,
-        totpPendingCiphertext: null,
-        twoFactorEnabled: true,
-        backupCodeHashes: backupCodes.map(hashCode),
-      },
-    );
+    if (!(await this.admins.enableTwoFactor(admin.id, admin.totpPendingCiphertext, backupCodes.map(hashCode)))) {
+      throw new DomainError('CONFLICT', 'Two-factor setup changed meanwhile; call 2fa/setup again');
+    }
+    await this.revokeOthers(caller);
     return { enabled: true as const, backupCodes };
   }
 
-  async disable(adminId: string, code: string) {
-    const admin = await this.byId(adminId);
+  async disable(caller: AdminPrincipal, code: string) {
+    const admin = await this.byId(caller.adminId);
     if (!admin.twoFactorEnabled) throw new DomainError('TWO_FACTOR_NOT_ENABLED', 'Two-factor authentication is off');
-    await this.checkCode(admin, code, { allowBackup: true });
-    await this.orm.em.fork().nativeUpdate(
-      AdminEntity,
-      { id: adminId },
-      {
-        totpSecretCiphertext: null,
-        twoFactorEnabled: false,
-        backupCodeHashes: [],
-      },
-    );
+    await this.spend(admin, code, { allowBackup: true });
+    await this.admins.disableTwoFactor(admin.id);
+    await this.revokeOthers(caller);
     return { enabled: false as const };
   }
 
-  async regenerateBackupCodes(adminId: string, code: string) {
-    const admin = await this.byId(adminId);
+  async regenerateBackupCodes(caller: AdminPrincipal, code: string) {
+    const admin = await this.byId(caller.adminId);
     if (!admin.twoFactorEnabled) throw new DomainError('TWO_FACTOR_NOT_ENABLED', 'Two-factor authentication is off');
-    await this.checkCode(admin, code, { allowBackup: false });
+    await this.spend(admin, code, { allowBackup: false });
     const backupCodes = newBackupCodes();
-    await this.orm.em
-      .fork()
-      .nativeUpdate(AdminEntity, { id: adminId }, { backupCodeHashes: backupCodes.map(hashCode) });
+    await this.admins.setBackupCodes(admin.id, backupCodes.map(hashCode));
+    await this.revokeOthers(caller);
     return { backupCodes };
   }
 
-  async revoke(jti: string, exp: number): Promise<void> {
-    await this.orm.em
-      .fork()
-      .getConnection()
-      .execute('insert into revoked_tokens (id, expires_at) values (?, ?) on conflict (id) do nothing', [
-        jti,
-        new Date(exp * 1000),
-      ]);
+  /** Ends the session of this token (logout). */
+  async logout(caller: AdminPrincipal): Promise<void> {
+    await this.admins.revokeSession(caller.tokenId, new Date(this.clock.now()));
   }
 
-  async isRevoked(jti: string): Promise<boolean> {
-    return (await this.orm.em.fork().count(RevokedTokenEntity, { id: jti })) > 0;
+  private async revokeOthers(caller: AdminPrincipal): Promise<void> {
+    await this.admins.revokeOtherSessions(caller.adminId, caller.tokenId, new Date(this.clock.now()));
   }
 
-  private async checkCode(admin: AdminRecord, code: string, opts: { allowBackup: boolean }): Promise<void> {
+  private async issue(admin: AdminRecord, kind: 'session' | 'challenge') {
+    const signed = await this.tokens.signAdmin(admin.id, admin.email, kind === 'challenge');
+    return {
+      token: signed.token,
+      record: {
+        id: signed.jti,
+        adminId: admin.id,
+        kind,
+        issuedAt: new Date(this.clock.now()),
+        expiresAt: signed.expiresAt,
+        revokedAt: null,
+      },
+    };
+  }
+
+  private sessionBody(admin: AdminRecord, session: { token: string; record: { expiresAt: Date } }) {
+    return {
+      status: 'authenticated' as const,
+      token: session.token,
+      expiresAt: session.record.expiresAt.toISOString(),
+      admin: toAdmin(admin),
+    };
+  }
+
+  /** A 6-digit code is a TOTP (its time step is the proof); otherwise, where allowed, a backup code. */
+  private proofOf(admin: AdminRecord, code: string, opts: { allowBackup: boolean }): TwoFactorProof {
     if (/^\d{6}$/.test(code)) {
       const secret = admin.totpSecretCiphertext ? this.box.open(admin.totpSecretCiphertext) : null;
-      if (secret && authenticator.check(code, secret)) return;
-      throw new DomainError('TWO_FACTOR_INVALID', 'The code is wrong or expired');
+      const step = secret ? totpStepOf(code, secret, this.clock.now()) : null;
+      if (step === null) throw wrongCode();
+      return { kind: 'totp', step };
     }
-    if (opts.allowBackup) {
-      const hash = hashCode(code);
-      // Removing the hash in the same statement that checks it makes each backup code single-use.
-      const rows = await this.orm.em
-        .fork()
-        .getConnection()
-        .execute<{ id: string }[]>(
-          'update admins set backup_code_hashes = array_remove(backup_code_hashes, ?) where id = ? and ? = any(backup_code_hashes) returning id',
-          [hash, admin.id, hash],
-        );
-      if (rows.length) return;
-    }
-    throw new DomainError('TWO_FACTOR_INVALID', 'The code is wrong or already used');
+    if (!opts.allowBackup) throw wrongCode();
+    return { kind: 'backup', hash: hashCode(code) };
+  }
+
+  private async spend(admin: AdminRecord, code: string, opts: { allowBackup: boolean }): Promise<void> {
+    if (!(await this.admins.spendProof(admin.id, this.proofOf(admin, code, opts)))) throw wrongCode();
   }
 }

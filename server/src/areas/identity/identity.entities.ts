@@ -92,6 +92,10 @@ export interface AdminRecord {
   totpPendingCiphertext: string | null;
   twoFactorEnabled: boolean;
   backupCodeHashes: string[];
+  /** The last TOTP time step accepted: a code of this step or an earlier one is refused. */
+  totpLastStep: number | null;
+  /** Set when the account is switched off: its sessions end and it cannot sign in. */
+  deactivatedAt: Date | null;
   createdAt: Date;
 }
 
@@ -106,26 +110,50 @@ export const AdminEntity = new EntitySchema<AdminRecord>({
     totpPendingCiphertext: { type: 'text', nullable: true },
     twoFactorEnabled: { type: 'boolean' },
     backupCodeHashes: { type: 'string[]', columnType: 'text[]' },
+    totpLastStep: { type: 'integer', nullable: true },
+    deactivatedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
-/** A token id revoked before its expiry (logout), or a wallet credential already used. */
-export interface SpentRecord {
+/**
+ * An admin token the server issued, by its `jti`: a full session, or the short challenge of a
+ * two-factor login. A token is valid only while its row exists, is not revoked and its admin is
+ * active, so a token the server did not issue (or an admin that is gone) never authenticates.
+ */
+export interface AdminSessionRecord {
+  id: string;
+  adminId: string;
+  kind: 'session' | 'challenge';
+  issuedAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+export const AdminSessionEntity = new EntitySchema<AdminSessionRecord>({
+  name: 'AdminSession',
+  tableName: 'admin_sessions',
+  indexes: [{ properties: ['adminId'] }, { properties: ['expiresAt'] }],
+  properties: {
+    id: { type: 'string', length: 64, primary: true },
+    adminId: { type: 'uuid' },
+    kind: { type: 'string', length: 16 },
+    issuedAt: { type: 'Date', columnType: 'timestamptz' },
+    expiresAt: { type: 'Date', columnType: 'timestamptz' },
+    revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});
+
+/**
+ * A wallet credential already accepted, keyed by what was signed (address and timestamp), so no
+ * re-encoding of the signature makes it new again.
+ */
+export interface UsedWalletCredentialRecord {
   id: string;
   expiresAt: Date;
 }
 
-export const RevokedTokenEntity = new EntitySchema<SpentRecord>({
-  name: 'RevokedToken',
-  tableName: 'revoked_tokens',
-  properties: {
-    id: { type: 'string', length: 100, primary: true },
-    expiresAt: { type: 'Date', columnType: 'timestamptz' },
-  },
-});
-
-export const UsedWalletCredentialEntity = new EntitySchema<SpentRecord>({
+export const UsedWalletCredentialEntity = new EntitySchema<UsedWalletCredentialRecord>({
   name: 'UsedWalletCredential',
   tableName: 'used_wallet_credentials',
   properties: {

@@ -164,7 +164,7 @@ describe('wallet sign-in', () => {
       );
     }
     const { TokenService } = await import('./token.service.js');
-    const expired = await new TokenService('duelkit-development-jwt-secret-not-for-production', [], -10, 60).signUser({
+    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -10, 60).signUser({
       sub: payload['sub'] as string,
       bap: payload['bap'] as string,
       address: payload['address'] as string,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, verifyMessage, type Hex } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
-import type { Orm } from '../../platform/db/orm.js';
 import { DomainError } from '../../errors.js';
+import type { SiweNonceRepository } from './siwe-nonce.repository.js';
 
 export interface SiweSettings {
   readonly domain: string;
@@ -19,7 +19,7 @@ const RESOURCE_PREFIX = 'urn:duelkit:builder-app:';
  */
 export class SiweService {
   constructor(
-    private readonly orm: Orm,
+    private readonly nonces: SiweNonceRepository,
     private readonly settings: SiweSettings,
   ) {}
 
@@ -40,15 +40,7 @@ export class SiweService {
       expirationTime: expiresAt,
       resources: [`${RESOURCE_PREFIX}${builderAppId}`],
     });
-    await this.orm.em
-      .fork()
-      .getConnection()
-      .execute('insert into auth_nonces (nonce, builder_app_id, address, expires_at) values (?, ?, ?, ?)', [
-        nonce,
-        builderAppId,
-        checksummed,
-        expiresAt,
-      ]);
+    await this.nonces.insert({ nonce, builderAppId, address: checksummed, expiresAt });
     return {
       message,
       nonce,
@@ -82,25 +74,11 @@ export class SiweService {
       () => false,
     );
     if (!valid) throw new DomainError('SIGNATURE_INVALID', 'The signature does not match the address in the message');
-    const rows = await this.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ expired: boolean; used: boolean }[]>(
-        `with spent as (
-           update auth_nonces set used_at = now()
-            where nonce = ? and builder_app_id = ? and address = ? and used_at is null and expires_at > now()
-           returning nonce)
-         select (select count(*) from spent) = 0 and n.expires_at <= now() as expired,
-                (select count(*) from spent) = 0 and n.used_at is not null as used,
-                (select count(*) from spent) as spent
-           from auth_nonces n where n.nonce = ?`,
-        [parsed.nonce, builderAppId, getAddress(parsed.address), parsed.nonce],
-      );
-    const row = rows[0] as { expired: boolean; used: boolean; spent: string | number } | undefined;
-    if (!row) throw new DomainError('SIGNATURE_INVALID', 'Unknown challenge nonce');
-    if (Number(row.spent) === 1) return getAddress(parsed.address);
-    if (row.used) throw new DomainError('NONCE_REUSED', 'This challenge was already used; request a new one');
-    if (row.expired) throw new DomainError('NONCE_EXPIRED', 'The challenge has expired; request a new one');
+    const outcome = await this.nonces.consume(parsed.nonce, builderAppId, getAddress(parsed.address));
+    if (outcome === true) return getAddress(parsed.address);
+    if (outcome === 'unknown') throw new DomainError('SIGNATURE_INVALID', 'Unknown challenge nonce');
+    if (outcome === 'used') throw new DomainError('NONCE_REUSED', 'This challenge was already used; request a new one');
+    if (outcome === 'expired') throw new DomainError('NONCE_EXPIRED', 'The challenge has expired; request a new one');
     throw new DomainError('SIGNATURE_INVALID', 'The challenge does not belong to this wallet');
   }
 }

@@ -24,6 +24,13 @@ export interface AdminClaims {
   exp: number;
 }
 
+/** A freshly signed token, its expiry and its id (`jti`). */
+export interface SignedToken {
+  readonly token: string;
+  readonly expiresAt: Date;
+  readonly jti: string;
+}
+
 interface Key {
   kid: string;
   secret: Uint8Array;
@@ -54,7 +61,7 @@ export class TokenService {
     this.byKid = new Map([this.current, ...previous.map(keyOf)].map((k) => [k.kid, k]));
   }
 
-  async signUser(claims: Omit<UserClaims, 'jti' | 'exp'>): Promise<{ token: string; expiresAt: Date }> {
+  async signUser(claims: Omit<UserClaims, 'jti' | 'exp'>): Promise<SignedToken> {
     return this.sign(
       { bap: claims.bap, address: claims.address, eoaAddress: claims.eoaAddress },
       claims.sub,
@@ -63,7 +70,7 @@ export class TokenService {
     );
   }
 
-  async signAdmin(sub: string, email: string, mfaPending: boolean): Promise<{ token: string; expiresAt: Date }> {
+  async signAdmin(sub: string, email: string, mfaPending: boolean): Promise<SignedToken> {
     return mfaPending
       ? this.sign({ email }, sub, ADMIN_MFA_AUDIENCE, 300)
       : this.sign({ email }, sub, ADMIN_AUDIENCE, this.adminTtlSeconds);
@@ -100,16 +107,17 @@ export class TokenService {
 
   private async sign(claims: Record<string, unknown>, sub: string, audience: string, ttl: number) {
     const exp = Math.floor(Date.now() / 1000) + ttl;
+    const jti = randomUUID();
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', kid: this.current.kid, typ: 'JWT' })
       .setSubject(sub)
       .setIssuer(ISSUER)
       .setAudience(audience)
-      .setJti(randomUUID())
+      .setJti(jti)
       .setIssuedAt()
       .setExpirationTime(exp)
       .sign(this.current.secret);
-    return { token, expiresAt: new Date(exp * 1000) };
+    return { token, expiresAt: new Date(exp * 1000), jti };
   }
 
   private async verify(token: string, audience: string): Promise<JWTPayload> {

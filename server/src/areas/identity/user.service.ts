@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { getAddress, isAddress } from 'viem';
 import type { User } from '@duelkit/contract';
-import type { Orm } from '../../platform/db/orm.js';
 import { DomainError } from '../../errors.js';
-import { UserEntity, UserIdentityEntity, type UserRecord } from './identity.entities.js';
+import type { UserRecord } from './identity.entities.js';
 import { createManagedWallet } from './managed-wallet.js';
 import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './token.service.js';
+import type { UserRepository } from './user.repository.js';
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,19}$/;
 const RESERVED = new Set([
@@ -39,24 +38,25 @@ export function toUser(r: UserRecord): User {
 /** Accounts of a builder app's users: creation, lookup, usernames, sessions. */
 export class UserService {
   constructor(
-    private readonly orm: Orm,
+    private readonly users: UserRepository,
     private readonly box: SecretBox,
     private readonly tokens: TokenService,
   ) {}
 
-  async byEoa(builderAppId: string, eoa: string): Promise<UserRecord | null> {
-    return this.orm.em.fork().findOne(UserEntity, { builderAppId, eoaAddress: getAddress(eoa) });
+  byEoa(builderAppId: string, eoa: string): Promise<UserRecord | null> {
+    return this.users.byEoa(builderAppId, getAddress(eoa));
   }
 
-  async byId(id: string): Promise<UserRecord | null> {
-    return this.orm.em.fork().findOne(UserEntity, { id });
+  byId(id: string): Promise<UserRecord | null> {
+    return this.users.byId(id);
   }
 
   async checkUsername(builderAppId: string, username: string): Promise<UsernameVerdict> {
     if (!USERNAME.test(username)) return { available: false, reason: 'invalid' };
     if (RESERVED.has(username.toLowerCase())) return { available: false, reason: 'reserved' };
-    const taken = await this.orm.em.fork().count(UserEntity, { builderAppId, usernameLower: username.toLowerCase() });
-    return taken ? { available: false, reason: 'taken' } : { available: true };
+    return (await this.users.usernameTaken(builderAppId, username.toLowerCase()))
+      ? { available: false, reason: 'taken' }
+      : { available: true };
   }
 
   /** Creates an account with a fresh managed wallet. */
@@ -76,8 +76,7 @@ export class UserService {
       }
     }
     const wallet = createManagedWallet(this.box);
-    const em = this.orm.em.fork();
-    const user = em.create(UserEntity, {
+    const created = await this.users.insert({
       id: randomUUID(),
       builderAppId: input.builderAppId,
       eoaAddress: input.eoa ? getAddress(input.eoa) : null,
@@ -90,17 +89,12 @@ export class UserService {
       inviteCode: input.inviteCode ?? null,
       createdAt: new Date(),
     });
-    try {
-      await em.flush();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) {
-        if (String(err.message).includes('username'))
-          throw new DomainError('USERNAME_TAKEN', `Username ${input.username} is taken`);
-        throw new DomainError('ACCOUNT_EXISTS', 'This wallet already has an account; sign in instead');
-      }
-      throw err;
+    if ('conflict' in created) {
+      if (created.conflict === 'username')
+        throw new DomainError('USERNAME_TAKEN', `Username ${input.username} is taken`);
+      throw new DomainError('ACCOUNT_EXISTS', 'This wallet already has an account; sign in instead');
     }
-    return user;
+    return created;
   }
 
   async session(user: UserRecord) {
@@ -141,19 +135,16 @@ export class UserService {
     return { results, created: count('created'), existing: count('exists'), invalid: count('invalid') };
   }
 
-  async setProfileImage(userId: string, url: string): Promise<void> {
-    await this.orm.em.fork().nativeUpdate(UserEntity, { id: userId }, { profileImageUrl: url });
+  setProfileImage(userId: string, url: string): Promise<void> {
+    return this.users.setProfileImage(userId, url);
   }
 
-  async byIdentity(builderAppId: string, issuer: string, subject: string): Promise<UserRecord | null> {
-    const em = this.orm.em.fork();
-    const link = await em.findOne(UserIdentityEntity, { builderAppId, issuer, subject });
-    return link ? em.findOne(UserEntity, { id: link.userId }) : null;
+  byIdentity(builderAppId: string, issuer: string, subject: string): Promise<UserRecord | null> {
+    return this.users.byIdentity(builderAppId, issuer, subject);
   }
 
   async linkIdentity(user: UserRecord, issuer: string, subject: string): Promise<void> {
-    const em = this.orm.em.fork();
-    em.create(UserIdentityEntity, {
+    const linked = await this.users.linkIdentity({
       id: randomUUID(),
       builderAppId: user.builderAppId,
       userId: user.id,
@@ -161,13 +152,6 @@ export class UserService {
       subject,
       createdAt: new Date(),
     });
-    try {
-      await em.flush();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) {
-        throw new DomainError('IDENTITY_ALREADY_LINKED', 'This identity is already linked to an account');
-      }
-      throw err;
-    }
+    if (!linked) throw new DomainError('IDENTITY_ALREADY_LINKED', 'This identity is already linked to an account');
   }
 }

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { BPS, buy, maxReturnForShares, MIN_STAKE } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
+import { assertCollateralAllowed, type Region } from '../../platform/geo/region.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
 import type { DuelRepository } from './duel.repository.js';
@@ -20,8 +21,8 @@ export interface BetSettings {
 export interface Trader {
   readonly userId: string;
   readonly address: string;
-  /** The geo gate for the market's collateral (usdc is refused from blocked regions). */
-  readonly assertCollateral?: (stack: 'usdc' | 'credits') => void;
+  /** Where the caller is: usdc markets are refused from blocked regions. */
+  readonly region: Region;
 }
 
 /**
@@ -324,7 +325,7 @@ export class BetsService {
   private async tradable(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
     const duel = await this.duels.require(duelId);
     await this.access.assertCanView(duel, caller);
-    trader?.assertCollateral?.(duel.collateralStack);
+    if (trader) assertCollateralAllowed(trader.region, duel.collateralStack);
     this.assertOption(duel, option);
     const why = this.notTradable(duel);
     if (why) reject('MARKET_NOT_TRADABLE', why, { status: duel.status, chainState: duel.chainState });

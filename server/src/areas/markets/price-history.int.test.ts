@@ -10,12 +10,15 @@ import { createLogger } from '../../logger.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { DuelRepository } from './duel.repository.js';
+import { MarketAccess } from './market-access.js';
 import { PriceHistoryService, type PriceHistoryQuery } from './price-history.service.js';
 import { PriceSnapshotRepository, recordTradeSnapshot } from './price-snapshot.repository.js';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 const CREATOR = '0x00000000000000000000000000000000000000Aa' as const;
 const STRANGER = '0x00000000000000000000000000000000000000bB';
+/** A member of every private duel (the membership directory is the invitations area's). */
+const MEMBER = '0x00000000000000000000000000000000000000cC';
 
 interface DuelSeed {
   isPrivate?: boolean;
@@ -85,6 +88,9 @@ async function setup() {
   const service = new PriceHistoryService(
     new DuelRepository(orm),
     new PriceSnapshotRepository(orm),
+    new MarketAccess({
+      isMember: (_duelId, address) => Promise.resolve(address.toLowerCase() === MEMBER.toLowerCase()),
+    }),
     new ManualClock(NOW.getTime()),
   );
   return { db, orm, service };
@@ -200,11 +206,12 @@ describe('PriceHistoryService reads', () => {
     expect(err.message).toContain('on-chain duelId (0x + 64 hex)');
   });
 
-  it('hides a private duel from public callers and strangers but shows it to its creator', async () => {
+  it('hides a private duel from public callers and strangers but shows it to its creator and members', async () => {
     expect((await rejection(service.duelHistory(secret, q('1D'), null))).code).toBe('PRIVATE_MARKET');
     expect((await rejection(service.duelHistory(secret, q('1D'), STRANGER))).code).toBe('PRIVATE_MARKET');
     const own = await service.duelHistory(secret, q('1D'), CREATOR);
     expect(summary(own.points)).toEqual([['2026-11-23T11:00:00.000Z', 60]]);
+    expect(summary((await service.duelHistory(secret, q('1D'), MEMBER)).points)).toEqual(summary(own.points));
   });
 
   it('returns one series per visible child of a parent market, oldest child first', async () => {
@@ -216,6 +223,8 @@ describe('PriceHistoryService reads', () => {
       [publicChild, ['YES', 'NO'], [['2026-11-23T11:00:00.000Z', 30]]],
       [privateChild, ['YES', 'NO'], [['2026-11-23T11:10:00.000Z', 70]]],
     ]);
+    const forMember = await service.parentHistory(parent, q('1D'), MEMBER);
+    expect(forMember.series.map((s) => s.duelId)).toEqual([publicChild, privateChild]);
     expect((await rejection(service.parentHistory(randomUUID(), q('1D'), CREATOR))).code).toBe('NOT_FOUND');
     expect((await rejection(service.parentHistory(strangersParent, q('1D'), CREATOR))).code).toBe('PRIVATE_MARKET');
   });

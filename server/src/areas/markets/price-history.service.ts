@@ -1,7 +1,9 @@
+import { getAddress } from 'viem';
 import { percentage } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { DuelRepository } from './duel.repository.js';
+import type { MarketAccess } from './market-access.js';
 import {
   poolPrices,
   type ChartDuel,
@@ -80,6 +82,10 @@ function toPricePoint(at: Date, optionPrices: readonly bigint[]): PricePoint {
   };
 }
 
+/** The caller as membership lookups expect it: EIP-55, or absent for an anonymous caller. */
+const viewer = (callerAddress: string | null): string | undefined =>
+  callerAddress === null ? undefined : getAddress(callerAddress);
+
 function fromSnapshot(at: Date, s: SnapshotPoint): PricePoint {
   return toPricePoint(at, s.optionPrices.map(BigInt));
 }
@@ -92,13 +98,14 @@ export class PriceHistoryService {
   constructor(
     private readonly duels: DuelRepository,
     private readonly snapshots: PriceSnapshotRepository,
+    private readonly access: MarketAccess,
     private readonly clock: Clock = systemClock,
     private readonly scheduleBucketSeconds = SCHEDULE_BUCKET_SECONDS,
   ) {}
 
   /**
-   * Price history of one duel. `callerAddress` is the caller's managed wallet, or null for a public
-   * (unauthenticated) caller, who never sees a private duel.
+   * Price history of one duel. `callerAddress` is the caller's managed wallet, or null for an
+   * anonymous caller, who never sees a private duel; a private one is shown to its members.
    */
   async duelHistory(duelId: string, query: PriceHistoryQuery, callerAddress: string | null): Promise<PriceHistory> {
     const duel = await this.duels.byDuelId(duelId);
@@ -109,7 +116,7 @@ export class PriceHistoryService {
         { details: { duelId } },
       );
     }
-    if (!(await this.canViewPrivateDuel(duel, callerAddress))) {
+    if (!(await this.access.canView(duel, viewer(callerAddress)))) {
       throw new DomainError('PRIVATE_MARKET', `Duel ${duel.duelId} is private`, { details: { duelId: duel.duelId } });
     }
     const { bucketSeconds, series } = await this.chart([duel], query);
@@ -129,7 +136,7 @@ export class PriceHistoryService {
       });
     }
     const visible: ChartDuel[] = [];
-    for (const child of children) if (await this.canViewPrivateDuel(child, callerAddress)) visible.push(child);
+    for (const child of children) if (await this.access.canView(child, viewer(callerAddress))) visible.push(child);
     if (!visible.length) {
       throw new DomainError('PRIVATE_MARKET', `Every duel of parent market ${parentMarketId} is private`, {
         details: { parentMarketId },
@@ -147,19 +154,6 @@ export class PriceHistoryService {
         points: series[i] ?? [],
       })),
     };
-  }
-
-  /**
-   * Whether `callerAddress` may see `duel`. Public duels: everyone. Private duels: their creator
-   * (by managed wallet); invited members join here once memberships exist.
-   */
-  async canViewPrivateDuel(
-    duel: Pick<ChartDuel, 'isPrivate' | 'creatorAddress'>,
-    callerAddress: string | null,
-  ): Promise<boolean> {
-    if (!duel.isPrivate) return true;
-    if (!callerAddress) return false;
-    return duel.creatorAddress.toLowerCase() === callerAddress.toLowerCase();
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   cacheKeyOf,
   effectiveTtl,
   isSecretParam,
+  MAX_PROXY_QUERY_CHARS,
   sanitiseParams,
   validateMethod,
   validatePath,
@@ -84,6 +85,15 @@ describe('sanitiseParams', () => {
       ['include', 'participants'],
       ['page', '2'],
     ]);
+  });
+
+  it('refuses more parameters, or a longer query string, than an upstream URL carries', () => {
+    const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`p${i}`, i]));
+    expect(codeOf(() => sanitiseParams(many))).toBe('VALIDATION_FAILED');
+    const long = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`f${i}`, 'x'.repeat(1_500)]));
+    expect(codeOf(() => sanitiseParams(long))).toBe('VALIDATION_FAILED');
+    const fits = { filters: 'x'.repeat(MAX_PROXY_QUERY_CHARS - 20) };
+    expect(sanitiseParams(fits)).toHaveLength(1);
   });
 });
 

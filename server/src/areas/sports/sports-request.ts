@@ -1,4 +1,4 @@
-import type { SportsProxyRequest, SportsTtl } from '@duelkit/contract';
+import { MAX_PROXY_PARAMS, type SportsProxyRequest, type SportsTtl } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
 
 /** Which upstream generation a request goes to. */
@@ -100,13 +100,31 @@ export function isSecretParam(name: string): boolean {
   return SECRET_FRAGMENTS.some((f) => flat.includes(f)) || SECRET_ENDINGS.some((e) => flat.endsWith(e));
 }
 
-/** Drops the provider token and every auth-like key, and stringifies and sorts the rest. */
+/**
+ * Longest query string forwarded upstream, encoded. Providers (and the proxies in front of them)
+ * refuse URLs of a few kilobytes; past this the caller gets a 400 instead of a 502.
+ */
+export const MAX_PROXY_QUERY_CHARS = 4_000;
+
+function tooMany(message: string): DomainError {
+  return new DomainError('VALIDATION_FAILED', message, { fieldErrors: { 'body.params': [message] } });
+}
+
+/**
+ * Drops the provider token and every auth-like key, and stringifies and sorts the rest; refuses
+ * more parameters, or a longer query string, than an upstream URL can carry.
+ */
 export function sanitiseParams(params: SportsProxyRequest['params']): [string, string][] {
   if (!params) return [];
-  return Object.entries(params)
+  const entries = Object.entries(params);
+  if (entries.length > MAX_PROXY_PARAMS) throw tooMany(`at most ${MAX_PROXY_PARAMS} parameters`);
+  const kept = entries
     .filter(([key]) => !isSecretParam(key))
     .map(([key, value]): [string, string] => [key, String(value)])
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const encoded = kept.reduce((n, [k, v]) => n + encodeURIComponent(k).length + encodeURIComponent(v).length + 2, 0);
+  if (encoded > MAX_PROXY_QUERY_CHARS) throw tooMany(`at most ${MAX_PROXY_QUERY_CHARS} characters of query string`);
+  return kept;
 }
 
 const LIVE_PATH = /(^|\/)(livescores|inplay)(\/|$)|(^|\/)fixtures\/latest(\/|$)|\/live\//;

@@ -45,6 +45,8 @@ export interface SportsServiceOptions {
   readonly limits?: Partial<SportsLimits>;
   /** Judges the cache windows and the breaker periods; tests pass a ManualClock. */
   readonly clock?: Clock;
+  /** `fake` when the provider is the local simulator: every answer says so in `_meta.source`. */
+  readonly source?: 'provider' | 'fake';
 }
 
 /** Fixture states (Sportmonks v3 `state.developer_name`) after which nothing changes. */
@@ -62,7 +64,7 @@ export class SportsService {
   constructor(provider: SportsProviderPort, store: CachePort, logger: Logger, options: SportsServiceOptions = {}) {
     const limits = { ...DEFAULT_SPORTS_LIMITS, ...options.limits };
     const clock = options.clock ?? systemClock;
-    this.cache = new SwrCache(store, clock, logger, limits);
+    this.cache = new SwrCache(store, clock, logger, limits, options.source ?? 'provider');
     this.upstream = new SportsUpstreamClient(provider, logger, clock, {
       concurrency: limits.upstreamConcurrency,
       queue: limits.upstreamQueue,

@@ -40,15 +40,17 @@ export class SwrCache {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly limits: SwrLimits,
+    /** Where the data comes from, told in every answer's `_meta`. */
+    private readonly source: SportsResponse['_meta']['source'] = 'provider',
   ) {}
 
   async read(spec: CacheSpec): Promise<SportsResponse> {
     const entry = await this.store.get(spec.key);
     const now = this.clock.now();
-    if (entry && now < entry.freshUntil) return answer(spec.key, entry, true, false);
+    if (entry && now < entry.freshUntil) return answer(spec.key, entry, true, false, this.source);
     if (entry && now < entry.staleUntil) {
       this.refreshInBackground(spec);
-      return answer(spec.key, entry, true, true);
+      return answer(spec.key, entry, true, true, this.source);
     }
     return this.fetch(spec);
   }
@@ -69,7 +71,7 @@ export class SwrCache {
         if (err instanceof RefreshRunningElsewhere) return this.loadOnce(spec, false);
         throw err;
       });
-      return answer(spec.key, entry, !fetched, false);
+      return answer(spec.key, entry, !fetched, false, this.source);
     } finally {
       const left = (this.waiting.get(spec.key) ?? 1) - 1;
       if (left <= 0) this.waiting.delete(spec.key);
@@ -148,9 +150,15 @@ export class SwrCache {
   }
 }
 
-function answer(cacheKey: string, entry: CacheEntry, fromCache: boolean, isStale: boolean): SportsResponse {
+function answer(
+  cacheKey: string,
+  entry: CacheEntry,
+  fromCache: boolean,
+  isStale: boolean,
+  source: SportsResponse['_meta']['source'],
+): SportsResponse {
   return {
     data: entry.body as SportsResponse['data'],
-    _meta: { fromCache, isStale, fetchedAt: entry.fetchedAt, cacheKey },
+    _meta: { fromCache, isStale, fetchedAt: entry.fetchedAt, cacheKey, source },
   };
 }

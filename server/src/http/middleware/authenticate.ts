@@ -1,74 +1,93 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppRoute } from '@ts-rest/core';
-import { routeMeta, type AuthKind } from '@duelkit/contract';
+import { HEADER, marketsContract, routeMeta, type RouteMeta } from '@duelkit/contract';
+import type { AuthenticationService } from '../../areas/identity/authentication.service.js';
+import type { Principal } from '../../areas/identity/principal.js';
 import { DomainError } from '../../errors.js';
-import type { Principal } from '../request-context.js';
+import { tenantOf } from '../principal.js';
 
-/**
- * Verifies the credentials a route's auth kind asks for. The identity area provides the real
- * implementation; the kernel only knows this shape.
- */
-export interface Authenticator {
-  /** A user bearer token of the request's tenant, or null when the request carries none. */
-  user(req: Request): Promise<Principal | null>;
-  /** An admin bearer token, or null when the request carries none. */
-  admin(req: Request): Promise<Principal | null>;
-  /** Wallet credential headers (tournaments host), or null when absent. */
-  wallet(req: Request): Promise<Principal | null>;
-  /** Verifies an inbound provider webhook's signature. */
-  webhook(req: Request): Promise<void>;
+/** The one route that takes the challenge token of a two-factor login instead of a session. */
+const COMPLETES_LOGIN = marketsContract.adminAuth.twoFactorVerify;
+
+/** The bearer token of the Authorization header; null when there is none. */
+function bearerOf(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match?.[1]) throw new DomainError('TOKEN_INVALID', 'Authorization must be "Bearer <token>"');
+  return match[1];
 }
 
-/** Used until an identity implementation is wired: every credential is absent. */
-export const noCredentials: Authenticator = {
-  user: () => Promise.resolve(null),
-  admin: () => Promise.resolve(null),
-  wallet: () => Promise.resolve(null),
-  webhook: () => Promise.reject(new DomainError('UNAUTHENTICATED', 'Webhook signature verification is not configured')),
-};
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
 
-async function principalFor(kind: AuthKind, auth: Authenticator, req: Request): Promise<Principal | undefined> {
-  switch (kind) {
+/** The x-wallet-* credential; null when none of the three headers is sent. */
+function walletCredentialOf(req: Request) {
+  const address = header(req, HEADER.walletAddress);
+  const signature = header(req, HEADER.walletSignature);
+  const timestamp = header(req, HEADER.walletTimestamp);
+  if (!address && !signature && !timestamp) return null;
+  if (!address || !signature || !timestamp) {
+    throw new DomainError(
+      'WALLET_CREDENTIAL_INVALID',
+      'Send all three x-wallet-address, x-wallet-signature and x-wallet-timestamp',
+    );
+  }
+  return { address, signature, timestamp };
+}
+
+async function principalFor(
+  meta: RouteMeta,
+  route: AppRoute,
+  auth: AuthenticationService,
+  req: Request,
+): Promise<Principal | undefined> {
+  switch (meta.auth) {
     case 'public':
     case 'builder-only':
-      return undefined;
-    case 'webhook':
-      await auth.webhook(req);
-      return undefined;
-    case 'optional-bearer':
-      return (await auth.user(req)) ?? undefined;
+    case 'optional-bearer': {
+      // A route that does not personalise never looks at a token, so a stale one cannot break it.
+      if (meta.auth !== 'optional-bearer' && !meta.personalised) return undefined;
+      const token = bearerOf(req);
+      return token ? auth.authenticateBearer(token, tenantOf(req).builderAppId) : undefined;
+    }
     case 'bearer': {
-      const user = await auth.user(req);
-      if (!user) throw new DomainError('UNAUTHENTICATED', 'Bearer token required (Authorization: Bearer <token>)');
-      return user;
+      const token = bearerOf(req);
+      if (!token) throw new DomainError('UNAUTHENTICATED', 'Bearer token required (Authorization: Bearer <token>)');
+      return auth.authenticateUser(token, tenantOf(req).builderAppId);
     }
     case 'admin': {
-      const admin = await auth.admin(req);
-      if (!admin) throw new DomainError('UNAUTHENTICATED', 'Admin bearer token required');
-      return admin;
+      const token = bearerOf(req);
+      if (!token) throw new DomainError('UNAUTHENTICATED', 'Admin bearer token required');
+      const completesLogin = route.method === COMPLETES_LOGIN.method && route.path === COMPLETES_LOGIN.path;
+      return auth.authenticateAdmin(token, completesLogin ? 'complete-login' : 'session');
     }
     case 'jwt-or-wallet': {
-      const who = (await auth.user(req)) ?? (await auth.wallet(req));
-      if (!who) {
-        throw new DomainError(
-          'UNAUTHENTICATED',
-          'A bearer token or wallet credential (x-wallet-* headers) is required',
-        );
-      }
-      return who;
+      const token = bearerOf(req);
+      if (token) return auth.authenticateUser(token, tenantOf(req).builderAppId);
+      const credential = walletCredentialOf(req);
+      if (credential) return auth.authenticateWallet(credential);
+      throw new DomainError('UNAUTHENTICATED', 'A bearer token or wallet credential (x-wallet-* headers) is required');
     }
+    case 'webhook':
+      throw new DomainError('UNAUTHENTICATED', 'Webhook signature verification is not configured');
   }
 }
 
-/** Per-route authentication from the contract metadata; runs before the route's handler. */
-export function authenticate(auth: Authenticator): RequestHandler {
+/**
+ * Per-route authentication from the contract metadata; runs before the route's handler. Headers
+ * are read here and only here: identity sees tokens and credentials, handlers see the principal.
+ */
+export function authenticate(auth: AuthenticationService): RequestHandler {
   return (req, _res, next) => {
     const route = (req as Request & { tsRestRoute?: AppRoute }).tsRestRoute;
     if (!route) {
       next();
       return;
     }
-    principalFor(routeMeta(route).auth, auth, req).then(
+    principalFor(routeMeta(route), route, auth, req).then(
       (principal) => {
         if (principal) req.principal = principal;
         next();

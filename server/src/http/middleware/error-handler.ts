@@ -1,9 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import { ZodError } from 'zod';
-import type { FieldErrors } from '@duelkit/contract';
+import type { ErrorCode, FieldErrors } from '@duelkit/contract';
 import type { Logger } from '../../logger.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import { classifyInfrastructureError } from '../../platform/outage/infrastructure-error.js';
 import { sendError, statusOf } from '../send-error.js';
 import { requestIdOf } from '../request-context.js';
 
@@ -45,17 +46,27 @@ interface BodyParserError {
   limit?: number;
 }
 
-function fromBodyParser(err: BodyParserError & { name?: string; code?: string; field?: string }): DomainError | null {
-  if (err.name === 'MulterError') {
-    return err.code === 'LIMIT_FILE_SIZE'
-      ? new DomainError('PAYLOAD_TOO_LARGE', 'The file is larger than 5 MB')
-      : new DomainError('VALIDATION_FAILED', `Invalid upload: ${err.code ?? 'malformed multipart body'}`, {
-          fieldErrors: { [`body.${err.field ?? 'image'}`]: [String(err.code)] },
-        });
+/** The code of a client error that Express's body parsers or static file server raised with a status. */
+function codeForClientStatus(status: number): ErrorCode {
+  switch (status) {
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    default:
+      return 'VALIDATION_FAILED';
   }
-  if (typeof err.status === 'number' && err.status === 404 && err.expose) {
-    return new DomainError('NOT_FOUND', 'No such file');
-  }
+}
+
+/**
+ * Errors of the transport below the routes: body parsing (JSON, charsets, content encodings) and
+ * static files. They carry an http-errors status; a 4xx is the client's mistake and answers as one.
+ */
+function fromBodyParser(err: BodyParserError): DomainError | null {
   switch (err.type) {
     case 'entity.parse.failed':
       return new DomainError('MALFORMED_JSON', 'Request body is not valid JSON');
@@ -71,8 +82,21 @@ function fromBodyParser(err: BodyParserError & { name?: string; code?: string; f
     case 'stream.encoding.set':
       return new DomainError('VALIDATION_FAILED', 'Request body could not be read');
     default:
-      return null;
+      break;
   }
+  // http-errors (body parsers, the static file server) always say whether a message may be shown;
+  // a missing file is a 404 they keep quiet about, which is still the client's 404.
+  const status = err.status;
+  const fromHttpErrors = typeof err.expose === 'boolean' && (err.expose || status === 404);
+  if (typeof status === 'number' && status >= 400 && status < 500 && fromHttpErrors) {
+    // A lying Content-Encoding, a traversal attempt on a static path, a malformed file name.
+    const code = codeForClientStatus(status);
+    return new DomainError(
+      code,
+      code === 'NOT_FOUND' ? 'No such file' : code === 'FORBIDDEN' ? 'Not allowed' : 'The request could not be read',
+    );
+  }
+  return null;
 }
 
 /** The one error middleware: everything becomes an ApiError body; the unexpected becomes INTERNAL. */
@@ -92,7 +116,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else {
       const parsed = err && typeof err === 'object' ? fromBodyParser(err) : null;
       domainError =
-        parsed ?? new DomainError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
+        parsed ??
+        classifyInfrastructureError(err) ??
+        new DomainError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
     }
     if (statusOf(domainError) >= 500) {
       logger.error(

@@ -3,7 +3,7 @@ import { marketsContract } from '@duelkit/contract';
 import { toAdmin, type AdminAuthService } from '../../areas/identity/admin-auth.service.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { DomainError } from '../../errors.js';
-import { adminOf } from '../principal.js';
+import { adminOf, challengeOf } from '../principal.js';
 
 const s = initServer();
 
@@ -33,28 +33,24 @@ export function adminAuthRoutes(deps: {
     },
     twoFactorSetup: async ({ req }) => ({ status: 200, body: await admins.setup(adminOf(req).adminId) }),
     twoFactorVerify: async ({ body, req }) => {
-      const admin = adminOf(req);
-      await checkAttempts(deps.loginPerEmail, admin.email, 'email');
-      return {
-        status: 200,
-        body: await admins.completeLogin(admin.adminId, admin.tokenId, admin.expiresAt, body.code),
-      };
+      const challenge = challengeOf(req);
+      await checkAttempts(deps.loginPerEmail, challenge.email, 'email');
+      return { status: 200, body: await admins.completeLogin(challenge, body.code) };
     },
     twoFactorVerifySetup: async ({ body, req }) => ({
       status: 200,
-      body: await admins.verifySetup(adminOf(req).adminId, body.code),
+      body: await admins.verifySetup(adminOf(req), body.code),
     }),
     twoFactorDisable: async ({ body, req }) => ({
       status: 200,
-      body: await admins.disable(adminOf(req).adminId, body.code),
+      body: await admins.disable(adminOf(req), body.code),
     }),
     regenerateBackupCodes: async ({ body, req }) => ({
       status: 200,
-      body: await admins.regenerateBackupCodes(adminOf(req).adminId, body.code),
+      body: await admins.regenerateBackupCodes(adminOf(req), body.code),
     }),
     logout: async ({ req }) => {
-      const admin = adminOf(req);
-      await admins.revoke(admin.tokenId, admin.expiresAt);
+      await admins.logout(adminOf(req));
       return { status: 200, body: { loggedOut: true as const } };
     },
     me: async ({ req }) => ({ status: 200, body: toAdmin(await admins.byId(adminOf(req).adminId)) }),

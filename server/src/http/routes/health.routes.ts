@@ -12,7 +12,7 @@ export function tournamentsHealthRoutes(deps: { health: HealthService }) {
     parlayLive: async () => ({ status: 200, body: deps.health.liveness('parlay') }),
     parlayReady: async () => {
       const readiness = await deps.health.readiness();
-      return readiness.status === 'ready' ? { status: 200, body: readiness } : { status: 503, body: readiness };
+      return readiness.status === 'not_ready' ? { status: 503, body: readiness } : { status: 200, body: readiness };
     },
   });
 }

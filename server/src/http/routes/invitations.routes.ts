@@ -2,21 +2,18 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { InvitationService } from '../../areas/invitations/invitation.service.js';
 import type { MembershipService } from '../../areas/invitations/membership.service.js';
-import type { Authenticator } from '../middleware/authenticate.js';
-import { userOf } from '../principal.js';
-import { optionalCaller } from './duels.routes.js';
+import { userOf, viewerOf } from '../principal.js';
 
 const s = initServer();
 
 export interface InvitationRouteDeps {
   readonly invitations: InvitationService;
   readonly memberships: MembershipService;
-  readonly authenticator: Authenticator;
 }
 
 /** §4.8 duel invitations and memberships. */
 export function invitationRoutes(deps: InvitationRouteDeps) {
-  const { invitations, memberships, authenticator } = deps;
+  const { invitations, memberships } = deps;
   const caller = (req: Parameters<typeof userOf>[0]) => {
     const u = userOf(req);
     return { userId: u.userId, address: u.address, eoaAddress: u.eoaAddress };
@@ -37,7 +34,7 @@ export function invitationRoutes(deps: InvitationRouteDeps) {
     }),
     byDuel: async ({ params, req }) => ({
       status: 200,
-      body: await invitations.forDuel(params.duelId, await optionalCaller(authenticator, req)),
+      body: await invitations.forDuel(params.duelId, viewerOf(req)),
     }),
     validateInvite: async ({ body }) => ({ status: 200, body: await invitations.validate(body) }),
     syncJoinSuccess: async ({ body, req }) => ({ status: 200, body: await memberships.syncJoin(caller(req), body) }),

@@ -137,21 +137,20 @@ describe('PostgreSQL failing right after the chain send', () => {
   let hook: Server;
 
   beforeAll(async () => {
-    pgProxy = await startTcpProxy('127.0.0.1', 5432);
+    pgProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
     ({ node, proxy, server } = await startStack(
       { IDEMPOTENCY_LOCK_TIMEOUT_MS: '1500', IDEMPOTENCY_WAIT_MS: '200', DUEL_PUBLIC_LEAD_SECONDS: '0' },
-      (url) => pgProxy.through(url),
+      (url) => pgProxy.urlFor(url),
     ));
     // Called by the proxy once the node has the transaction, before the server hears back.
     hook = createServer((req, res) => {
-      pgProxy.cut();
-      res.end('{}');
+      void pgProxy.cut().then(() => res.end('{}'));
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', () => resolve()));
   }, 120_000);
 
   afterAll(async () => {
-    pgProxy?.restore();
+    await pgProxy?.restore().catch(() => undefined);
     await server?.close();
     await proxy?.stop();
     await node?.stop();
@@ -177,7 +176,7 @@ describe('PostgreSQL failing right after the chain send', () => {
     // accepted creation, never a 5xx that invites a second one.
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ chainState: 'pending' });
-    pgProxy.restore();
+    await pgProxy.restore();
     // The answer could not be stored: the key is still in flight, its effect recorded as started.
     const direct = new pg.Client({ connectionString: server.database.url });
     await direct.connect();

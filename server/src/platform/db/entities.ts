@@ -9,6 +9,7 @@ import {
 } from '../chain-tx/chain-tx.entities.js';
 import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
+import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
@@ -26,8 +27,8 @@ import {
 } from '../../areas/settlement/settlement.entities.js';
 import {
   AdminEntity,
+  AdminSessionEntity,
   AuthNonceEntity,
-  RevokedTokenEntity,
   UsedWalletCredentialEntity,
   UserEntity,
   UserIdentityEntity,
@@ -44,7 +45,7 @@ export const entities = [
   UserIdentityEntity,
   AuthNonceEntity,
   AdminEntity,
-  RevokedTokenEntity,
+  AdminSessionEntity,
   UsedWalletCredentialEntity,
   TradeEntity,
   PositionEntity,
@@ -61,6 +62,8 @@ export const entities = [
   DuelCancellationEntity,
   SettlementBatchEntity,
   MarketSettingsEntity,
+  MerkleDistributionEntity,
+  MerkleLeafEntity,
   ChainTxEntity,
   ChainAccountEntity,
   ChainIdentityEntity,

@@ -2,6 +2,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
 import { entities } from './entities.js';
+import { MIGRATION_LOCK_TABLE, withMigrationLock } from './migration-lock.js';
 import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;
@@ -18,6 +19,7 @@ export function ormOptions(url: string, poolSize: number): Options {
     // Schema changes go through committed migrations only.
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: true },
+    schemaGenerator: { skipTables: [MIGRATION_LOCK_TABLE] },
     migrations: {
       tableName: 'mikro_orm_migrations',
       path: fileURLToPath(new URL('./migrations', import.meta.url)),
@@ -32,9 +34,24 @@ export function ormOptions(url: string, poolSize: number): Options {
   };
 }
 
-/** Connects and, unless told not to, applies pending migrations. */
-export async function initOrm(url: string, poolSize: number, runMigrations = true): Promise<Orm> {
+/**
+ * Connects and, unless told not to, applies pending migrations under the migration lock (several
+ * instances may start at once on one database).
+ */
+export async function initOrm(
+  url: string,
+  poolSize: number,
+  runMigrations = true,
+  onMigrationWait?: (holder: string) => void,
+): Promise<Orm> {
   const orm = await MikroORM.init(ormOptions(url, poolSize));
-  if (runMigrations) await orm.getMigrator().up();
+  if (runMigrations) {
+    try {
+      await withMigrationLock(orm, () => orm.getMigrator().up(), onMigrationWait ? { onWait: onMigrationWait } : {});
+    } catch (err) {
+      await orm.close(true);
+      throw err;
+    }
+  }
   return orm;
 }

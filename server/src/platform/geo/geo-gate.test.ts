@@ -2,6 +2,7 @@ import { ERROR_STATUS } from '@duelkit/contract';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../errors.js';
 import { GeoGate } from './geo-gate.js';
+import { assertCollateralAllowed, UNRESTRICTED } from './region.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup } from '../../adapters/geo/geo-lookup.js';
 
 const csv = ['1.0.0.0,1.0.0.255,AU', '8.8.8.0,8.8.8.255,US', '2001:db8::,2001:db8::ffff,FR'].join('\n');
@@ -18,32 +19,35 @@ function codeOf(fn: () => void): string | null {
 }
 
 describe('GeoGate', () => {
-  it('refuses usdc from a blocked country found by the trusted header', () => {
-    expect(codeOf(() => gate.assertAllowed('usdc', { ip: '1.0.0.1', headers: { 'cf-ipcountry': 'us' } }))).toBe(
-      'GEO_BLOCKED',
-    );
+  it('finds a blocked country by the trusted header', () => {
+    expect(gate.regionOf({ ip: '1.0.0.1', headers: { 'cf-ipcountry': 'us' } })).toEqual({
+      country: 'US',
+      usdcAllowed: false,
+    });
   });
 
-  it('refuses usdc from a blocked country found by the offline database, IPv4 and IPv6', () => {
-    expect(codeOf(() => gate.assertAllowed('usdc', { ip: '8.8.8.8', headers: {} }))).toBe('GEO_BLOCKED');
-    expect(codeOf(() => gate.assertAllowed('usdc', { ip: '::ffff:8.8.8.8', headers: {} }))).toBe('GEO_BLOCKED');
-    expect(codeOf(() => gate.assertAllowed('usdc', { ip: '2001:db8::1', headers: {} }))).toBe('GEO_BLOCKED');
-  });
-
-  it('never gates credits', () => {
-    expect(
-      codeOf(() => gate.assertAllowed('credits', { ip: '8.8.8.8', headers: { 'cf-ipcountry': 'US' } })),
-    ).toBeNull();
+  it('finds a blocked country by the offline database, IPv4 and IPv6', () => {
+    for (const ip of ['8.8.8.8', '::ffff:8.8.8.8', '2001:db8::1']) {
+      expect(gate.regionOf({ ip, headers: {} }).usdcAllowed).toBe(false);
+    }
   });
 
   it('allows usdc from other and unknown countries', () => {
-    expect(codeOf(() => gate.assertAllowed('usdc', { ip: '1.0.0.9', headers: {} }))).toBeNull();
-    expect(codeOf(() => gate.assertAllowed('usdc', { ip: '9.9.9.9', headers: {} }))).toBeNull();
+    expect(gate.regionOf({ ip: '1.0.0.9', headers: {} })).toEqual({ country: 'AU', usdcAllowed: true });
+    expect(gate.regionOf({ ip: '9.9.9.9', headers: {} })).toEqual({ country: null, usdcAllowed: true });
   });
 
-  it('answers 403 with the country in details', () => {
+  it('allows everything when no country is blocked', () => {
+    expect(new GeoGate(lookup, []).regionOf({ ip: '8.8.8.8', headers: {} }).usdcAllowed).toBe(true);
+  });
+});
+
+describe('assertCollateralAllowed', () => {
+  const blocked = gate.regionOf({ ip: '8.8.8.8', headers: {} });
+
+  it('refuses usdc from a blocked region with 403 and the country in details', () => {
     try {
-      gate.assertAllowed('usdc', { ip: '8.8.8.8', headers: {} });
+      assertCollateralAllowed(blocked, 'usdc');
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(DomainError);
@@ -52,9 +56,9 @@ describe('GeoGate', () => {
     }
   });
 
-  it('reads the collateral from collateralStack or collateralMode in body or query', () => {
-    expect(GeoGate.collateralOf({ body: { collateralStack: 'usdc' } })).toBe('usdc');
-    expect(GeoGate.collateralOf({ query: { collateralMode: 'credits' } })).toBe('credits');
-    expect(GeoGate.collateralOf({ body: { collateralStack: 'gold' } })).toBeUndefined();
+  it('never gates credits or an absent collateral, and lets usdc through elsewhere', () => {
+    expect(codeOf(() => assertCollateralAllowed(blocked, 'credits'))).toBeNull();
+    expect(codeOf(() => assertCollateralAllowed(blocked, undefined))).toBeNull();
+    expect(codeOf(() => assertCollateralAllowed(UNRESTRICTED, 'usdc'))).toBeNull();
   });
 });

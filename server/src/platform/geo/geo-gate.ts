@@ -1,11 +1,10 @@
-import type { CollateralStack } from '@duelkit/contract';
-import { DomainError } from '../../errors.js';
 import type { GeoLookupPort, GeoRequest } from '../../adapters/geo/geo-lookup.js';
+import type { Region } from './region.js';
 
 /**
  * The usdc geo gate: usdc collateral is refused (403 GEO_BLOCKED) from blocked countries;
  * credits are never gated. A request whose country cannot be determined is allowed
- * (see docs/geo-gate.md for why and how to change that at the edge).
+ * (docs/kernel.md says why and how to change that at the edge).
  */
 export class GeoGate {
   private readonly blocked: ReadonlySet<string>;
@@ -17,29 +16,10 @@ export class GeoGate {
     this.blocked = new Set(blockedCountries.map((c) => c.toUpperCase()));
   }
 
-  /** Throws GEO_BLOCKED when `collateral` is usdc and the request comes from a blocked country. */
-  assertAllowed(collateral: CollateralStack | undefined, req: GeoRequest): void {
-    if (collateral !== 'usdc' || this.blocked.size === 0) return;
+  /** The region of a request: its country and whether usdc may be used from there. */
+  regionOf(req: GeoRequest): Region {
+    if (this.blocked.size === 0) return { country: null, usdcAllowed: true };
     const country = this.lookup.countryOf(req);
-    if (country && this.blocked.has(country)) {
-      throw new DomainError('GEO_BLOCKED', 'usdc collateral is not available in your region; credits are', {
-        details: { country, collateralStack: collateral },
-      });
-    }
-  }
-
-  /**
-   * The collateral a request asks for: `collateralStack` or `collateralMode`, in the body or the
-   * query (both names exist in the spec).
-   */
-  static collateralOf(input: { body?: unknown; query?: unknown }): CollateralStack | undefined {
-    for (const source of [input.body, input.query]) {
-      if (source && typeof source === 'object') {
-        const s = source as Record<string, unknown>;
-        const value = s['collateralStack'] ?? s['collateralMode'];
-        if (value === 'usdc' || value === 'credits') return value;
-      }
-    }
-    return undefined;
+    return { country, usdcAllowed: !(country && this.blocked.has(country)) };
   }
 }

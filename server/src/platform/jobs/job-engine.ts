@@ -106,6 +106,24 @@ export class JobEngine {
     this.workers.push(worker);
   }
 
+  /**
+   * Stops taking jobs and waits for the running ones until `deadline` (epoch ms); a job still
+   * running then is left to the stalled-job check, which hands it to another worker once this
+   * process is gone (every handler is idempotent). Queues stay usable, so requests still draining
+   * can add jobs.
+   */
+  async stopWorkers(deadline: number): Promise<void> {
+    const workers = this.workers.splice(0);
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = Promise.all(workers.map((w) => w.close())).then(() => true);
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+    });
+    const finished = await Promise.race([graceful, timedOut]);
+    clearTimeout(timer);
+    if (!finished) this.options.logger.warn('jobs still running at the shutdown deadline; left to another worker');
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));

@@ -9,7 +9,9 @@ import { Migration20261123110000PriceSnapshots } from './Migration20261123110000
 import { Migration20261123130000Settlement } from './Migration20261123130000Settlement.js';
 import { Migration20261123120000Invitations } from './Migration20261123120000Invitations.js';
 import { Migration20261123140000IdempotencyJson } from './Migration20261123140000IdempotencyJson.js';
-import { Migration20261124090000ChainTx } from './Migration20261124090000ChainTx.js';
+import { Migration20261124000000MerkleDistributions } from './Migration20261124000000MerkleDistributions.js';
+import { Migration20261124090000AdminSessions } from './Migration20261124090000AdminSessions.js';
+import { Migration20261124100000ChainTx } from './Migration20261124100000ChainTx.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -27,5 +29,7 @@ export const migrationsList = [
   { name: 'Migration20261123120000Invitations', class: Migration20261123120000Invitations },
   { name: 'Migration20261123130000Settlement', class: Migration20261123130000Settlement },
   { name: 'Migration20261123140000IdempotencyJson', class: Migration20261123140000IdempotencyJson },
-  { name: 'Migration20261124090000ChainTx', class: Migration20261124090000ChainTx },
+  { name: 'Migration20261124000000MerkleDistributions', class: Migration20261124000000MerkleDistributions },
+  { name: 'Migration20261124090000AdminSessions', class: Migration20261124090000AdminSessions },
+  { name: 'Migration20261124100000ChainTx', class: Migration20261124100000ChainTx },
 ];

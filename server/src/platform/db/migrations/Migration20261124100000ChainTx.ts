@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * chain this database belongs to, the embedded chain's replay journal, and the recovery point of
  * idempotency keys.
  */
-export class Migration20261124090000ChainTx extends Migration {
+export class Migration20261124100000ChainTx extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "chain_accounts" ("chain_id" int not null, "address" varchar(42) not null, "next_nonce" bigint not null, "updated_at" timestamptz not null, constraint "chain_accounts_pkey" primary key ("chain_id", "address"));`,

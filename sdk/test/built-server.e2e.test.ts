@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_DIR, startServerProcess, type ServerProcess } from '../../server/test/support/server-process.js';
+import { DuelkitClient } from '../src/index.js';
+
+const run = promisify(execFile);
+const DIST = join(SERVER_DIR, 'dist');
+
+function builtFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? builtFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** `pnpm build` then `pnpm start`'s command: the built server on Node alone, no TypeScript loader. */
+describe('the production build', () => {
+  let server: ServerProcess;
+  const key = `dk_built_${Date.now().toString(36)}_smoke`;
+  beforeAll(async () => {
+    await run('pnpm', ['--filter', '@duelkit/contract', '--filter', '@duelkit/server', 'build'], {
+      cwd: join(SERVER_DIR, '..'),
+    });
+    server = await startServerProcess({ DUELKIT_DEV_BUILDER_KEY: key }, { entry: ['dist/main.js'] });
+  }, 240_000);
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  it('needs no compiler at run time and carries its OpenAPI documents', async () => {
+    const offenders = builtFiles(DIST).filter((f) =>
+      /from ['"]solc['"]|require\(['"]solc['"]\)/.test(readFileSync(f, 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+    const doc = (await (await fetch(`${server.marketsUrl}/openapi.json`)).json()) as { openapi: string };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(server.lines.join('\n')).not.toMatch(/tsx|ERR_/);
+  });
+
+  it('passes the smoke: health, then a signed-in call through the SDK', async () => {
+    expect((await fetch(`${server.marketsUrl}/health`)).status).toBe(200);
+    const client = new DuelkitClient({
+      marketsUrl: server.marketsUrl,
+      tournamentsUrl: server.tournamentsUrl,
+      builderApiKey: key,
+      signer: privateKeyToAccount(generatePrivateKey()),
+      maxRetries: 0,
+    });
+    const session = await client.auth.signIn({ username: 'built_smoke' });
+    const signed = await client.wallet.sign({ body: { message: 'built' } });
+    expect(signed.address).toBe(session.user?.address);
+  });
+});

@@ -1,0 +1,98 @@
+import type { Address, Hash, Hex, LocalAccount } from 'viem';
+import type { CollateralKind } from './chain.port.js';
+
+/** Which distribution of a pool: winners' payouts, or refunds of a cancelled pool. */
+export type VaultDistributionKind = 'payout' | 'refund';
+
+/** A `Deposited` event of the vault. */
+export interface VaultDeposit {
+  readonly collateral: CollateralKind;
+  readonly poolId: Hex;
+  readonly stage: number;
+  readonly from: Address;
+  readonly amount: bigint;
+  readonly txHash: Hash;
+  readonly logIndex: number;
+  readonly blockNumber: bigint;
+}
+
+/** What one mined transaction did to the vaults. */
+export interface VaultReceipt {
+  /** `pending`: not mined (or unknown to the node) yet. */
+  readonly status: 'pending' | 'success' | 'reverted';
+  /** The account that sent the transaction, when the node knows it. */
+  readonly sender: Address | null;
+  readonly deposits: readonly VaultDeposit[];
+  readonly claims: readonly {
+    readonly collateral: CollateralKind;
+    readonly poolId: Hex;
+    readonly kind: VaultDistributionKind;
+    readonly account: Address;
+    readonly amount: bigint;
+  }[];
+}
+
+/**
+ * Every operator write names its effect with `key`: one chain write per key, ever, however often
+ * a request, a job or a retry asks (e.g. `packs:set-root:<packId>:payout`, `packs:claim:<packId>:<account>`).
+ */
+export interface VaultWriteKey {
+  readonly key: string;
+}
+
+/**
+ * The prize vaults (server/contracts/PrizeVault.sol): one per collateral, holding the money of
+ * pools named by bytes32 ids (a pack, a tournament, a creator's bond). Writes go through the
+ * chain-transaction pipeline and return once accepted (a hash), not final; reverts found by the
+ * pre-flight simulation are 4xx DomainErrors.
+ */
+export interface PrizeVaultPort {
+  address(collateral: CollateralKind): Address;
+  /** A deposit signed by a user's managed wallet (approves the vault first when needed). */
+  deposit(
+    signer: LocalAccount,
+    collateral: CollateralKind,
+    poolId: Hex,
+    stage: number,
+    amount: bigint,
+    write?: Partial<VaultWriteKey>,
+  ): Promise<Hash>;
+  /** Operator: pays `amount` from the pool's unreserved balance to `to` (refund before start, bond, fee). */
+  release(
+    collateral: CollateralKind,
+    poolId: Hex,
+    to: Address,
+    amount: bigint,
+    reason: string,
+    write: VaultWriteKey,
+  ): Promise<Hash>;
+  /** Operator: publishes a distribution's root and sets its total aside. Once per pool and kind. */
+  setRoot(
+    collateral: CollateralKind,
+    poolId: Hex,
+    kind: VaultDistributionKind,
+    root: Hex,
+    total: bigint,
+    write: VaultWriteKey,
+  ): Promise<Hash>;
+  /** Submits a leaf's claim (anyone may; the money goes to `account`): the relayer behind auto-claim. */
+  claim(
+    collateral: CollateralKind,
+    poolId: Hex,
+    kind: VaultDistributionKind,
+    account: Address,
+    amount: bigint,
+    proof: readonly Hex[],
+    write: VaultWriteKey,
+  ): Promise<Hash>;
+
+  poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint>;
+  distribution(
+    collateral: CollateralKind,
+    poolId: Hex,
+    kind: VaultDistributionKind,
+  ): Promise<{ root: Hex | null; total: bigint; claimed: bigint }>;
+  isClaimed(collateral: CollateralKind, poolId: Hex, kind: VaultDistributionKind, account: Address): Promise<boolean>;
+  /** What a transaction did to the vaults: the way a deposit or a claim made by a client is verified. */
+  receipt(txHash: Hash): Promise<VaultReceipt>;
+}

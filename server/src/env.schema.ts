@@ -1,0 +1,193 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** The environment the server reads, once, at start-up. Nothing else reads process.env. */
+export const EnvSchema = z.object({
+  /**
+   * The run mode. `embedded` (default): a self-contained development instance — embedded
+   * database, in-process chain, fake sports data, generated secrets. `production`: refuses to
+   * start unless every real dependency and secret is configured. NODE_ENV=production means
+   * production too.
+   */
+  DUELKIT_ENV: z.enum(['embedded', 'production']).optional(),
+  NODE_ENV: z.string().optional(),
+  /** Markets host port. */
+  PORT: port.default(3000),
+  /** Tournaments host port. */
+  TOURNAMENTS_PORT: port.default(3001),
+  /** Which hosts this process serves. */
+  SERVE_HOSTS: z.enum(['both', 'markets', 'tournaments']).default('both'),
+  /** Interface to bind. */
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PostgreSQL connection string. Unset: embedded PostgreSQL (PGlite) in this process. */
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Where the embedded database keeps its files. Unset: in memory (lost on exit). */
+  DUELKIT_DATA_DIR: z.string().min(1).optional(),
+  /** Redis connection string. Unset: in-memory rate limits and caches (single instance only). */
+  REDIS_URL: z.string().url().optional(),
+  /** Express `trust proxy` setting: false, true, a hop count, or a comma list of subnets. */
+  TRUST_PROXY: z.string().default('false'),
+  CORS_ORIGINS: z.string().default('*'),
+  JSON_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
+    .default('1mb'),
+  /** Requests per minute per builder key, by tier. */
+  RATE_LIMIT_TEAM_PER_MIN: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_SELFSERVE_PER_MIN: z.coerce.number().int().min(1).default(300),
+  /** Requests per minute per client IP on the tournaments host (all routes). */
+  TOURNAMENTS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
+  /** Embedded mode: value of the development builder key created on first start when no key exists. */
+  DUELKIT_DEV_BUILDER_KEY: z.string().min(16).optional(),
+  /** Loopback port of the operator surface the operator commands call (keys:create, …); `off`: none. */
+  OPERATOR_PORT: z.union([z.literal('off'), port]).default(3002),
+  /** Where the operator credential is written when there is no data directory. */
+  DUELKIT_RUNTIME_DIR: z.string().min(1).optional(),
+  XDG_RUNTIME_DIR: z.string().min(1).optional(),
+  /** How long a builder-key lookup is cached in memory (revocation takes effect within it). */
+  BUILDER_KEY_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Trusted header carrying the caller's ISO country code (set by your CDN), e.g. cf-ipcountry. */
+  GEO_COUNTRY_HEADER: z.string().toLowerCase().optional(),
+  /** Offline GeoIP database: CSV of `start_ip,end_ip,country` rows (IPv4/IPv6). */
+  GEOIP_CSV_PATH: z.string().optional(),
+  /** ISO 3166-1 alpha-2 codes refused for usdc collateral. */
+  GEO_BLOCKED_COUNTRIES: csv.default(''),
+  IDEMPOTENCY_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(24),
+  /** How long a duplicate waits for the first request with the same key before 409. */
+  IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** An in-flight key older than this is considered abandoned (its process died) and may be retaken. */
+  IDEMPOTENCY_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** `fake`: a local stand-in provider on loopback (development, tests); `sportmonks`: the real API. */
+  SPORTS_PROVIDER: z.enum(['fake', 'sportmonks']).default('fake'),
+  SPORTMONKS_API_TOKEN: z.string().min(1).optional(),
+  SPORTMONKS_V3_BASE_URL: z.string().url().default('https://api.sportmonks.com/v3'),
+  SPORTMONKS_CRICKET_V2_BASE_URL: z.string().url().default('https://cricket.sportmonks.com/api/v2.0'),
+  SPORTS_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(8_000),
+  /** Bound of the in-memory sports cache (used when REDIS_URL is unset). */
+  SPORTS_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_000_000)
+    .default(64 * 1024 * 1024),
+  SPORTS_PROXY_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
+  SPORTS_HELPERS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
+  /** HMAC key for user and admin JWTs (≥ 32 characters). Embedded mode: generated at first start. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Earlier JWT secrets still accepted for verification while their tokens live (comma list). */
+  JWT_PREVIOUS_SECRETS: csv.default(''),
+  USER_TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(168),
+  ADMIN_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(72).default(12),
+  /** Domain and URI Sign-In with Ethereum messages are bound to. */
+  SIWE_DOMAIN: z.string().min(1).default('localhost'),
+  /** Default: PUBLIC_BASE_URL. */
+  SIWE_URI: z.string().url().optional(),
+  SIWE_NONCE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  CHAIN_ID: z.coerce.number().int().min(1).default(31337),
+  /** JSON-RPC URL of an EVM node. Unset: an in-process EVM with the contracts deployed at boot. */
+  CHAIN_RPC_URL: z.string().url().optional(),
+  /** Key of the platform operator account (deploys, mints credits, pays gas on test chains). */
+  CHAIN_OPERATOR_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte private key')
+    .optional(),
+  /** Deployed contracts when CHAIN_RPC_URL is set: JSON {"credits","usdc","markets"}. */
+  CHAIN_CONTRACTS: z.string().optional(),
+  /** Blocks to wait before a write counts as final on a real chain (the embedded chain needs none). */
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(64).default(2),
+  /** Loopback port serving the embedded EVM as JSON-RPC for operator commands (0: any; off: none). */
+  CHAIN_EMBEDDED_RPC_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(8545),
+  /** How long a broadcast may take before the write is answered as pending (the reconciler sends it again). */
+  CHAIN_BROADCAST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  /** How often recorded chain writes that are not final are checked, and sent again when due, ms. */
+  CHAIN_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
+  /** A recorded write the node has not acknowledged for this long is sent again, ms. */
+  CHAIN_REBROADCAST_AFTER_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Native balance (wei) below which a managed wallet gets gas from the operator, and how much. */
+  CHAIN_GAS_FLOOR_WEI: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'wei as a decimal integer')
+    .default('10000000000000000'),
+  CHAIN_GAS_TOP_UP_WEI: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'wei as a decimal integer')
+    .default('100000000000000000'),
+  /** 32-byte AES-256-GCM key (base64 or 0x hex) encrypting managed wallet keys and TOTP secrets. */
+  WALLET_MASTER_KEY: z.string().min(32).optional(),
+  /** Identity providers: JSON list of {"issuer","jwksUri","audience"}. */
+  IDP_ISSUERS: z.string().default('[]'),
+  /** Where profile images go: `local` (disk, served at /media) or `s3`. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_LOCAL_DIR: z.string().min(1).optional(),
+  /** Public URL of the markets host, used in links the server hands out. Default: http://localhost:<listening port>. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_PUBLIC_BASE_URL: z.string().url().optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  RUN_MIGRATIONS: bool.default('true'),
+  /** Market-maker fee of new markets, basis points (at most 1000). */
+  DUEL_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(100),
+  /** Liquidity (base units) the creator's wallet seeds a new market with, unless the request names one. */
+  DUEL_INITIAL_LIQUIDITY: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'base units as a decimal integer')
+    .default('100000000000000000000'),
+  /** Minimum lead between now and startTime for public / private markets, seconds. */
+  DUEL_PUBLIC_LEAD_SECONDS: z.coerce.number().int().min(0).default(1_860),
+  DUEL_PRIVATE_LEAD_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** How long participants may contest a resolution, seconds (0: resolution settles at once). */
+  DUEL_CONTEST_PERIOD_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  /** A public market needs this many traders and this much volume (base units) by its start, or cancel-expired cancels it. */
+  DUEL_BOOTSTRAP_MIN_PARTICIPANTS: z.coerce.number().int().min(0).default(2),
+  DUEL_BOOTSTRAP_MIN_VOLUME: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('0'),
+  /** How long after its end a market may stay unresolved before cancel-expired cancels it, seconds. */
+  DUEL_RESOLUTION_GRACE_SECONDS: z.coerce.number().int().min(0).default(604_800),
+  /** How long a bet estimate (quote) can be placed, seconds. */
+  BET_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(3_600).default(60),
+  /** Per-user exposure limit across open markets (base units); 0 = none. */
+  USER_BET_LIMIT: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('10000000000000000000000'),
+  /** How often the chain indexer polls for new blocks, ms. */
+  INDEXER_INTERVAL_MS: z.coerce.number().int().min(100).default(1_000),
+  /** How long a public duel list page is cached per instance, ms (the indexer invalidates it). */
+  DUEL_LIST_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+  /** How often open markets get a scheduled price snapshot, ms. */
+  PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
+  JOBS_ENABLED: bool.default('true'),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+/** The environment after parsing: defaults applied, lists split. */
+export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -1,0 +1,196 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { getAddress, isAddress, type Address, type Hash } from 'viem';
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { DomainError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import {
+  newOperatorToken,
+  removeCredential,
+  tokenMatches,
+  writeCredential,
+} from '../../platform/operator/operator-credential.js';
+import { errorHandler } from '../middleware/error-handler.js';
+import { requestId } from '../middleware/request-id.js';
+
+export interface OperatorSurface {
+  readonly url: string;
+  /** Where the credential the operator commands read was written. */
+  readonly credentialFile: string;
+  close(): Promise<void>;
+}
+
+const KeyBody = z
+  .object({ name: z.string().min(1).max(200), tier: z.enum(['team', 'selfserve']), app: z.string().uuid().optional() })
+  .strict();
+const AdminBody = z.object({ email: z.string().email(), password: z.string().min(12) }).strict();
+const DeactivateBody = z.object({ email: z.string().email() }).strict();
+const CreditsBody = z
+  .object({
+    address: z.string().refine((a) => isAddress(a, { strict: false }), 'not an address'),
+    amount: z.string().regex(/^[1-9][0-9]{0,77}$/, 'base units as a positive decimal integer'),
+    stack: z.enum(['credits', 'usdc']).default('credits'),
+  })
+  .strict();
+const CanonicalBody = z
+  .object({
+    duelId: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'the on-chain duelId'),
+    extId: z.string().min(1).max(100).optional(),
+    volume: z
+      .string()
+      .regex(/^(0|[1-9][0-9]{0,77})$/)
+      .optional(),
+    live: z.boolean().default(false),
+    off: z.boolean().default(false),
+  })
+  .strict()
+  .refine((a) => a.off || (a.extId && a.volume), { message: 'extId and volume are required unless off' });
+
+function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) (fieldErrors[['body', ...issue.path].join('.')] ??= []).push(issue.message);
+  throw new DomainError('VALIDATION_FAILED', 'Invalid operator request', { fieldErrors });
+}
+
+/** Async handlers whose rejections reach the error middleware. */
+const route =
+  (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (req, res, next: NextFunction) => {
+    handler(req, res).catch(next);
+  };
+
+const isUniqueViolation = (err: unknown) => (err as Error).name === 'UniqueConstraintViolationException';
+
+async function settled(c: Container, hash: Hash): Promise<'pending' | 'success' | 'reverted'> {
+  for (let i = 0; i < 60; i++) {
+    const status = await c.chain.transactionStatus(hash);
+    if (status !== 'pending') return status;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return 'pending';
+}
+
+function operatorApp(c: Container, token: string, logger: Logger): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId());
+  app.use((req, _res, next) => {
+    const header = req.headers.authorization ?? '';
+    const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+    next(tokenMatches(presented, token) ? undefined : new DomainError('UNAUTHENTICATED', 'Operator token required'));
+  });
+  app.use(express.json({ limit: '16kb' }));
+
+  app.post(
+    '/operator/builder-keys',
+    route(async (req, res) => {
+      const body = parse(KeyBody, req.body);
+      const created = await c.builderKeys
+        .create({ name: body.name, tier: body.tier, ...(body.app ? { builderAppId: body.app } : {}) })
+        .catch((err: unknown) => {
+          throw (err as Error).name === 'NotFoundError' ? new DomainError('NOT_FOUND', 'No such builder app') : err;
+        });
+      logger.info({ builderAppId: created.tenant.builderAppId, keyId: created.tenant.keyId }, 'operator: key created');
+      res.status(201).json({ ...created.tenant, key: created.key });
+    }),
+  );
+  app.post(
+    '/operator/admins',
+    route(async (req, res) => {
+      const body = parse(AdminBody, req.body);
+      const admin = await c.identity.admins.create(body.email, body.password).catch((err: unknown) => {
+        throw isUniqueViolation(err) ? new DomainError('CONFLICT', 'An admin with this email exists') : err;
+      });
+      logger.info({ adminId: admin.id }, 'operator: admin created');
+      res.status(201).json({ id: admin.id, email: admin.email });
+    }),
+  );
+  app.post(
+    '/operator/admins/deactivate',
+    route(async (req, res) => {
+      const { email } = parse(DeactivateBody, req.body);
+      const deactivated = await c.identity.admins.deactivate(email);
+      if (deactivated) logger.info('operator: admin deactivated');
+      res.json({ deactivated });
+    }),
+  );
+  app.post(
+    '/operator/credits',
+    route(async (req, res) => {
+      const body = parse(CreditsBody, req.body);
+      const to: Address = getAddress(body.address);
+      const txHash = await c.chain.mint(body.stack, to, BigInt(body.amount));
+      const status = await settled(c, txHash);
+      const balance = await c.chain.collateralBalance(body.stack, to);
+      logger.info({ to, stack: body.stack, amount: body.amount, txHash, status }, 'operator: collateral minted');
+      res.status(201).json({ to, stack: body.stack, amount: body.amount, txHash, status, balance: balance.toString() });
+    }),
+  );
+  app.post(
+    '/operator/canonical-duels',
+    route(async (req, res) => {
+      const body = parse(CanonicalBody, req.body);
+      const result = await c.markets.repo.markCanonical(
+        body.duelId,
+        body.off
+          ? null
+          : { extMarketId: body.extId as string, volume24h: BigInt(body.volume as string), live: body.live },
+      );
+      if (result === 'not_found') throw new DomainError('NOT_FOUND', `No duel ${body.duelId}`);
+      if (result === 'not_credits') {
+        throw new DomainError('INVALID_STATE', 'Canonical duels are credits duels; this one settles in usdc');
+      }
+      c.markets.listCache.invalidate();
+      res.json({ duelId: body.duelId, canonical: !body.off });
+    }),
+  );
+  app.use((req, _res, next) => next(new DomainError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/**
+ * The operator surface: what `keys:create`, `admin:create`, `admin:deactivate`, `credits:grant` and
+ * `duels:canonical` call, so they act through the running server (its database, its chain port) instead of opening
+ * the embedded database a second time. Loopback only, whatever HOST says; a bearer token made at
+ * start and written, readable by this user only, where the commands look for it.
+ */
+export async function startOperatorSurface(c: Container, logger: Logger): Promise<OperatorSurface | undefined> {
+  const { port, credentialDir } = c.config.operator;
+  if (port === null) return undefined;
+  const token = newOperatorToken();
+  const server: Server = createServer(operatorApp(c, token, logger));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  } catch (err) {
+    // Another instance on this host holds the port: its surface serves the same database.
+    logger.warn({ port, err: (err as Error).message }, 'operator surface not started');
+    return undefined;
+  }
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let credentialFile: string;
+  try {
+    credentialFile = writeCredential(credentialDir, port, { url, token, pid: process.pid });
+  } catch (err) {
+    server.close();
+    logger.warn({ err: (err as Error).message }, 'operator surface not started: no private place for its credential');
+    return undefined;
+  }
+  logger.info({ url, credentialFile }, 'operator surface on loopback');
+  return {
+    url,
+    credentialFile,
+    async close() {
+      removeCredential(credentialDir, port, token);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
