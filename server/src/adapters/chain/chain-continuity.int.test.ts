@@ -44,6 +44,8 @@ describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
       DATABASE_URL: undefined,
       REDIS_URL: undefined,
       DUELKIT_DATA_DIR: dir,
+      // The operator the test mints with from outside, as `pnpm credits:grant` would sign.
+      CHAIN_OPERATOR_KEY: OPERATOR_KEY,
       JOBS_ENABLED: 'true',
       INDEXER_INTERVAL_MS: '200',
       DUEL_PUBLIC_LEAD_SECONDS: '0',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createPublicClient, createWalletClient, http, parseEventLogs, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import pg from 'pg';
@@ -37,6 +38,9 @@ describe('two server instances on one database and one chain node', () => {
     db = await createTestDatabase();
     sql = new pg.Pool({ connectionString: db.url, max: 2 });
     const env = {
+      // Instances of one deployment share their secrets (tokens signed by one verify on the other).
+      JWT_SECRET: `two-instances-${randomBytes(16).toString('hex')}`,
+      WALLET_MASTER_KEY: `0x${randomBytes(32).toString('hex')}`,
       DATABASE_URL: db.url,
       DATABASE_POOL_SIZE: '6',
       CHAIN_RPC_URL: node.info.rpcUrl,
