@@ -15,7 +15,16 @@ export interface Target {
 export async function startTarget(file: string, env: Record<string, string> = {}): Promise<Target> {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', '--conditions=duelkit-source', fileURLToPath(new URL(file, import.meta.url))],
+    [
+      // BENCH_CPU_PROF_DIR: each target writes a V8 CPU profile there when it exits.
+      ...(process.env['BENCH_CPU_PROF_DIR']
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`]
+        : []),
+      '--import',
+      'tsx',
+      '--conditions=duelkit-source',
+      fileURLToPath(new URL(file, import.meta.url)),
+    ],
     {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],

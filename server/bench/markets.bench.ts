@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { initOrm } from '../src/platform/db/orm.js';
 import { CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
@@ -9,6 +10,13 @@ function dbUrl(name: string): string {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+/** CPU time (user + system) a process has used so far, ms; Linux /proc. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** A fresh, migrated database on the local PostgreSQL for one bench. */
@@ -98,7 +106,8 @@ async function post(info: TradingInfo, token: string, path: string, body: unknow
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function tradingBench(): Promise<void> {
+/** Estimates and sustained bet placement only (`pnpm bench trading`). */
+export async function tradingBench(): Promise<void> {
   const url = await freshDatabase('dk_bench_trading');
   const users = 16;
   const target: Target = await startTarget('./targets/markets-stack.ts', {
@@ -128,6 +137,7 @@ async function tradingBench(): Promise<void> {
     const trades = async () =>
       Number((await pool.query<{ n: string }>('select count(*) as n from trades')).rows[0]?.n ?? 0);
     const before = await trades();
+    const cpuBefore = cpuMs(target.proc.pid);
     let accepted = 0;
     let rejected = 0;
     const started = Date.now();
@@ -163,6 +173,7 @@ async function tradingBench(): Promise<void> {
       }),
     );
     const acceptSeconds = (Date.now() - started) / 1000;
+    const cpuPerBet = (cpuMs(target.proc.pid) - cpuBefore) / Math.max(1, accepted);
     let indexed = 0;
     for (;;) {
       indexed = (await trades()) - before;
@@ -177,6 +188,8 @@ async function tradingBench(): Promise<void> {
     console.log(`| bets accepted (201) | ${accepted} |`);
     console.log(`| rejected | ${rejected} |`);
     console.log(`| accepted/s | ${(accepted / acceptSeconds).toFixed(1)} |`);
+    // Less sensitive to other load on the machine than the rate: what one accepted bet costs the server.
+    console.log(`| server CPU per accepted bet (estimate + place) | ${cpuPerBet.toFixed(2)} ms |`);
     console.log(`| indexed trades | ${indexed} |`);
     console.log(`| indexed/s (from first bet to last trade indexed) | ${(indexed / indexSeconds).toFixed(1)} |`);
   } finally {

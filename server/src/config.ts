@@ -67,6 +67,11 @@ export interface Config {
     readonly addresses: { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` } | undefined;
     readonly confirmations: number;
     readonly embeddedRpcPort: number | null;
+    readonly broadcastTimeoutMs: number;
+    readonly reconcileIntervalMs: number;
+    readonly rebroadcastAfterMs: number;
+    readonly gasFloor: bigint;
+    readonly gasTopUp: bigint;
   };
   readonly storage: {
     readonly driver: 'local' | 's3';
@@ -278,6 +283,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
       confirmations: e.CHAIN_CONFIRMATIONS,
       embeddedRpcPort: e.CHAIN_EMBEDDED_RPC_PORT === 'off' ? null : e.CHAIN_EMBEDDED_RPC_PORT,
+      broadcastTimeoutMs: e.CHAIN_BROADCAST_TIMEOUT_MS,
+      reconcileIntervalMs: e.CHAIN_RECONCILE_INTERVAL_MS,
+      rebroadcastAfterMs: e.CHAIN_REBROADCAST_AFTER_MS,
+      gasFloor: BigInt(e.CHAIN_GAS_FLOOR_WEI),
+      gasTopUp: BigInt(e.CHAIN_GAS_TOP_UP_WEI),
     },
     storage: {
       driver: e.STORAGE_DRIVER,

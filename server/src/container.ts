@@ -11,6 +11,7 @@ import { MarketAccess } from './areas/markets/market-access.js';
 import {
   indexerTask,
   reconcilePendingDuels,
+  registerMarketOutcomes,
   scheduleMarketJobs,
   type ScheduledTask,
 } from './areas/markets/market-jobs.js';
@@ -64,6 +65,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdempotencyService } from './platform/idempotency/idempotency.service.js';
+import { ChainStateRepository } from './platform/chain-tx/chain-state.repository.js';
+import type { ChainTxPipeline } from './platform/chain-tx/chain-tx.pipeline.js';
+import { ChainTxReconciler } from './platform/chain-tx/chain-tx.reconciler.js';
+import { ChainTxRepository } from './platform/chain-tx/chain-tx.repository.js';
 import type { Logger } from './logger.js';
 import { RateLimiterFactory, type RateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { InvitationRepository } from './areas/invitations/invitation.repository.js';
@@ -108,6 +113,8 @@ export interface Container {
   readonly authentication: AuthenticationService;
   readonly sports: SportsService;
   readonly chain: ChainPort;
+  /** The pipeline every chain write goes through, and the reconciler that finishes open writes. */
+  readonly chainTxs: { readonly pipeline: ChainTxPipeline; readonly reconciler: ChainTxReconciler };
   readonly analytics: {
     readonly stats: StatsService;
     readonly leaderboards: LeaderboardService;
@@ -260,8 +267,27 @@ export async function createContainer(
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
   );
   const health = new HealthService(orm, redis);
-  const chain = await ViemChainAdapter.connect(config.chain, logger);
+  const chainTxRepo = new ChainTxRepository(orm);
+  let chain: ViemChainAdapter;
+  try {
+    chain = await ViemChainAdapter.connect(config.chain, logger, {
+      txs: chainTxRepo,
+      state: new ChainStateRepository(orm),
+    });
+  } catch (err) {
+    for (const close of closers) await close().catch(() => undefined);
+    throw err;
+  }
   closers.unshift(() => chain.close());
+  const reconciler = new ChainTxReconciler(chainTxRepo, chain.pipeline, logger, {
+    rebroadcastAfterMs: config.chain.rebroadcastAfterMs,
+    batch: 500,
+  });
+  registerMarketOutcomes(chain.pipeline);
+  // Writes recorded before a crash or restart are finished before this instance serves anything.
+  await reconciler
+    .runOnce()
+    .catch((err: unknown) => logger.warn({ err }, 'boot reconciliation of chain writes failed'));
   // Not critical: reads keep working while the node is away, chain writes answer CHAIN_UNAVAILABLE.
   health.addProbe(
     'chain',
@@ -311,7 +337,7 @@ export async function createContainer(
   listCache.onInvalidate(() => responseCache.invalidate());
   const marketSettings = await MarketSettingsStore.open(orm, config.markets);
   closers.push(async () => marketSettings.stop());
-  const duels = new DuelService(orm, chain, signers, duelRepo, access, listCache, marketSettings);
+  const duels = new DuelService(chain, signers, duelRepo, access, listCache, marketSettings);
   const bets = new BetsService(
     chain,
     duels,
@@ -393,6 +419,7 @@ export async function createContainer(
     const tasks: ScheduledTask[] = [
       indexerTask(indexer, config.markets.indexerIntervalMs),
       { name: 'reconcile-duels', everyMs: 15_000, run: () => reconcilePendingDuels(orm, chain, 120_000) },
+      { name: 'reconcile-chain-txs', everyMs: config.chain.reconcileIntervalMs, run: () => reconciler.runOnce() },
       {
         name: 'price-snapshots',
         everyMs: config.markets.snapshotIntervalMs,
@@ -432,6 +459,7 @@ export async function createContainer(
       source: !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
     }),
     chain,
+    chainTxs: { pipeline: chain.pipeline, reconciler },
     analytics,
     priceHistory,
     settlement,

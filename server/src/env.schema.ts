@@ -120,6 +120,21 @@ export const EnvSchema = z.object({
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(64).default(2),
   /** Loopback port serving the embedded EVM as JSON-RPC for operator commands (0: any; off: none). */
   CHAIN_EMBEDDED_RPC_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(8545),
+  /** How long a broadcast may take before the write is answered as pending (the reconciler sends it again). */
+  CHAIN_BROADCAST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  /** How often recorded chain writes that are not final are checked, and sent again when due, ms. */
+  CHAIN_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
+  /** A recorded write the node has not acknowledged for this long is sent again, ms. */
+  CHAIN_REBROADCAST_AFTER_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Native balance (wei) below which a managed wallet gets gas from the operator, and how much. */
+  CHAIN_GAS_FLOOR_WEI: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'wei as a decimal integer')
+    .default('10000000000000000'),
+  CHAIN_GAS_TOP_UP_WEI: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'wei as a decimal integer')
+    .default('100000000000000000'),
   /** 32-byte AES-256-GCM key (base64 or 0x hex) encrypting managed wallet keys and TOTP secrets. */
   WALLET_MASTER_KEY: z.string().min(32).optional(),
   /** Identity providers: JSON list of {"issuer","jwksUri","audience"}. */

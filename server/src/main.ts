@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { ChainIdentityError } from './platform/chain-tx/chain-state.repository.js';
 import { startDuelkit } from './server.js';
 
 let config;
@@ -13,7 +14,17 @@ try {
   throw err;
 }
 const logger = createLogger(config.logLevel);
-const running = await startDuelkit(config, { logger });
+let running;
+try {
+  running = await startDuelkit(config, { logger });
+} catch (err) {
+  // The database and the chain disagree: one message says what to fix; a stack trace would not.
+  if (err instanceof ChainIdentityError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
 
 let signals = 0;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

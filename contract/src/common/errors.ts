@@ -51,6 +51,7 @@ export const ERROR_TABLE = {
   FORBIDDEN: { status: 403, retryable: false },
   NOT_ENTERED: { status: 403, retryable: false },
   NOT_PARTICIPANT: { status: 403, retryable: false },
+  QUOTE_NOT_YOURS: { status: 403, retryable: false },
   GEO_BLOCKED: { status: 403, retryable: false },
   PRIVATE_MARKET: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },

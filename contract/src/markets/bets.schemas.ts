@@ -35,6 +35,9 @@ export const BuyEstimateSchema = z
   .object({
     quoteId: z.string().describe('Signature over every other field: an altered estimate is rejected'),
     side: z.literal('buy'),
+    trader: AddressSchema.nullable().describe(
+      'The managed address this quote was issued to: only that trader may place it (null: a public quote, for pricing only)',
+    ),
     duelId: DuelIdSchema,
     optionIndex: OptionIndexSchema,
     amountIn: AmountSchema.describe('The stake, fee included'),
@@ -66,6 +69,9 @@ export const SellEstimateSchema = z
   .object({
     quoteId: z.string().describe('Signature over every other field: an altered estimate is rejected'),
     side: z.literal('sell'),
+    trader: AddressSchema.nullable().describe(
+      'The managed address this quote was issued to: only that trader may sell with it (null: a public quote, for pricing only)',
+    ),
     duelId: DuelIdSchema,
     optionIndex: OptionIndexSchema,
     shares: AmountSchema.describe('Shares offered'),

@@ -18,11 +18,13 @@ export interface TestServer extends RunningServer {
 
 /**
  * Starts both hosts on random ports against a fresh database on the real PostgreSQL (and the real
- * Redis when `env.REDIS_URL` is given).
+ * Redis when `env.REDIS_URL` is given). `databaseThrough` lets the server reach the database by
+ * another route (a proxy a fault test can cut); `database.url` stays the direct one.
  */
 export async function startTestServer(
   env: Record<string, string | undefined> = {},
   overrides: ContainerOverrides = {},
+  databaseThrough: (url: string) => string = (url) => url,
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -31,7 +33,7 @@ export async function startTestServer(
     TOURNAMENTS_PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
-    DATABASE_URL: database.url,
+    DATABASE_URL: databaseThrough(database.url),
     DATABASE_POOL_SIZE: '5',
     SHUTDOWN_GRACE_MS: '1000',
     CHAIN_EMBEDDED_RPC_PORT: '0',

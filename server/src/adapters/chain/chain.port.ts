@@ -1,4 +1,5 @@
 import type { Address, Hash, LocalAccount } from 'viem';
+import type { SqlExec } from '../../platform/db/sql.js';
 
 export interface ChainAddresses {
   readonly credits: Address;
@@ -87,9 +88,28 @@ export type ChainMarketStatus = 'none' | 'open' | 'resolved' | 'settled' | 'canc
 export type Signer = LocalAccount | 'platform';
 
 /**
+ * How a write is keyed and what it records with itself. Every write goes through the chain
+ * transaction pipeline (platform/chain-tx): recorded and signed in one database transaction, then
+ * broadcast; see docs/kernel.md.
+ */
+export interface WriteOptions {
+  /**
+   * One live chain write per key, ever: a second call with the key returns the first write's hash
+   * and sends nothing. Omitted: the request's Idempotency-Key keys it, or it is fresh.
+   */
+  readonly key?: string;
+  /** Rows this write creates or updates, in the transaction that records it. Must be idempotent. */
+  readonly record?: (sql: SqlExec, txHash: Hash) => Promise<void>;
+  /** The answer of the request this write serves: stored as its pending answer before broadcast. */
+  readonly result?: (txHash: Hash) => unknown;
+}
+
+/**
  * The EVM chain in domain terms; one viem implementation serves the embedded EVM and any RPC.
- * Every write is simulated first (a revert becomes a 4xx DomainError) and returns its transaction
- * hash as soon as the node accepted it: acceptance, not finality. The indexer reads the outcome.
+ * Every write is simulated first (a revert becomes a 4xx DomainError), recorded with its signed
+ * bytes, then broadcast; it returns the transaction hash once recorded: acceptance, not finality
+ * (a slow or unreachable node leaves it pending and the reconciler sends it again). The indexer
+ * reads the outcome.
  */
 export interface ChainPort {
   readonly chainId: number;
@@ -99,7 +119,7 @@ export interface ChainPort {
   /** Collateral balance of `owner` in base units. */
   collateralBalance(stack: CollateralKind, owner: Address): Promise<bigint>;
   /** Mints collateral to `to` from the operator (credits grants; usdc only on test chains). */
-  mint(stack: CollateralKind, to: Address, amount: bigint): Promise<Hash>;
+  mint(stack: CollateralKind, to: Address, amount: bigint, opts?: WriteOptions): Promise<Hash>;
   /** Gives `to` native gas on chains where the operator can (embedded: hardhat_setBalance). */
   fundGas(to: Address, amount: bigint): Promise<void>;
   poolBalances(duelId: Bytes32): Promise<bigint[]>;
@@ -112,27 +132,47 @@ export interface ChainPort {
   /** Market events emitted by one mined transaction (empty while it is pending). */
   transactionEvents(hash: Hash): Promise<MarketEvent[]>;
 
-  createMarket(signer: LocalAccount, input: CreateMarketInput): Promise<Hash>;
-  buy(signer: LocalAccount, duelId: Bytes32, option: number, investment: bigint, minSharesOut: bigint): Promise<Hash>;
+  /** Creates a market; keyed by its duelId (a market is created once). */
+  createMarket(signer: LocalAccount, input: CreateMarketInput, opts?: WriteOptions): Promise<Hash>;
+  buy(
+    signer: LocalAccount,
+    duelId: Bytes32,
+    option: number,
+    investment: bigint,
+    minSharesOut: bigint,
+    opts?: WriteOptions,
+  ): Promise<Hash>;
   sellForReturn(
     signer: LocalAccount,
     duelId: Bytes32,
     option: number,
     returnAmount: bigint,
     maxSharesIn: bigint,
+    opts?: WriteOptions,
   ): Promise<Hash>;
-  resolve(signer: Signer, duelId: Bytes32, outcome: number): Promise<Hash>;
-  finalize(signer: Signer, duelId: Bytes32, outcome: number): Promise<Hash>;
-  cancel(duelId: Bytes32): Promise<Hash>;
-  /** Pays a holder their settlement payout or refund (sent by the platform; once per holder on chain). */
-  payout(duelId: Bytes32, holder: Address): Promise<Hash>;
-  createInvite(signer: Signer, duelId: Bytes32, codeHash: Bytes32, maxUses: number, expiresAt: number): Promise<Hash>;
-  revokeInvite(signer: Signer, duelId: Bytes32, codeHash: Bytes32): Promise<Hash>;
-  join(signer: LocalAccount, duelId: Bytes32, codeHash: Bytes32): Promise<Hash>;
+  /** Resolves a market; keyed by its duelId (a market is resolved once). */
+  resolve(signer: Signer, duelId: Bytes32, outcome: number, opts?: WriteOptions): Promise<Hash>;
+  /** Settles a resolved market; keyed by its duelId. */
+  finalize(signer: Signer, duelId: Bytes32, outcome: number, opts?: WriteOptions): Promise<Hash>;
+  /** Cancels a market as the platform; keyed by its duelId. */
+  cancel(duelId: Bytes32, opts?: WriteOptions): Promise<Hash>;
+  /** Pays a holder their settlement payout or refund (sent by the platform); keyed by (duelId, holder). */
+  payout(duelId: Bytes32, holder: Address, opts?: WriteOptions): Promise<Hash>;
+  /** Creates an invitation on chain; keyed by (duelId, codeHash). */
+  createInvite(
+    signer: Signer,
+    duelId: Bytes32,
+    codeHash: Bytes32,
+    maxUses: number,
+    expiresAt: number,
+    opts?: WriteOptions,
+  ): Promise<Hash>;
+  revokeInvite(signer: Signer, duelId: Bytes32, codeHash: Bytes32, opts?: WriteOptions): Promise<Hash>;
+  join(signer: LocalAccount, duelId: Bytes32, codeHash: Bytes32, opts?: WriteOptions): Promise<Hash>;
   /** The legacy server-signer join: the platform joins `member` with a code. */
-  joinFor(duelId: Bytes32, codeHash: Bytes32, member: Address): Promise<Hash>;
-  addMember(signer: Signer, duelId: Bytes32, member: Address): Promise<Hash>;
-  removeMember(signer: Signer, duelId: Bytes32, member: Address): Promise<Hash>;
+  joinFor(duelId: Bytes32, codeHash: Bytes32, member: Address, opts?: WriteOptions): Promise<Hash>;
+  addMember(signer: Signer, duelId: Bytes32, member: Address, opts?: WriteOptions): Promise<Hash>;
+  removeMember(signer: Signer, duelId: Bytes32, member: Address, opts?: WriteOptions): Promise<Hash>;
 
   marketStatus(duelId: Bytes32): Promise<ChainMarketStatus>;
   isMember(duelId: Bytes32, member: Address): Promise<boolean>;

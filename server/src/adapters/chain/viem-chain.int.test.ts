@@ -1,20 +1,19 @@
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger.js';
+import { initOrm } from '../../platform/db/orm.js';
+import { chainConfig, chainStores } from '../../../test/support/chain.js';
+import { createTestDatabase } from '../../../test/support/database.js';
 import { ViemChainAdapter } from './viem-chain.adapter.js';
 
 describe('ViemChainAdapter on the embedded EVM', () => {
   it('deploys the contracts at boot, mints credits and funds gas', async () => {
+    const db = await createTestDatabase();
+    const orm = await initOrm(db.url, 3, false);
     const chain = await ViemChainAdapter.connect(
-      {
-        rpcUrl: undefined,
-        chainId: 31337,
-        operatorKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-        addresses: undefined,
-        confirmations: 2,
-        embeddedRpcPort: 0,
-      },
+      chainConfig({ confirmations: 2 }),
       createLogger('silent'),
+      chainStores(orm),
     );
     expect(chain.chainId).toBe(31337);
     expect(new Set(Object.values(chain.addresses)).size).toBe(3);
@@ -37,5 +36,7 @@ describe('ViemChainAdapter on the embedded EVM', () => {
     });
     expect(await rpc.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' });
     await chain.close();
+    await orm.close(true);
+    await db.drop();
   }, 60_000);
 });

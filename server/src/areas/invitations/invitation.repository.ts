@@ -1,3 +1,4 @@
+import type { SqlExec } from '../../platform/db/sql.js';
 import { sqlIn } from '../../platform/db/sql.js';
 import type { Orm } from '../../platform/db/orm.js';
 import type { DuelInvitationRow, DuelMembershipRow, MembershipVia } from './invitation.entity.js';
@@ -63,8 +64,9 @@ export class InvitationRepository {
     return row as DuelInvitationRow;
   }
 
-  async setInvitationTx(id: string, txHash: string): Promise<void> {
-    await this.sql('update "duel_invitations" set "tx_hash" = ? where "id" = ?', [txHash, id]);
+  /** Links an invitation to its creation, inside the transaction that records the write. */
+  async setInvitationTx(sql: SqlExec, id: string, txHash: string): Promise<void> {
+    await sql('update "duel_invitations" set "tx_hash" = ? where "id" = ?', [txHash, id]);
   }
 
   /** Drops an invitation the chain refused (only while nothing confirmed it). */

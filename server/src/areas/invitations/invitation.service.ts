@@ -69,6 +69,7 @@ export class InvitationService {
     const expiresAt = expiryOf(input.expiresAt, this.now());
     const signer = await this.signers.forUser(caller.userId);
     const row = await this.insert(duel, caller, input.inviteCode, input.maxUses, expiresAt);
+    const answer = (txHash: `0x${string}`) => toInvitationDto({ ...row, txHash }, this.now());
     let txHash: `0x${string}`;
     try {
       txHash = await this.chain.createInvite(
@@ -77,13 +78,14 @@ export class InvitationService {
         row.codeHash as `0x${string}`,
         row.maxUses,
         expiresAt ? Math.ceil(expiresAt.getTime() / 1000) : 0,
+        { record: (sql, hash) => this.repo.setInvitationTx(sql, row.id, hash), result: answer },
       );
     } catch (err) {
-      await this.repo.deletePendingInvitation(row.id);
+      // Refused before anything was recorded (a revert in simulation): the invitation never existed.
+      if (isDomainError(err)) await this.repo.deletePendingInvitation(row.id);
       throw err;
     }
-    await this.repo.setInvitationTx(row.id, txHash);
-    return toInvitationDto({ ...row, txHash }, this.now());
+    return answer(txHash);
   }
 
   /** The invitation a code names, or INVITE_NOT_FOUND (also when it belongs to another duel than `duelId`). */

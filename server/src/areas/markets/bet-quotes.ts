@@ -1,4 +1,5 @@
 import type { BuyEstimate, SellEstimate } from '@duelkit/contract';
+import { getAddress } from 'viem';
 import { BPS, buy, maxReturnForShares, prices, sellForReturn } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
 import { reject } from './bet-rejection.js';
@@ -28,13 +29,22 @@ export class Quoter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  buy(duel: PricedDuel, balances: bigint[], option: number, amount: bigint, slippageBps: number): BuyEstimate {
+  /** `trader`: the managed address the quote is issued to (only it may place it); null for a public quote. */
+  buy(
+    duel: PricedDuel,
+    balances: bigint[],
+    option: number,
+    amount: bigint,
+    slippageBps: number,
+    trader: string | null,
+  ): BuyEstimate {
     const result = buy(balances, option, amount, BigInt(duel.feeBps));
     const before = prices(balances);
     const after = prices(result.balancesAfter);
     const quotedAt = this.now();
     const fields = {
       side: 'buy' as const,
+      trader: trader === null ? null : getAddress(trader),
       duelId: duel.duelId,
       optionIndex: option,
       amountIn: amount.toString(),
@@ -52,7 +62,14 @@ export class Quoter {
     return { quoteId: this.quotes.sign(fields), ...fields };
   }
 
-  sell(duel: PricedDuel, balances: bigint[], option: number, shares: bigint, slippageBps: number): SellEstimate {
+  sell(
+    duel: PricedDuel,
+    balances: bigint[],
+    option: number,
+    shares: bigint,
+    slippageBps: number,
+    trader: string | null,
+  ): SellEstimate {
     const fee = BigInt(duel.feeBps);
     const amountOut = maxReturnForShares(balances, option, shares, fee);
     if (amountOut === 0n) reject('POOL_TOO_SMALL', 'These shares cannot be sold for any collateral now');
@@ -62,6 +79,7 @@ export class Quoter {
     const quotedAt = this.now();
     const fields = {
       side: 'sell' as const,
+      trader: trader === null ? null : getAddress(trader),
       duelId: duel.duelId,
       optionIndex: option,
       shares: shares.toString(),
@@ -79,12 +97,22 @@ export class Quoter {
     return { quoteId: this.quotes.sign(fields), ...fields };
   }
 
-  verify(estimate: BuyEstimate | SellEstimate): void {
+  /** Checks a quote handed back by `trader`: issued by this server, unaltered, to them, unexpired. */
+  verify(estimate: BuyEstimate | SellEstimate, trader: string): void {
     const { quoteId, ...fields } = estimate;
     if (!this.quotes.verify(quoteId, fields)) {
       throw new DomainError(
         'QUOTE_INVALID',
         'The estimate was altered or was not issued by this server: estimate again',
+      );
+    }
+    if (estimate.trader === null || estimate.trader.toLowerCase() !== trader.toLowerCase()) {
+      throw new DomainError(
+        'QUOTE_NOT_YOURS',
+        estimate.trader === null
+          ? 'This is a public quote, for pricing only: estimate with your own token to trade'
+          : 'This estimate was issued to another trader: estimate again with your own token',
+        { details: { quotedFor: estimate.trader } },
       );
     }
     if (Date.parse(estimate.expiresAt) <= this.now()) {

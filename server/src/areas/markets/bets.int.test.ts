@@ -1,14 +1,11 @@
 import { createPublicClient, createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
-import { createLogger } from '../../logger.js';
+import { OPERATOR_KEY, startDevChain } from '../../../test/support/chain.js';
 import { confirmedMarket, fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
-
-const OPERATOR = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 async function post(
   server: TestServer,
@@ -96,13 +93,18 @@ describe('placing bets', () => {
     expect(await trades(server, duelId)).toBe(1);
   }, 90_000);
 
-  it('rejects an altered estimate, a stake below the minimum and a wrong tokenDecimals with 4xx codes', async () => {
+  it('rejects an altered or someone else’s estimate, a stake below the minimum and a wrong tokenDecimals with 4xx codes', async () => {
     const creator = await fundedUser(server.container, server.builderKey, 'rej_creator');
     const duelId = await confirmedMarket(server.container, creator);
     const bettor = await fundedUser(server.container, server.builderKey, 'rej_bettor');
     const body = await estimate(server, bettor.token, duelId, 10n * UNIT);
     const altered = { ...body, estimate: { ...body.estimate, minSharesOut: '1' } };
     expect((await post(server, bettor.token, '/svc/user/bets/create', altered)).body['code']).toBe('QUOTE_INVALID');
+    // An estimate is bound to the trader it was issued to: another user cannot place it.
+    expect(body.estimate['trader']).toBe(bettor.address);
+    const other = await fundedUser(server.container, server.builderKey, 'rej_other');
+    const stolen = await post(server, other.token, '/svc/user/bets/create', body);
+    expect(stolen).toMatchObject({ status: 403, body: { code: 'QUOTE_NOT_YOURS' } });
     const decimals = await post(server, bettor.token, '/svc/user/bets/create', { ...body, tokenDecimals: 6 });
     expect(decimals.status).toBe(400);
     expect(decimals.body['fieldErrors']).toHaveProperty(['body.tokenDecimals']);
@@ -162,22 +164,11 @@ describe('placing bets', () => {
 
 describe('indexing across a restart', () => {
   it('resumes from its cursor against the same PostgreSQL with no duplicate or missed trade', async () => {
-    const logger = createLogger('silent');
-    const chain = await ViemChainAdapter.connect(
-      {
-        rpcUrl: undefined,
-        chainId: 31337,
-        operatorKey: OPERATOR,
-        addresses: undefined,
-        confirmations: 0,
-        embeddedRpcPort: 0,
-      },
-      logger,
-    );
+    const chain = await startDevChain();
     const env = {
-      CHAIN_RPC_URL: chain.embeddedRpcUrl,
+      CHAIN_RPC_URL: chain.rpcUrl,
       CHAIN_CONTRACTS: JSON.stringify(chain.addresses),
-      CHAIN_OPERATOR_KEY: OPERATOR,
+      CHAIN_OPERATOR_KEY: OPERATOR_KEY,
       CHAIN_CONFIRMATIONS: '0',
       INDEXER_INTERVAL_MS: '200',
       JOBS_ENABLED: 'true',
@@ -205,10 +196,10 @@ describe('indexing across a restart', () => {
 
       // While no server runs, the chain moves on.
       const outsider = privateKeyToAccount(generatePrivateKey());
-      await chain.fundGas(outsider.address, UNIT);
+      await chain.setBalance(outsider.address, UNIT);
       await chain.mint('credits', outsider.address, 100n * UNIT);
-      const wallet = createWalletClient({ transport: http(chain.embeddedRpcUrl), account: outsider });
-      const pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
+      const wallet = createWalletClient({ transport: http(chain.rpcUrl), account: outsider });
+      const pub = createPublicClient({ transport: http(chain.rpcUrl) });
       const send = async (hash: Promise<`0x${string}`>) => pub.waitForTransactionReceipt({ hash: await hash });
       await send(
         wallet.writeContract({
@@ -232,9 +223,9 @@ describe('indexing across a restart', () => {
       }
 
       second = await startTestServer({ ...env, DATABASE_URL: first.database.url });
-      const onChain = (await chain.marketEvents(0n, await chain.blockNumber())).filter(
-        (e) => e.duelId.toLowerCase() === duelId && (e.kind === 'bought' || e.kind === 'sold'),
-      ).length;
+      const onChain = (
+        await second.container.chain.marketEvents(0n, await second.container.chain.blockNumber())
+      ).filter((e) => e.duelId.toLowerCase() === duelId && (e.kind === 'bought' || e.kind === 'sold')).length;
       expect(onChain).toBe(5);
       const server = second;
       await until(

@@ -51,7 +51,14 @@ export class BetsService {
       const amount = BigInt(input.betAmountUsdc);
       this.assertMinimum(amount);
       if (trader) await this.assertWithinLimit(trader.address, amount);
-      const estimate = this.quoter.buy(duel, balances, input.optionIndex, amount, input.slippageBps);
+      const estimate = this.quoter.buy(
+        duel,
+        balances,
+        input.optionIndex,
+        amount,
+        input.slippageBps,
+        trader?.address ?? null,
+      );
       return { success: true as const, estimate };
     });
   }
@@ -66,7 +73,14 @@ export class BetsService {
       const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, viewer, trader);
       const shares = BigInt(input.shares);
       if (trader) await this.assertHolds(duel, trader.address, input.optionIndex, shares);
-      const estimate = this.quoter.sell(duel, balances, input.optionIndex, shares, input.slippageBps);
+      const estimate = this.quoter.sell(
+        duel,
+        balances,
+        input.optionIndex,
+        shares,
+        input.slippageBps,
+        trader?.address ?? null,
+      );
       return { success: true as const, estimate };
     });
   }
@@ -116,7 +130,7 @@ export class BetsService {
         fieldErrors: { 'body.tokenDecimals': ['must be 18 for this collateral'] },
       });
     }
-    this.quoter.verify(estimate);
+    this.quoter.verify(estimate, trader.address);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -155,8 +169,7 @@ export class BetsService {
       });
     }
     const signer = await this.signers.forUser(trader.userId);
-    const txHash = await this.chain.buy(signer, duel.duelId as `0x${string}`, estimate.optionIndex, amount, floor);
-    return {
+    const answer = (txHash: `0x${string}`) => ({
       success: true as const,
       txHash,
       duelId: duel.duelId,
@@ -165,7 +178,11 @@ export class BetsService {
       expectedSharesOut: live.sharesOut.toString(),
       minSharesOut: floor.toString(),
       chainState: 'pending' as const,
-    };
+    });
+    const txHash = await this.chain.buy(signer, duel.duelId as `0x${string}`, estimate.optionIndex, amount, floor, {
+      result: answer,
+    });
+    return answer(txHash);
   }
 
   /** Sells shares from a signed estimate, signed by the caller's managed wallet. */
@@ -174,7 +191,7 @@ export class BetsService {
     input: { estimate: SellEstimate; duelId: string; optionIndex: number; shares: string; slippageBps: number },
   ) {
     const { estimate } = input;
-    this.quoter.verify(estimate);
+    this.quoter.verify(estimate, trader.address);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -204,14 +221,7 @@ export class BetsService {
       });
     }
     const signer = await this.signers.forUser(trader.userId);
-    const txHash = await this.chain.sellForReturn(
-      signer,
-      duel.duelId as `0x${string}`,
-      estimate.optionIndex,
-      liveReturn,
-      shares,
-    );
-    return {
+    const answer = (txHash: `0x${string}`) => ({
       success: true as const,
       txHash,
       duelId: duel.duelId,
@@ -219,7 +229,16 @@ export class BetsService {
       expectedAmountOut: liveReturn.toString(),
       maxSharesIn: shares.toString(),
       chainState: 'pending' as const,
-    };
+    });
+    const txHash = await this.chain.sellForReturn(
+      signer,
+      duel.duelId as `0x${string}`,
+      estimate.optionIndex,
+      liveReturn,
+      shares,
+      { result: answer },
+    );
+    return answer(txHash);
   }
 
   async userShares(caller: string | undefined, duelId: string, address: string) {

@@ -1,4 +1,5 @@
 import type { Orm } from '../../platform/db/orm.js';
+import type { SqlExec } from '../../platform/db/sql.js';
 import type { Duel, DuelStatus } from './duel.entity.js';
 
 export type DuelSortBy = 'createdAt' | 'startTime' | 'endTime' | 'extMarketVolume24h';
@@ -67,6 +68,23 @@ function where(filter: DuelListFilter): { sql: string; params: unknown[] } {
 /** Reads of the duel read model. */
 export class DuelRepository {
   constructor(private readonly orm: Orm) {}
+
+  /**
+   * Writes the duel of a creation that is being recorded (chainState pending), inside the
+   * recording transaction. Idempotent: a creation signed again only moves its tx_hash.
+   */
+  async insertPending(sql: SqlExec, row: readonly unknown[], txHash: string): Promise<void> {
+    await sql(
+      `insert into duels (id, duel_id, builder_app_id, creator_user_id, creator_address, question, description, category, tags,
+         options, duel_type, collateral_stack, is_private, league_id, cover_image_url, start_time, end_time, created_at, status,
+         chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical, fee_bps, initial_liquidity,
+         parent_market_id, tx_hash)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?, ?, ?, ?, ?, ?, ?, now(), 'open', 'pending', '{}', 0, 0, ?, false,
+         false, ?, ?, ?, ?)
+       on conflict (duel_id) do update set tx_hash = excluded.tx_hash`,
+      [...row, txHash],
+    );
+  }
 
   async page(req: DuelPageRequest): Promise<Duel[]> {
     const { sql, params } = where(req);

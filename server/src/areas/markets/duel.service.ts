@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contract';
-import { getAddress, toHex } from 'viem';
+import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { MIN_STAKE } from './fpmm.math.js';
-import type { Orm } from '../../platform/db/orm.js';
+import { currentIdempotentRun, requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
@@ -37,7 +37,6 @@ export interface DuelPage {
  */
 export class DuelService {
   constructor(
-    private readonly orm: Orm,
     private readonly chain: ChainPort,
     private readonly signers: ManagedSigners,
     private readonly repo: DuelRepository,
@@ -48,9 +47,10 @@ export class DuelService {
   ) {}
 
   /**
-   * Validates, records the intent (chainState pending), submits the creation signed by the
-   * creator's managed wallet and returns its hash. A pre-flight revert removes the record: a
-   * rejected request leaves nothing behind. `parentMarketId` makes it a sub-market of a parent market.
+   * Validates, then submits the creation signed by the creator's managed wallet; the duel row
+   * (chainState pending) is written in the same transaction that records the signed creation, so
+   * a pre-flight revert leaves nothing behind and a recorded creation always has its duel.
+   * `parentMarketId` makes it a sub-market of a parent market.
    */
   async create(creator: Creator, input: CreateDuelRequest, parentMarketId: string | null = null) {
     const isPrivate = input.isPrivate ?? false;
@@ -88,7 +88,9 @@ export class DuelService {
     }
     const stack = input.collateralStack ?? 'credits';
     const creatorAddress = getAddress(creator.address);
-    const available = await this.chain.collateralBalance(stack, creatorAddress);
+    // A resumed request may already have funded this very duel: the chain's simulation decides then.
+    const resumed = currentIdempotentRun()?.resumed ?? false;
+    const available = resumed ? funding : await this.chain.collateralBalance(stack, creatorAddress);
     if (available < funding) {
       throw new DomainError(
         'INSUFFICIENT_CREDITS',
@@ -99,42 +101,37 @@ export class DuelService {
       );
     }
     const signer = await this.signers.forUser(creator.userId);
-    const duelId = toHex(randomBytes(32));
-    const conn = this.orm.em.fork().getConnection();
-    await conn.execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_user_id, creator_address, question, description, category, tags,
-         options, duel_type, collateral_stack, is_private, league_id, cover_image_url, start_time, end_time, created_at, status,
-         chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical, fee_bps, initial_liquidity,
-         parent_market_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?::text[], ?, ?, ?, ?, ?, ?, ?, now(), 'open', 'pending', '{}', 0, 0, ?, false,
-         false, ?, ?, ?)`,
-      [
-        randomUUID(),
-        duelId,
-        creator.builderAppId,
-        creator.userId,
-        creatorAddress,
-        input.question,
-        input.description ?? null,
-        input.category,
-        pgArray(input.tags ?? []),
-        pgArray(options),
-        duelType,
-        stack,
-        isPrivate,
-        input.leagueId ?? null,
-        input.coverImageUrl ?? null,
-        new Date(start),
-        new Date(end),
-        Math.floor(10_000 / options.length),
-        this.settings.feeBps,
-        funding.toString(),
-        parentMarketId,
-      ],
-    );
-    let txHash: `0x${string}`;
-    try {
-      txHash = await this.chain.createMarket(signer, {
+    // A request retried after a crash must create the same duel, so its id comes from the
+    // request's Idempotency-Key when it has one.
+    const scoped = requestScopedKey('duel');
+    const duelId = scoped ? keccak256(toHex(`${creator.builderAppId}:${scoped}`)) : toHex(randomBytes(32));
+    const row = [
+      randomUUID(),
+      duelId,
+      creator.builderAppId,
+      creator.userId,
+      creatorAddress,
+      input.question,
+      input.description ?? null,
+      input.category,
+      pgArray(input.tags ?? []),
+      pgArray(options),
+      duelType,
+      stack,
+      isPrivate,
+      input.leagueId ?? null,
+      input.coverImageUrl ?? null,
+      new Date(start),
+      new Date(end),
+      Math.floor(10_000 / options.length),
+      this.settings.feeBps,
+      funding.toString(),
+      parentMarketId,
+    ];
+    const answer = (txHash: `0x${string}`) => ({ duelId, txHash, chainState: 'pending' as const });
+    const txHash = await this.chain.createMarket(
+      signer,
+      {
         duelId,
         collateral: stack,
         options: options.length,
@@ -146,14 +143,16 @@ export class DuelService {
         // The chain re-checks a slightly shorter lead, so a request valid here never reverts for it.
         minLeadSeconds: Math.max(0, lead - 60),
         contestPeriodSeconds: this.settings.contestPeriodSeconds,
-      });
-    } catch (err) {
-      await conn.execute(`delete from duels where duel_id = ? and chain_state = 'pending'`, [duelId]);
-      throw err;
-    }
-    await conn.execute('update duels set tx_hash = ? where duel_id = ?', [txHash, duelId]);
+      },
+      {
+        // The duel row exists exactly when its creation is recorded: same transaction.
+        record: (sql, hash) => this.repo.insertPending(sql, row, hash),
+        // A sub-market's creation is one write of its parent's request, not that request's answer.
+        ...(parentMarketId === null ? { result: answer } : {}),
+      },
+    );
     this.listCache.invalidate();
-    return { duelId, txHash, chainState: 'pending' as const };
+    return answer(txHash);
   }
 
   /** A page of a duel list (§4.6); public pages are cached briefly and invalidated by the indexer. */

@@ -8,11 +8,11 @@ import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
 import { Lease } from '../../platform/jobs/lease.js';
 import { createLogger } from '../../logger.js';
+import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { MarketIndexer } from './market-indexer.js';
 
 const UNIT = 10n ** 18n;
-const OPERATOR = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 let db: TestDatabase;
 let orm: Orm;
 let chain: ViemChainAdapter;
@@ -76,17 +76,7 @@ const count = async (sql: string, params: unknown[] = []) =>
 beforeAll(async () => {
   db = await createTestDatabase();
   orm = await initOrm(db.url, 3, false);
-  chain = await ViemChainAdapter.connect(
-    {
-      rpcUrl: undefined,
-      chainId: 31337,
-      operatorKey: OPERATOR,
-      addresses: undefined,
-      confirmations: 0,
-      embeddedRpcPort: 0,
-    },
-    logger,
-  );
+  chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
 }, 60_000);
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { Orm } from '../../platform/db/orm.js';
+import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
 import type { MarketIndexer } from './market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { Logger } from '../../logger.js';
@@ -43,6 +44,26 @@ export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs:
     }
   }
   return changed;
+}
+
+/**
+ * What the markets area does when a recorded write reaches its outcome: a creation that reverted
+ * or could never be mined marks its duel failed, with the reason, in the same transaction.
+ */
+export function registerMarketOutcomes(pipeline: ChainTxPipeline): void {
+  pipeline.onOutcome('markets.create', async (sql, tx, outcome) => {
+    if (outcome.status === 'mined') return;
+    const duelId = tx.effect?.['duelId'];
+    if (typeof duelId !== 'string') return;
+    const reason =
+      outcome.status === 'reverted'
+        ? 'the creation transaction reverted on chain'
+        : `the creation failed: ${outcome.reason}`;
+    await sql(
+      `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
+      [reason, duelId.toLowerCase()],
+    );
+  });
 }
 
 /**

@@ -37,7 +37,8 @@ export class ParentMarketRepository {
     const [row] = await this.sql<ParentMarketRow>(
       `insert into "parent_markets" ("id", "builder_app_id", "creator_user_id", "creator_address", "question", "description",
          "category", "tags", "cover_image_url", "is_private", "group_kind", "created_at")
-       values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, now()) returning ${PARENT}`,
+       values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, now())
+       on conflict ("id") do update set "id" = excluded."id" returning ${PARENT}`,
       [
         p.id,
         p.builderAppId,

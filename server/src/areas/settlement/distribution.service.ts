@@ -262,7 +262,15 @@ export class DistributionService {
     );
     let txHash: `0x${string}`;
     try {
-      txHash = await this.chain.payout(duelId, holder);
+      // Keyed by (duel, holder): a rerun job finds the recorded payment instead of sending another.
+      txHash = await this.chain.payout(duelId, holder, {
+        record: (sql, hash) =>
+          sql('update duel_distributions set tx_hash = ?, updated_at = now() where id = ? and generation = ?', [
+            hash,
+            row.id,
+            row.generation,
+          ]).then(() => undefined),
+      });
     } catch (err) {
       if (isDomainError(err) && err.code === 'ALREADY_PAID') {
         await this.markPaid(row);

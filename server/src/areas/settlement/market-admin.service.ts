@@ -170,11 +170,17 @@ export class MarketAdminService {
       [duel.duelId, source, reason, admin.adminId, batchId],
     );
     try {
-      const txHash = await this.chain.cancel(duel.duelId as Bytes32);
+      const txHash = await this.chain.cancel(duel.duelId as Bytes32, {
+        record: (sql, hash) =>
+          sql('update duel_cancellations set tx_hash = ? where duel_id = ?', [hash, duel.duelId]).then(() => undefined),
+      });
       await conn.execute('update duel_cancellations set tx_hash = ? where duel_id = ?', [txHash, duel.duelId]);
       return { duelId: duel.duelId, success: true as const, txHash };
     } catch (err) {
-      if (inserted.length) await conn.execute('delete from duel_cancellations where duel_id = ?', [duel.duelId]);
+      // Only a refusal before recording (a DomainError from simulation) proves nothing was sent.
+      if (inserted.length && isDomainError(err)) {
+        await conn.execute('delete from duel_cancellations where duel_id = ?', [duel.duelId]);
+      }
       if (!isDomainError(err)) {
         this.logger.error({ duelId: duel.duelId, err }, 'cancel failed');
         const code: ErrorCode = 'INTERNAL';

@@ -12,6 +12,7 @@ import { JobEngine } from '../../platform/jobs/job-engine.js';
 import { Lease } from '../../platform/jobs/lease.js';
 import { createLogger } from '../../logger.js';
 import { DuelRepository } from '../markets/duel.repository.js';
+import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { DistributionService, type DistributionFaults } from './distribution.service.js';
 import { MarketAdminQueries } from './market-admin.queries.js';
@@ -20,7 +21,6 @@ import { MarketSettingsStore } from './market-settings.js';
 
 const UNIT = 10n ** 18n;
 const FUNDING = 100n * UNIT;
-const OPERATOR = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ADMIN = { adminId: randomUUID(), email: 'ops@example.com' };
 const logger = createLogger('silent');
 
@@ -176,17 +176,7 @@ async function paidEvents(duelId: string) {
 beforeAll(async () => {
   db = await createTestDatabase();
   orm = await initOrm(db.url, 4, false);
-  chain = await ViemChainAdapter.connect(
-    {
-      rpcUrl: undefined,
-      chainId: 31337,
-      operatorKey: OPERATOR,
-      addresses: undefined,
-      confirmations: 0,
-      embeddedRpcPort: 0,
-    },
-    logger,
-  );
+  chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
   const sink = new DistributionService(orm, chain, logger).paidSink;
   indexer = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'test', 30_000), logger, 2_000n, () => {}, [

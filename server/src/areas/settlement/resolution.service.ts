@@ -224,8 +224,7 @@ export class ResolutionService {
       );
     }
     const signer: Signer = by.actor === 'creator' ? await this.signers.forUser(by.caller.userId) : 'platform';
-    const txHash = await this.chain.finalize(signer, duel.duelId as Bytes32, final);
-    return {
+    const answer = (txHash: `0x${string}`) => ({
       duelId: duel.duelId,
       winningOptionIndex: final,
       resolvedOptionIndex: resolved,
@@ -233,7 +232,8 @@ export class ResolutionService {
       contests,
       txHash,
       chainState: 'pending' as const,
-    };
+    });
+    return answer(await this.chain.finalize(signer, duel.duelId as Bytes32, final, { result: answer }));
   }
 
   /** System job: settles uncontested markets whose contest period is over, with the resolved outcome. */

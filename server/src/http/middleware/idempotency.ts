@@ -7,6 +7,7 @@ import {
   type IdempotencyScope,
   type IdempotencyService,
 } from '../../platform/idempotency/idempotency.service.js';
+import { withIdempotentRun, type IdempotentRun } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
 import { callerId } from '../request-context.js';
 
@@ -17,10 +18,30 @@ function isStorable(status: number, body: unknown): boolean {
   return code !== 'VALIDATION_FAILED' && code !== 'MALFORMED_JSON' && code !== 'IDEMPOTENCY_KEY_IN_FLIGHT';
 }
 
+interface ZodLike {
+  parse(value: unknown): unknown;
+}
+
+/** The route's success status (its lowest 2xx) and how it shapes that answer (its response schema). */
+function successOf(route: AppRoute): { status: number; shape: (body: unknown) => unknown } {
+  const responses = route.responses as Record<string, unknown>;
+  const status = Object.keys(responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300)
+    .sort((a, b) => a - b)[0];
+  const schema = status === undefined ? undefined : (responses[String(status)] as Partial<ZodLike> | undefined);
+  return {
+    status: status ?? 200,
+    shape: typeof schema?.parse === 'function' ? (body) => (schema as ZodLike).parse(body) : (body) => body,
+  };
+}
+
 /**
  * Idempotency-Key handling for routes whose metadata says so. The first request with a key runs;
  * the same key and request replays its stored response (`Idempotent-Replayed: true`); a different
  * request under the same key is 422; a duplicate arriving while the first runs waits for it.
+ * Once a request's chain write is recorded its key is never released: an error after that point
+ * answers the pending answer recorded with the write, and a retry never runs the effect again.
  */
 export function idempotency(service: IdempotencyService, logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -58,6 +79,12 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
             res.setHeader('Idempotent-Replayed', 'true');
             res.status(outcome.response.status).json(outcome.response.body);
             return;
+          case 'pending':
+            // Accepted, still running elsewhere: the answer it will give, and when to look again.
+            res.setHeader('Idempotent-Replayed', 'true');
+            res.setHeader('Retry-After', '1');
+            res.status(outcome.response.status).json(outcome.response.body);
+            return;
           case 'mismatch':
             next(
               new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request', {
@@ -77,9 +104,21 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
               ),
             );
             return;
-          case 'proceed':
+          case 'proceed': {
+            const success = successOf(route);
+            const run: IdempotentRun = {
+              recordId: outcome.recordId,
+              successStatus: success.status,
+              shape: success.shape,
+              resumed: outcome.resumed,
+              writes: 0,
+              scoped: new Map(),
+              effectStarted: false,
+              pending: undefined,
+            };
             captureResponse(
               res,
+              run,
               (status, body) =>
                 isStorable(status, body)
                   ? service.complete(scope, outcome.recordId, { status, body })
@@ -87,8 +126,9 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
               () => service.release(scope, outcome.recordId),
               logger,
             );
-            next();
+            withIdempotentRun(run, () => next());
             return;
+          }
         }
       },
       (err: unknown) => next(err),
@@ -96,14 +136,28 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
   };
 }
 
-/** Stores the response before it is sent, so a retry that follows at once already replays it. */
+/**
+ * Stores the response before it is sent, so a retry that follows at once already replays it. An
+ * error after the run's effect started is replaced by the pending answer recorded with the effect
+ * (the effect was accepted; the error is about what came after), or, without one, leaves the key
+ * held so a retry resumes instead of running again.
+ */
 function captureResponse(
   res: Response,
+  run: IdempotentRun,
   persist: (status: number, body: unknown) => Promise<void>,
   abandon: () => Promise<void>,
   logger: Logger,
 ): void {
-  const send = res.json.bind(res);
+  const json = res.json.bind(res);
+  const send = (body: unknown) => {
+    if (res.statusCode >= 400 && run.pending) {
+      res.removeHeader('Retry-After');
+      res.status(run.pending.status);
+      return json(run.pending.body);
+    }
+    return json(body);
+  };
   let done = false;
   // A response sent without a JSON body stores nothing. A dropped connection releases nothing:
   // the handler may still be running and will store its response when it answers.
@@ -115,7 +169,10 @@ function captureResponse(
   res.json = (body: unknown) => {
     if (done) return send(body);
     done = true;
-    persist(res.statusCode, body)
+    // Without a pending answer, an unstorable error "releases" the key, which the database refuses
+    // once the effect started: the key stays held and a retry after the lock timeout resumes.
+    const answer = res.statusCode >= 400 && run.pending ? run.pending : { status: res.statusCode, body };
+    persist(answer.status, answer.body)
       .catch((err: unknown) => logger.error({ err }, 'could not store idempotent response'))
       .finally(() => send(body));
     return res;

@@ -1,6 +1,12 @@
 import { ProtocolStatsEntity } from '../../areas/analytics/protocol-stats.entity.js';
 import { BuilderAppEntity, BuilderKeyEntity } from '../../areas/builders/builder-key.entity.js';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency.entity.js';
+import {
+  ChainAccountEntity,
+  ChainIdentityEntity,
+  ChainJournalEntity,
+  ChainTxEntity,
+} from '../chain-tx/chain-tx.entities.js';
 import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
 import { LeaseEntity } from '../jobs/lease.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
@@ -72,4 +78,8 @@ export const entities = [
   PackPickEntity,
   PackClaimRunEntity,
   ...tournamentEntities,
+  ChainTxEntity,
+  ChainAccountEntity,
+  ChainIdentityEntity,
+  ChainJournalEntity,
 ];

@@ -17,8 +17,11 @@ export interface StoredResponse {
 }
 
 export type IdempotencyBegin =
-  | { readonly kind: 'proceed'; readonly recordId: string }
+  /** Run the request. `resumed`: a dead execution's effect had started; its writes are found, not repeated. */
+  | { readonly kind: 'proceed'; readonly recordId: string; readonly resumed: boolean }
   | { readonly kind: 'replay'; readonly response: StoredResponse }
+  /** The first execution still runs, but its effect is accepted and its answer known: that answer. */
+  | { readonly kind: 'pending'; readonly response: StoredResponse }
   | { readonly kind: 'mismatch' }
   | { readonly kind: 'in_flight' };
 
@@ -26,7 +29,10 @@ export interface IdempotencySettings {
   readonly ttlMs: number;
   /** How long a duplicate waits for the first request to finish before giving up with in_flight. */
   readonly waitMs: number;
-  /** An in-flight record older than this belongs to a dead process and may be taken over. */
+  /**
+   * An in-flight record older than this belongs to a dead process: taken over when its effect
+   * never started, answered with its pending answer (or resumed) when it did.
+   */
   readonly lockTimeoutMs: number;
 }
 
@@ -36,6 +42,9 @@ interface Row {
   state: 'in_flight' | 'completed';
   response_status: number | null;
   response_body: unknown;
+  effect_started_at: Date | null;
+  pending_status: number | null;
+  pending_body: unknown;
   locked_at: Date;
   expires_at: Date;
 }
@@ -65,8 +74,11 @@ export function requestFingerprint(path: string, query: unknown, body: unknown):
 }
 
 /**
- * Idempotency-Key bookkeeping in PostgreSQL. The unique (tenant, caller, route, key) row is the
- * lock: exactly one request inserts it and runs; duplicates wait for its stored response.
+ * Idempotency-Key bookkeeping in PostgreSQL, after Stripe's model: the unique (tenant, caller,
+ * route, key) row is the lock, and its recovery point (`effect_started_at`, set in the same
+ * transaction that records a signed chain write) decides what a retry may do. A key whose
+ * effect may have started is never released and never run again: a retry gets the recorded
+ * answer, the pending answer, or resumes a request whose writes are found by their keys.
  */
 export class IdempotencyService {
   private readonly wakeups = new EventEmitter();
@@ -89,10 +101,11 @@ export class IdempotencyService {
          returning id`,
         [scope.tenantId, scope.caller, scope.route, scope.key, fingerprint, String(this.settings.ttlMs)],
       );
-      if (inserted[0]) return { kind: 'proceed', recordId: String(inserted[0].id) };
+      if (inserted[0]) return { kind: 'proceed', recordId: String(inserted[0].id), resumed: false };
 
       const [row] = await this.execute<Row>(
-        `select id, fingerprint, state, response_status, response_body, locked_at, expires_at
+        `select id, fingerprint, state, response_status, response_body, effect_started_at, pending_status, pending_body,
+                locked_at, expires_at
            from idempotency_keys
           where tenant_id = ? and caller = ? and route = ? and idempotency_key = ?`,
         [scope.tenantId, scope.caller, scope.route, scope.key],
@@ -106,7 +119,16 @@ export class IdempotencyService {
       if (row.state === 'completed' && row.response_status !== null) {
         return { kind: 'replay', response: { status: row.response_status, body: row.response_body } };
       }
+      const pending =
+        row.effect_started_at !== null && row.pending_status !== null
+          ? { status: row.pending_status, body: row.pending_body }
+          : undefined;
       if (new Date(row.locked_at).getTime() < Date.now() - this.settings.lockTimeoutMs) {
+        if (pending) {
+          // The execution died after its effect was accepted: its pending answer is the answer.
+          await this.complete(scope, String(row.id), pending);
+          return { kind: 'replay', response: pending };
+        }
         const taken = await this.execute<{ id: string }>(
           `update idempotency_keys set locked_at = now()
             where id = ? and state = 'in_flight'
@@ -114,11 +136,11 @@ export class IdempotencyService {
             returning id`,
           [row.id, String(this.settings.lockTimeoutMs)],
         );
-        if (taken[0]) return { kind: 'proceed', recordId: String(row.id) };
+        if (taken[0]) return { kind: 'proceed', recordId: String(row.id), resumed: row.effect_started_at !== null };
         continue;
       }
       const remaining = deadline - Date.now();
-      if (remaining <= 0) return { kind: 'in_flight' };
+      if (remaining <= 0) return pending ? { kind: 'pending', response: pending } : { kind: 'in_flight' };
       await this.waitForChange(scopeKey(scope), Math.min(backoff, remaining));
       backoff = Math.min(backoff * 2, 500);
     }
@@ -133,9 +155,15 @@ export class IdempotencyService {
     this.wakeups.emit(scopeKey(scope));
   }
 
-  /** Forgets a key whose request produced no storable result (5xx, rate limited), so a retry runs. */
+  /**
+   * Forgets a key whose request produced no storable result (5xx, rate limited), so a retry runs
+   * — unless its effect started: then the row stays, and a retry gets the recorded outcome.
+   */
   async release(scope: IdempotencyScope, recordId: string): Promise<void> {
-    await this.execute(`delete from idempotency_keys where id = ? and state = 'in_flight'`, [recordId]);
+    await this.execute(
+      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null`,
+      [recordId],
+    );
     this.wakeups.emit(scopeKey(scope));
   }
 

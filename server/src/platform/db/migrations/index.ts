@@ -13,6 +13,7 @@ import { Migration20261124000000MerkleDistributions } from './Migration202611240
 import { Migration20261124090000AdminSessions } from './Migration20261124090000AdminSessions.js';
 import { Migration20261125000000Packs } from './Migration20261125000000Packs.js';
 import { Migration20261125000000Tournaments } from './Migration20261125000000Tournaments.js';
+import { Migration20261124100000ChainTx } from './Migration20261124100000ChainTx.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -32,6 +33,7 @@ export const migrationsList = [
   { name: 'Migration20261123140000IdempotencyJson', class: Migration20261123140000IdempotencyJson },
   { name: 'Migration20261124000000MerkleDistributions', class: Migration20261124000000MerkleDistributions },
   { name: 'Migration20261124090000AdminSessions', class: Migration20261124090000AdminSessions },
+  { name: 'Migration20261124100000ChainTx', class: Migration20261124100000ChainTx },
   { name: 'Migration20261125000000Packs', class: Migration20261125000000Packs },
   { name: 'Migration20261125000000Tournaments', class: Migration20261125000000Tournaments },
 ];

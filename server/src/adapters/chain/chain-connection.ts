@@ -1,0 +1,133 @@
+import {
+  createPublicClient,
+  custom,
+  http,
+  type EIP1193Provider,
+  type LocalAccount,
+  type PublicClient,
+  type Transport,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Logger } from '../../logger.js';
+import { ChainIdentityError, type ChainStateRepository } from '../../platform/chain-tx/chain-state.repository.js';
+import { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
+import type { ChainTxRepository } from '../../platform/chain-tx/chain-tx.repository.js';
+import type { ChainAddresses } from './chain.port.js';
+import { verifyRpcIdentity } from './chain-identity.js';
+import { ChainWriter } from './chain-writer.js';
+import { startEmbeddedChain } from './embedded-chain.js';
+import { serveEmbeddedRpc } from './embedded-rpc.server.js';
+import { ViemTxNode } from './viem-tx-node.js';
+
+export interface ChainConfig {
+  /** JSON-RPC URL of a real node; unset → an in-process EVM (hardhat's EDR) with contracts deployed at boot. */
+  readonly rpcUrl: string | undefined;
+  readonly chainId: number;
+  readonly operatorKey: `0x${string}`;
+  /** Deployed contracts on a real chain; ignored on the embedded one. */
+  readonly addresses: ChainAddresses | undefined;
+  readonly confirmations: number;
+  /** Loopback port serving the embedded EVM as JSON-RPC (0: any free port; null: not served). */
+  readonly embeddedRpcPort: number | null;
+  /** How long a broadcast may take before the write is answered as pending. */
+  readonly broadcastTimeoutMs: number;
+  /** Native balance below which a managed account is topped up, and by how much (wei). */
+  readonly gasFloor: bigint;
+  readonly gasTopUp: bigint;
+}
+
+/** The database side of the chain: recorded writes, nonces, the chain's identity and journal. */
+export interface ChainStores {
+  readonly txs: ChainTxRepository;
+  readonly state: ChainStateRepository;
+}
+
+/** A connected chain: its clients, the pipeline its writes go through, and how to stop serving it. */
+export interface ChainConnection {
+  readonly chainId: number;
+  readonly addresses: ChainAddresses;
+  readonly account: LocalAccount;
+  readonly publicClient: PublicClient;
+  readonly pipeline: ChainTxPipeline;
+  readonly writer: ChainWriter;
+  /** Blocks below the head a block needs before it is indexed (0 on the embedded chain). */
+  readonly confirmations: number;
+  /** The newest block that counts (the embedded chain's journaled head); undefined on a real chain. */
+  readonly finalHead: (() => bigint) | undefined;
+  readonly embeddedRpcUrl: string | undefined;
+  /** Stops serving the embedded chain and writes its journal out. */
+  close(): Promise<void>;
+}
+
+/**
+ * Reaches the configured chain — `http()` to CHAIN_RPC_URL, or the embedded EVM rebuilt from
+ * the database's journal — checks it is the chain the database was written against, and builds
+ * the pipeline its writes go through.
+ */
+export async function connectChain(config: ChainConfig, logger: Logger, stores: ChainStores): Promise<ChainConnection> {
+  const account = privateKeyToAccount(config.operatorKey);
+  let transport: Transport;
+  let broadcastTransport: Transport;
+  let provider: EIP1193Provider | undefined;
+  let addresses = config.addresses;
+  let finalHead: (() => bigint) | undefined;
+  let flush = () => Promise.resolve();
+  if (config.rpcUrl) {
+    transport = http(config.rpcUrl);
+    // One attempt per broadcast: the pipeline decides what a timeout means.
+    broadcastTransport = http(config.rpcUrl, { retryCount: 0, timeout: config.broadcastTimeoutMs });
+  } else {
+    const chain = await startEmbeddedChain({ chainId: config.chainId, operator: account, store: stores.state, logger });
+    provider = chain.provider;
+    addresses = chain.addresses;
+    finalHead = () => chain.journaledHead();
+    flush = () => chain.flush();
+    transport = custom(provider);
+    broadcastTransport = transport;
+  }
+  if (!addresses) throw new Error('CHAIN_CONTRACTS must name the deployed contracts when CHAIN_RPC_URL is set');
+  const publicClient = createPublicClient({ transport });
+  const chainId = await publicClient.getChainId();
+  if (config.rpcUrl) await verifyRpcIdentity(publicClient, addresses, stores.state);
+  const head = finalHead ? finalHead() : await publicClient.getBlockNumber({ cacheTime: 0 });
+  const cursor = await stores.state.highestCursor();
+  if (cursor !== null && cursor > head) {
+    throw new ChainIdentityError(
+      `Refusing to start: the indexer has read up to block ${cursor}, but the chain's head is block ${head}: ` +
+        'this is not the chain the database was written against. Point CHAIN_RPC_URL at that chain, or use a fresh database.',
+    );
+  }
+  const confirmations = config.rpcUrl ? config.confirmations : 0;
+  const node = new ViemTxNode(chainId, publicClient, createPublicClient({ transport: broadcastTransport }), {
+    broadcastTimeoutMs: config.broadcastTimeoutMs,
+    confirmations,
+    ...(finalHead ? { finalHead } : {}),
+  });
+  const pipeline = new ChainTxPipeline(stores.txs, node, logger);
+  const writer = new ChainWriter(publicClient, pipeline, account, provider, {
+    gasFloor: config.gasFloor,
+    gasTopUp: config.gasTopUp,
+    prerequisiteTimeoutMs: Math.max(10_000, config.broadcastTimeoutMs * 3),
+  });
+  let rpc: { url: string; close(): Promise<void> } | undefined;
+  if (provider && config.embeddedRpcPort !== null) {
+    rpc = await serveEmbeddedRpc(provider, addresses, chainId, config.embeddedRpcPort);
+    logger.info({ url: rpc.url }, 'embedded EVM served as JSON-RPC on loopback');
+  }
+  const served = rpc;
+  return {
+    chainId,
+    addresses,
+    account,
+    publicClient,
+    pipeline,
+    writer,
+    confirmations,
+    finalHead,
+    embeddedRpcUrl: served?.url,
+    async close() {
+      await served?.close();
+      await flush();
+    },
+  };
+}

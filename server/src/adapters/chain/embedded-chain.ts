@@ -1,0 +1,347 @@
+import {
+  createPublicClient,
+  createWalletClient,
+  custom,
+  keccak256,
+  toHex,
+  type EIP1193Provider,
+  type Hex,
+  type PrivateKeyAccount,
+} from 'viem';
+import type { Logger } from '../../logger.js';
+import {
+  ChainIdentityError,
+  type ChainIdentity,
+  type JournalEntry,
+} from '../../platform/chain-tx/chain-state.repository.js';
+import { SerialQueue } from '../../platform/chain-tx/serial-queue.js';
+import { CollateralTokenAbi, CollateralTokenBytecode } from './artifacts/CollateralToken.js';
+import { DuelMarketsAbi, DuelMarketsBytecode } from './artifacts/DuelMarkets.js';
+import type { ChainAddresses } from './chain.port.js';
+import { describeIdentity } from './chain-identity.js';
+
+/** Where the embedded chain keeps its identity and history; absent for a throwaway chain. */
+export interface EmbeddedChainStore {
+  identity(): Promise<ChainIdentity | null>;
+  recordIdentity(identity: ChainIdentity): Promise<ChainIdentity>;
+  hasChainState(): Promise<boolean>;
+  append(entries: readonly JournalEntry[]): Promise<void>;
+  journal(): AsyncIterable<JournalEntry>;
+}
+
+export interface EmbeddedChainOptions {
+  readonly chainId: number;
+  readonly operator: PrivateKeyAccount;
+  readonly store?: EmbeddedChainStore | undefined;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+export interface EmbeddedChain {
+  /** The chain's provider; every state change through it is journaled. */
+  readonly provider: EIP1193Provider;
+  readonly chainId: number;
+  readonly addresses: ChainAddresses;
+  /** True when the chain was rebuilt from the journal rather than started fresh. */
+  readonly replayed: boolean;
+  /** The newest block in the journal: nothing above it survives a restart, so nothing above it is final. */
+  journaledHead(): bigint;
+  /** Writes what is not journaled yet; call before the process exits. */
+  flush(): Promise<void>;
+}
+
+/** The operator's native balance on a fresh embedded chain. */
+const OPERATOR_BALANCE = 10n ** 24n;
+
+type Request = { method: string; params?: unknown };
+type RawProvider = { request(args: Request): Promise<unknown> };
+
+interface RpcBlock {
+  number: Hex;
+  hash: Hex;
+  timestamp: Hex;
+  transactions: Hex[];
+}
+
+/**
+ * The in-process EVM (hardhat 3's EDR), loaded only here and only when no CHAIN_RPC_URL is set.
+ *
+ * Time: blocks take the wall-clock time, several blocks may share a second, so chain time never
+ * runs ahead of the clock however many transactions are sent (EDR's default moves each block at
+ * least one second forward).
+ *
+ * Continuity: EDR has no state dump to rely on, so the chain is rebuilt instead. Every block
+ * (its raw transactions and timestamp) and every state change outside transactions
+ * (`hardhat_setBalance`) is journaled in PostgreSQL as it happens. At boot, a database that
+ * recorded an embedded chain gets it back: the same genesis (chain id and genesis time), every
+ * journal entry replayed in order with each block at its recorded timestamp, and the head hash
+ * checked against the journal. Any mismatch refuses to start. An in-memory database starts a
+ * fresh chain with it.
+ */
+export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise<EmbeddedChain> {
+  const { chainId, operator, store, logger } = options;
+  const now = options.now ?? Date.now;
+  const recorded = (await store?.identity()) ?? null;
+  if (recorded && recorded.mode !== 'embedded') {
+    throw new ChainIdentityError(
+      `Refusing to start: this database belongs to ${describeIdentity(recorded)}, but no CHAIN_RPC_URL is set, ` +
+        'so the server would start a fresh embedded chain. Set CHAIN_RPC_URL and CHAIN_CONTRACTS to that chain, or use a fresh database.',
+    );
+  }
+  if (recorded && recorded.chainId !== chainId) {
+    throw new ChainIdentityError(
+      `Refusing to start: this database belongs to ${describeIdentity(recorded)}, but CHAIN_ID is ${chainId}. ` +
+        `Set CHAIN_ID=${recorded.chainId}, or use a fresh database.`,
+    );
+  }
+  if (!recorded && store && (await store.hasChainState())) {
+    throw new ChainIdentityError(
+      'Refusing to start: this database holds chain state (indexed blocks or recorded chain writes) but no record of ' +
+        'the chain it came from, and a fresh embedded chain would not have it. Point CHAIN_RPC_URL at that chain, or use a fresh database.',
+    );
+  }
+  const genesisTime = recorded?.genesisTime ?? Math.floor(now() / 1000);
+  // Loaded on demand: a production server with CHAIN_RPC_URL never loads hardhat.
+  const { createHardhatRuntimeEnvironment } = await import('hardhat/hre');
+  const hre = await createHardhatRuntimeEnvironment({
+    networks: {
+      embedded: {
+        type: 'edr-simulated',
+        chainId,
+        allowBlocksWithSameTimestamp: true,
+        initialDate: new Date(genesisTime * 1000),
+        mining: { auto: true, mempool: { order: 'fifo' } },
+      },
+    },
+  });
+  const raw = (await hre.network.connect('embedded')).provider as unknown as RawProvider;
+  const genesis = (await raw.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as RpcBlock;
+  if (recorded && genesis.hash.toLowerCase() !== recorded.genesisHash.toLowerCase()) {
+    throw new ChainIdentityError(
+      `Refusing to start: the embedded chain's genesis came out as ${genesis.hash}, but this database recorded ` +
+        `${describeIdentity(recorded)}. The chain cannot be rebuilt; use a fresh database.`,
+    );
+  }
+  const journal = new JournaledProvider(raw, store, logger);
+  let addresses: ChainAddresses;
+  if (recorded) {
+    const head = await replay(raw, store as EmbeddedChainStore);
+    journal.resumeAt(head);
+    addresses = recorded.contracts;
+    logger.info({ chainId, head: head.toString() }, 'embedded EVM rebuilt from its journal');
+  } else {
+    await journal.request({ method: 'hardhat_setBalance', params: [operator.address, toHex(OPERATOR_BALANCE)] });
+    const provider = journal as unknown as EIP1193Provider;
+    const deployed = await deployAll(provider, operator);
+    addresses = deployed.addresses;
+    await store?.recordIdentity({
+      mode: 'embedded',
+      chainId,
+      genesisHash: genesis.hash,
+      genesisTime,
+      contracts: addresses,
+      deploymentBlock: deployed.block,
+      anchor: { block: deployed.block, hash: deployed.blockHash },
+    });
+    logger.info({ chainId, ...addresses }, 'embedded EVM started; contracts deployed');
+  }
+  await alignClock(raw);
+  return {
+    provider: journal as unknown as EIP1193Provider,
+    chainId,
+    addresses,
+    replayed: recorded !== null,
+    journaledHead: () => journal.head,
+    flush: () => journal.flush(),
+  };
+}
+
+/** Chain time = wall-clock time: removes whatever offset the genesis date or a replay left. */
+async function alignClock(raw: RawProvider): Promise<void> {
+  const offset = Number(await raw.request({ method: 'evm_increaseTime', params: [0] }));
+  if (offset !== 0) await raw.request({ method: 'evm_increaseTime', params: [-offset] });
+}
+
+/** Rebuilds the journaled history block by block; returns the head, checked against the journal. */
+async function replay(raw: RawProvider, store: EmbeddedChainStore): Promise<bigint> {
+  await raw.request({ method: 'evm_setAutomine', params: [false] });
+  let head = 0n;
+  let expected: Hex | undefined;
+  try {
+    for await (const entry of store.journal()) {
+      if (entry.kind === 'set_balance') {
+        await raw.request({ method: 'hardhat_setBalance', params: [entry.address, entry.balance] });
+        continue;
+      }
+      await raw.request({ method: 'evm_setNextBlockTimestamp', params: [toHex(entry.timestamp)] });
+      for (const tx of entry.txs) await raw.request({ method: 'eth_sendRawTransaction', params: [tx] });
+      await raw.request({ method: 'evm_mine', params: [] });
+      head = entry.number;
+      expected = entry.hash;
+    }
+  } finally {
+    await raw.request({ method: 'evm_setAutomine', params: [true] });
+  }
+  const block = (await raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
+  if (BigInt(block.number) !== head || (expected && block.hash.toLowerCase() !== expected.toLowerCase())) {
+    throw new ChainIdentityError(
+      `Refusing to start: replaying the embedded chain's journal ended at block ${BigInt(block.number)} (${block.hash}), ` +
+        `but the journal recorded block ${head} (${expected ?? 'none'}). The chain cannot be rebuilt; use a fresh database.`,
+    );
+  }
+  return head;
+}
+
+/** Methods that change the chain and are journaled; any other method that changes it is refused. */
+const JOURNALED = new Set(['eth_sendRawTransaction', 'hardhat_setBalance', 'evm_mine']);
+const REFUSED = /^(evm_|hardhat_|anvil_|personal_|eth_sendTransaction$|eth_signTransaction$)/;
+
+/**
+ * The EDR provider with every state change journaled. Changes are serialised (the change, then
+ * the blocks it mined, in order); the journal is written in batches behind them, and a change
+ * answers its caller only once its entries are written (group commit): nothing a caller saw can
+ * be missing after a restart, while the chain does not wait for the database between changes.
+ * Only journaled blocks count as final (`head`): the indexer and the pipeline's receipts stop
+ * there.
+ */
+class JournaledProvider {
+  private readonly serial = new SerialQueue();
+  private readonly raws = new Map<string, Hex>();
+  private readonly unwritten: JournalEntry[] = [];
+  private readonly waiting: { upTo: number; resolve: () => void }[] = [];
+  private writing: Promise<void> | undefined;
+  /** Entries journaled so far in this process, and entries queued so far. */
+  private written = 0;
+  private queued = 0;
+  /** The newest block known to the provider, journaled or not. */
+  private mined = 0n;
+  /** The newest journaled block. */
+  head = 0n;
+
+  constructor(
+    private readonly raw: RawProvider,
+    private readonly store: EmbeddedChainStore | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  resumeAt(head: bigint): void {
+    this.head = head;
+    this.mined = head;
+  }
+
+  async request(args: Request): Promise<unknown> {
+    if (JOURNALED.has(args.method)) {
+      const { result, upTo } = await this.serial.run('chain', () => this.change(args));
+      await this.journaled(upTo);
+      return result;
+    }
+    if (REFUSED.test(args.method)) {
+      throw Object.assign(
+        new Error(`${args.method} is not available on the embedded chain: its history is journaled`),
+        {
+          code: -32601,
+        },
+      );
+    }
+    return this.raw.request(args);
+  }
+
+  /** Writes everything journaled so far (a clean shutdown waits for it). */
+  flush(): Promise<void> {
+    return this.journaled(this.queued);
+  }
+
+  private journaled(upTo: number): Promise<void> {
+    if (this.written >= upTo) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ upTo, resolve }));
+  }
+
+  private async change(args: Request): Promise<{ result: unknown; upTo: number }> {
+    const params = (args.params ?? []) as unknown[];
+    const result = await this.raw.request(args);
+    if (args.method === 'eth_sendRawTransaction') {
+      const raw = params[0] as Hex;
+      this.raws.set(keccak256(raw), raw);
+    } else if (args.method === 'hardhat_setBalance') {
+      this.queue({ kind: 'set_balance', address: params[0] as Hex, balance: params[1] as Hex });
+    }
+    // Automining makes one block per transaction: the latest block is usually the only new one.
+    const latest = (await this.raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
+    const top = BigInt(latest.number);
+    for (let n = this.mined + 1n; n <= top; n++) {
+      const block =
+        n === top
+          ? latest
+          : ((await this.raw.request({ method: 'eth_getBlockByNumber', params: [toHex(n), false] })) as RpcBlock);
+      const txs = block.transactions.map((hash) => {
+        const bytes = this.raws.get(hash.toLowerCase());
+        if (!bytes) throw new Error(`embedded chain: no raw bytes for mined transaction ${hash}`);
+        this.raws.delete(hash.toLowerCase());
+        return bytes;
+      });
+      this.queue({ kind: 'block', number: n, hash: block.hash, timestamp: Number(BigInt(block.timestamp)), txs });
+    }
+    this.mined = top;
+    return { result, upTo: this.queued };
+  }
+
+  private queue(entry: JournalEntry): void {
+    this.unwritten.push(entry);
+    this.queued++;
+    this.writing ??= this.write();
+  }
+
+  private async write(): Promise<void> {
+    let delay = 50;
+    while (this.unwritten.length) {
+      const batch = this.unwritten.slice(0, 500);
+      try {
+        await this.store?.append(batch);
+      } catch (err) {
+        // Kept in order and tried again: a journal with a hole could never be replayed.
+        this.logger.warn({ err }, 'could not write the embedded chain journal; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 2_000);
+        continue;
+      }
+      this.unwritten.splice(0, batch.length);
+      this.written += batch.length;
+      for (const entry of batch) if (entry.kind === 'block') this.head = entry.number;
+      for (let i = this.waiting.length - 1; i >= 0; i--) {
+        const w = this.waiting[i];
+        if (w && w.upTo <= this.written) {
+          this.waiting.splice(i, 1);
+          w.resolve();
+        }
+      }
+    }
+    this.writing = undefined;
+  }
+}
+
+async function deployAll(
+  provider: EIP1193Provider,
+  account: PrivateKeyAccount,
+): Promise<{ addresses: ChainAddresses; block: bigint; blockHash: Hex }> {
+  const transport = custom(provider);
+  const pub = createPublicClient({ transport });
+  const wallet = createWalletClient({ transport, account });
+  let block = 0n;
+  let blockHash: Hex = '0x';
+  const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]) => {
+    const hash = await wallet.deployContract({ abi, bytecode, args, account, chain: null });
+    const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (!receipt.contractAddress) throw new Error('contract deployment failed');
+    block = receipt.blockNumber;
+    blockHash = receipt.blockHash;
+    return receipt.contractAddress;
+  };
+  const credits = await deploy(CollateralTokenAbi, CollateralTokenBytecode, [
+    'Duelkit Credits',
+    'CRD',
+    account.address,
+  ]);
+  const usdc = await deploy(CollateralTokenAbi, CollateralTokenBytecode, ['Test USD Coin', 'USDC', account.address]);
+  const markets = await deploy(DuelMarketsAbi, DuelMarketsBytecode, []);
+  return { addresses: { credits, usdc, markets }, block, blockHash };
+}

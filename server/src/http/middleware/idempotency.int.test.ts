@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { initContract } from '@ts-rest/core';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { AmountSchema, commonResponses, meta, TxHashSchema } from '@duelkit/contract';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHostApp, tsRest } from '../../app.js';
+import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
+
+const c = initContract();
+
+/**
+ * One idempotent route whose handler mints on chain through the pipeline, then does what the
+ * request's `then` says: answer, fail, or hold the request open for a while.
+ */
+const grantContract = c.router(
+  {
+    grant: {
+      method: 'POST',
+      path: '/test/grants',
+      body: z
+        .object({
+          to: z.string(),
+          amount: AmountSchema,
+          then: z.enum(['answer', 'fail', 'fail-first', 'hold']),
+          knownAnswer: z.boolean(),
+        })
+        .strict(),
+      responses: { 201: z.object({ txHash: TxHashSchema, amount: AmountSchema }).strict() },
+      metadata: meta('Test', '0', 'public', { idempotent: true }),
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);
+
+let server: TestServer;
+let probe: Server;
+let url: string;
+let runs = 0;
+const seen = new Set<string>();
+
+async function grant(key: string, body: Record<string, unknown>) {
+  const res = await fetch(`${url}/test/grants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-builder-api-key': server.builderKey, 'idempotency-key': key },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+const keyRow = async (key: string) =>
+  (
+    await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ state: string; started: boolean }[]>(
+        `select state, effect_started_at is not null as started from idempotency_keys where idempotency_key = ?`,
+        [key],
+      )
+  )[0];
+
+beforeAll(async () => {
+  server = await startTestServer({ IDEMPOTENCY_LOCK_TIMEOUT_MS: '1000', IDEMPOTENCY_WAIT_MS: '300' });
+  const s = initServer();
+  const app = createHostApp(server.container, 'markets', (a, options) =>
+    createExpressEndpoints(
+      grantContract,
+      s.router(grantContract, {
+        grant: async ({ body }) => {
+          runs++;
+          const answer = (txHash: `0x${string}`) => ({ txHash, amount: body.amount });
+          const txHash = await server.container.chain.mint(
+            'credits',
+            body.to as `0x${string}`,
+            BigInt(body.amount),
+            body.knownAnswer ? { result: answer } : {},
+          );
+          const firstTime = !seen.has(body.to);
+          seen.add(body.to);
+          if (body.then === 'fail' || (body.then === 'fail-first' && firstTime)) {
+            throw new Error('the process lost its database after the send');
+          }
+          if (body.then === 'hold') await new Promise((r) => setTimeout(r, 1_500));
+          return { status: 201, body: answer(txHash) };
+        },
+      }),
+      a,
+      tsRest(options),
+    ),
+  );
+  probe = createServer(app);
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise<void>((r) => (probe ? probe.close(() => r()) : r()));
+  await server?.close();
+});
+
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
+const balance = (to: string) => server.container.chain.collateralBalance('credits', to as `0x${string}`);
+
+describe('Idempotency-Key once the effect started', () => {
+  it('answers the pending answer instead of a 5xx when the request fails after its write was recorded', async () => {
+    const to = fresh();
+    const body = { to, amount: '5', then: 'fail', knownAnswer: true };
+    const first = await grant('fail-after-send', body);
+    expect(first.status).toBe(201);
+    expect(first.body['amount']).toBe('5');
+    const retry = await grant('fail-after-send', body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(await balance(to)).toBe(5n);
+  });
+
+  it('answers a duplicate that arrives while the first still runs with the pending answer and Retry-After', async () => {
+    const to = fresh();
+    const body = { to, amount: '6', then: 'hold', knownAnswer: true };
+    const first = grant('held', body);
+    await new Promise((r) => setTimeout(r, 400));
+    const duplicate = await grant('held', body);
+    expect(duplicate.status).toBe(201);
+    expect(duplicate.headers.get('retry-after')).toBe('1');
+    expect(duplicate.body).toEqual((await first).body);
+    expect(await balance(to)).toBe(6n);
+  });
+
+  it('keeps a key whose effect started without a known answer, and resumes it after the lock timeout without a second write', async () => {
+    const to = fresh();
+    const body = { to, amount: '7', then: 'fail-first', knownAnswer: false };
+    const before = runs;
+    const first = await grant('resume', body);
+    expect(first.status).toBe(500);
+    expect(await keyRow('resume')).toEqual({ state: 'in_flight', started: true });
+    // Not released: within the lock timeout a retry is told to wait, not run again.
+    const early = await grant('resume', body);
+    expect(early).toMatchObject({ status: 409, body: { code: 'IDEMPOTENCY_KEY_IN_FLIGHT' } });
+    await new Promise((r) => setTimeout(r, 1_200));
+    const resumed = await grant('resume', body);
+    expect(resumed.status).toBe(201);
+    expect(runs - before).toBe(2);
+    // The resumed run found its write by key: the first run's transaction, minted once.
+    const [sent] = await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ tx_hash: string; n: string }[]>(
+        `select min(tx_hash) as tx_hash, count(*) as n from chain_txs where kind = 'collateral.mint' and effect->>'to' = ?`,
+        [to],
+      );
+    expect(sent?.n).toBe('1');
+    expect(resumed.body['txHash']).toBe(sent?.tx_hash);
+    expect(await balance(to)).toBe(7n);
+  });
+
+  it('releases a key whose request failed before any write, so a retry runs', async () => {
+    const body = { to: 'not-an-address', amount: '1', then: 'answer', knownAnswer: true };
+    const first = await grant('never-started', body);
+    expect(first.status).toBe(500);
+    expect(await keyRow('never-started')).toBeUndefined();
+  });
+});

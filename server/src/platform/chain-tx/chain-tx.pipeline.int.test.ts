@@ -1,0 +1,119 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
+import { createLogger } from '../../logger.js';
+import { chainConfig, chainStores, OPERATOR_KEY, startDevChain, type DevChain } from '../../../test/support/chain.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { startRpcProxy } from '../../../test/support/rpc-proxy.js';
+import { initOrm, type Orm } from '../db/orm.js';
+import { ChainTxReconciler } from './chain-tx.reconciler.js';
+import { ChainTxRepository } from './chain-tx.repository.js';
+
+const logger = createLogger('silent');
+const UNIT = 10n ** 18n;
+
+let db: TestDatabase;
+let dev: DevChain;
+let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
+/** Two adapters on two connection pools: two processes as far as the database can tell. */
+const orms: Orm[] = [];
+const adapters: ViemChainAdapter[] = [];
+
+const rows = <T>(sql: string, params: unknown[] = []) =>
+  (orms[0] as Orm).em.fork().getConnection().execute<T[]>(sql, params);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dev = await startDevChain();
+  proxy = await startRpcProxy(dev.rpcUrl);
+  for (let i = 0; i < 2; i++) {
+    const orm = await initOrm(db.url, 4, false);
+    orms.push(orm);
+    const config = chainConfig({
+      rpcUrl: proxy.url,
+      addresses: dev.addresses,
+      embeddedRpcPort: null,
+      broadcastTimeoutMs: 1_000,
+    });
+    adapters.push(await ViemChainAdapter.connect(config, logger, chainStores(orm)));
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const a of adapters) await a.close();
+  for (const orm of orms) await orm.close(true);
+  await proxy?.close();
+  await dev?.close();
+  await db?.drop();
+});
+
+describe('the chain transaction pipeline', () => {
+  it('gives every write of one account its own nonce across two connection pools: 2 × 30 concurrent mints all land', async () => {
+    const holder = privateKeyToAccount(generatePrivateKey()).address;
+    const hashes = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (adapters[i % 2] as ViemChainAdapter).mint('credits', holder, UNIT)),
+    );
+    expect(new Set(hashes).size).toBe(60);
+    const receipts = await Promise.all(
+      hashes.map((hash) => dev.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })),
+    );
+    expect(receipts.every((r) => r.status === 'success')).toBe(true);
+    expect(await adapters[0]?.collateralBalance('credits', holder)).toBe(60n * UNIT);
+    const nonces = await rows<{ nonce: string }>(
+      `select nonce::text as nonce from chain_txs where kind = 'collateral.mint' and effect->>'to' = ? order by nonce`,
+      [holder],
+    );
+    expect(new Set(nonces.map((n) => n.nonce)).size).toBe(60);
+  }, 60_000);
+
+  it('sends nothing new for a key it has recorded, however many callers race with it', async () => {
+    const holder = privateKeyToAccount(generatePrivateKey()).address;
+    const hashes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (adapters[i % 2] as ViemChainAdapter).mint('credits', holder, 7n * UNIT, { key: `grant:${holder}` }),
+      ),
+    );
+    expect(new Set(hashes).size).toBe(1);
+    await dev.client.waitForTransactionReceipt({ hash: hashes[0] as `0x${string}`, pollingInterval: 20 });
+    const again = await adapters[0]?.mint('credits', holder, 7n * UNIT, { key: `grant:${holder}` });
+    expect(again).toBe(hashes[0]);
+    expect(await adapters[1]?.collateralBalance('credits', holder)).toBe(7n * UNIT);
+  }, 60_000);
+
+  it('fails a write whose nonce another sender used, records why, and the next write carries on', async () => {
+    const holder = privateKeyToAccount(generatePrivateKey()).address;
+    const reconciler = new ChainTxReconciler(
+      new ChainTxRepository(orms[0] as Orm),
+      (adapters[0] as ViemChainAdapter).pipeline,
+      logger,
+      {
+        rebroadcastAfterMs: 60_000,
+        batch: 100,
+      },
+    );
+    // The write is recorded, but its broadcast never reaches the node…
+    await fetch(`${proxy.url}/__proxy`, { method: 'POST', body: JSON.stringify({ mode: 'drop-before', times: 1 }) });
+    const lost = (await adapters[0]?.mint('credits', holder, UNIT)) as `0x${string}`;
+    const [recorded] = await rows<{ status: string; nonce: string }>(
+      'select status, nonce::text as nonce from chain_txs where tx_hash = ?',
+      [lost],
+    );
+    expect(recorded?.status).toBe('signed');
+    // …and someone else sends with the operator key, taking that nonce.
+    await dev.mint('credits', holder, 100n * UNIT);
+    expect(
+      await dev.client.getTransactionCount({ address: privateKeyToAccount(OPERATOR_KEY).address }),
+    ).toBeGreaterThan(Number(recorded?.nonce));
+    const run = await reconciler.runOnce();
+    expect(run.failed).toBe(1);
+    const [failed] = await rows<{ status: string; last_error: string; intent_key: string | null }>(
+      'select status, last_error, intent_key from chain_txs where tx_hash = ?',
+      [lost],
+    );
+    expect(failed).toMatchObject({ status: 'failed', intent_key: null });
+    expect(failed?.last_error).toContain(`nonce ${recorded?.nonce} was used by another transaction`);
+    const next = (await adapters[1]?.mint('credits', holder, UNIT)) as `0x${string}`;
+    expect((await dev.client.waitForTransactionReceipt({ hash: next, pollingInterval: 20 })).status).toBe('success');
+    expect(await adapters[0]?.collateralBalance('credits', holder)).toBe(101n * UNIT);
+  }, 60_000);
+});

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../logger.js';
+import { currentIdempotentRun, type IdempotentRun, type PendingAnswer } from '../idempotency/idempotent-run.js';
+import { isDuplicateKey, type ChainTxRecord, type ChainTxRepository } from './chain-tx.repository.js';
+import type {
+  BroadcastOutcome,
+  Hex,
+  OutcomeHandler,
+  RecordedTx,
+  SignedTx,
+  Submitted,
+  SubmitHooks,
+  TxIntent,
+  TxNode,
+  TxOutcome,
+  TxQuote,
+} from './chain-tx.types.js';
+import { SerialQueue } from './serial-queue.js';
+
+export interface PipelineSettings {
+  /** How often a broadcast refused for a nonce gap is tried again before the reconciler takes over. */
+  readonly gapRetries: number;
+  readonly gapRetryDelayMs: number;
+  /** How many times a write whose nonce someone else used is signed again with a fresh one. */
+  readonly maxResigns: number;
+}
+
+const DEFAULTS: PipelineSettings = { gapRetries: 5, gapRetryDelayMs: 40, maxResigns: 2 };
+
+interface Recorded {
+  readonly tx: ChainTxRecord;
+  readonly signed: SignedTx;
+}
+
+/**
+ * Exactly-once chain writes: the transactional outbox between the database and the chain.
+ *
+ * 1. The caller validates and simulates (`prepare`; a revert is a 4xx and nothing is recorded)
+ *    and fetches gas, fees and the pending nonce — all before any database transaction opens.
+ * 2. One transaction allocates the nonce under the account's row lock, signs locally, stores the
+ *    raw bytes and their hash with the intent, writes the caller's domain rows and marks the
+ *    request's idempotency key "effect started" with its pending answer. Then it commits.
+ * 3. The bytes are broadcast with a bounded wait. A timeout or a dropped connection is not a
+ *    failure: the write is accepted and pending, and the reconciler sends the same bytes again
+ *    (same nonce, same hash: at most one can ever be mined) until the chain settles it.
+ *
+ * A write is keyed: one live write per key, so a retried request, a rerun job or a resumed
+ * request finds the recorded write instead of sending another.
+ */
+export class ChainTxPipeline {
+  private readonly queue = new SerialQueue();
+  private readonly handlers = new Map<string, OutcomeHandler[]>();
+  private readonly settings: PipelineSettings;
+
+  constructor(
+    private readonly repo: ChainTxRepository,
+    readonly node: TxNode,
+    private readonly logger: Logger,
+    settings: Partial<PipelineSettings> = {},
+  ) {
+    this.settings = { ...DEFAULTS, ...settings };
+  }
+
+  get chainId(): number {
+    return this.node.chainId;
+  }
+
+  /** Registers what happens in the database when a write of `kind` is mined, reverts or fails. */
+  onOutcome(kind: string, handler: OutcomeHandler): void {
+    this.handlers.set(kind, [...(this.handlers.get(kind) ?? []), handler]);
+  }
+
+  /** Records, signs and sends one write; returns its hash once it is recorded (acceptance, not finality). */
+  async submit(intent: TxIntent, hooks: SubmitHooks): Promise<Submitted> {
+    const run = intent.auxiliary ? undefined : currentIdempotentRun();
+    const { key, fresh } = this.keyOf(intent, run);
+    // A key made for this very execution cannot have a record yet; any other may.
+    const found = fresh ? null : await this.repo.byKey(key);
+    if (found) return this.existing(found, run);
+    for (let attempt = 0; ; attempt++) {
+      const quote = await hooks.prepare();
+      let recorded: Recorded;
+      try {
+        recorded = await this.record(intent, key, quote, hooks, run);
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // A concurrent submission of the same write recorded it first; its transaction rolled ours back.
+        const winner = await this.repo.byKey(key);
+        if (!winner) throw err;
+        return this.existing(winner, run);
+      }
+      const delivery = await this.deliver(recorded.tx);
+      if (delivery !== 'resign' || attempt >= this.settings.maxResigns) {
+        return {
+          txHash: recorded.signed.hash,
+          recordId: recorded.tx.id,
+          existing: false,
+          delivery: delivery === 'accepted' ? 'accepted' : 'pending',
+        };
+      }
+      this.logger.warn(
+        { key, nonce: recorded.tx.nonce, account: intent.account },
+        'nonce taken elsewhere; signing again',
+      );
+    }
+  }
+
+  /** The recorded write under `key`, if there is a live one. */
+  find(key: string): Promise<ChainTxRecord | null> {
+    return this.repo.byKey(key);
+  }
+
+  /** An open write of `kind` from `account` to `to`, to wait on instead of sending another. */
+  findOpen(kind: string, account: Hex, to: Hex): Promise<ChainTxRecord | null> {
+    return this.repo.openOf(this.chainId, kind, account, to);
+  }
+
+  /**
+   * Sends recorded bytes, one account at a time in the order they were recorded, retrying a
+   * nonce gap briefly (another process may be a moment late with the nonce below). Returns
+   * `resign` when the nonce was used by another transaction, so this one can never be mined.
+   */
+  async deliver(tx: ChainTxRecord, noteAccepted = false): Promise<'accepted' | 'pending' | 'resign' | 'settled'> {
+    const outcome = await this.queue.run(tx.account.toLowerCase(), () => this.broadcastWithGapRetries(tx.rawTx));
+    // Bookkeeping only: the write is recorded already and the reconciler settles it from the chain.
+    // A first broadcast the node took needs no note (the reconciler finds its receipt).
+    if (outcome.kind !== 'accepted' || noteAccepted) {
+      await this.repo
+        .noteBroadcast(tx.id, outcome.kind === 'accepted', outcome.kind === 'accepted' ? null : outcome.reason)
+        .catch((err: unknown) => this.logger.warn({ err, txHash: tx.txHash }, 'could not note a broadcast'));
+    }
+    switch (outcome.kind) {
+      case 'accepted':
+        return 'accepted';
+      case 'unknown':
+      case 'nonce_gap':
+      case 'rejected':
+        this.logger.info({ txHash: tx.txHash, outcome: outcome.kind, reason: outcome.reason }, 'broadcast pending');
+        return 'pending';
+      case 'nonce_used':
+        return (await this.settleIfNonceTaken(tx)) ? 'resign' : 'settled';
+    }
+  }
+
+  /**
+   * The nonce is used. Mined by this very transaction: settled from its receipt. Used by another
+   * one (the account's mined count passed it and this hash has no receipt): failed, the key is
+   * given up and the account resynchronised. True when it failed that way.
+   */
+  async settleIfNonceTaken(tx: ChainTxRecord, minedNonce?: number): Promise<boolean> {
+    const receipt = await this.node.receipt(tx.txHash);
+    if (receipt) {
+      await this.settle(tx, {
+        status: receipt.status === 'success' ? 'mined' : 'reverted',
+        blockNumber: receipt.blockNumber,
+      });
+      return false;
+    }
+    const mined = minedNonce ?? (await this.node.minedNonce(tx.account));
+    if (mined <= tx.nonce) return false;
+    // Looked up again after the count: it may have been mined in between.
+    const late = await this.node.receipt(tx.txHash);
+    if (late) {
+      await this.settle(tx, {
+        status: late.status === 'success' ? 'mined' : 'reverted',
+        blockNumber: late.blockNumber,
+      });
+      return false;
+    }
+    await this.settle(tx, { status: 'failed', reason: `nonce ${tx.nonce} was used by another transaction` });
+    await this.repo.resyncNonce(this.chainId, tx.account, mined);
+    return true;
+  }
+
+  /** Records a final outcome once and runs the kind's handlers in the same transaction. */
+  async settle(tx: RecordedTx, outcome: TxOutcome): Promise<boolean> {
+    return this.repo.transaction(async (sql) => {
+      if (!(await this.repo.settle(sql, tx.id, outcome))) return false;
+      for (const handler of this.handlers.get(tx.kind) ?? []) await handler(sql, tx, outcome);
+      return true;
+    });
+  }
+
+  /**
+   * Records many receipts at once (the reconciler's common case). Writes of kinds with outcome
+   * handlers are settled one by one so each handler runs in the transaction of its write.
+   */
+  async settleReceipts(settled: readonly { tx: RecordedTx; outcome: Extract<TxOutcome, { blockNumber: bigint }> }[]) {
+    const plain = settled.filter((s) => !this.handlers.has(s.tx.kind));
+    if (plain.length) {
+      await this.repo.transaction((sql) =>
+        this.repo.settleReceipts(
+          sql,
+          plain.map((s) => ({ id: s.tx.id, status: s.outcome.status, blockNumber: s.outcome.blockNumber })),
+        ),
+      );
+    }
+    for (const s of settled) if (this.handlers.has(s.tx.kind)) await this.settle(s.tx, s.outcome);
+  }
+
+  private keyOf(intent: TxIntent, run: IdempotentRun | undefined): { key: string; fresh: boolean } {
+    const ordinal = run ? run.writes++ : 0;
+    if (intent.key) return { key: intent.key, fresh: false };
+    if (run) return { key: `idem:${run.recordId}:${ordinal}:${intent.kind}`, fresh: !run.resumed };
+    return { key: `once:${randomUUID()}`, fresh: true };
+  }
+
+  private existing(found: ChainTxRecord, run: IdempotentRun | undefined): Submitted {
+    if (run) run.effectStarted = true;
+    return {
+      txHash: found.txHash,
+      recordId: found.id,
+      existing: true,
+      delivery: found.status === 'signed' ? 'pending' : 'accepted',
+    };
+  }
+
+  private async record(
+    intent: TxIntent,
+    key: string,
+    quote: TxQuote,
+    hooks: SubmitHooks,
+    run: IdempotentRun | undefined,
+  ): Promise<Recorded> {
+    const value = intent.value ?? 0n;
+    const recorded = await this.repo.transaction(async (sql) => {
+      const nonce = await this.repo.allocateNonce(sql, this.chainId, intent.account, quote.pendingNonce);
+      const signed = await hooks.sign({
+        chainId: this.chainId,
+        account: intent.account,
+        to: intent.to,
+        data: intent.data,
+        value,
+        nonce,
+        gas: quote.gas,
+        fees: quote.fees,
+      });
+      const pending: PendingAnswer | undefined =
+        run && hooks.result ? { status: run.successStatus, body: run.shape(hooks.result(signed.hash)) } : undefined;
+      const id = await this.repo.insert(
+        sql,
+        {
+          chainId: this.chainId,
+          key,
+          kind: intent.kind,
+          account: intent.account,
+          to: intent.to,
+          data: intent.data,
+          value,
+          gas: quote.gas,
+          nonce,
+          rawTx: signed.raw,
+          txHash: signed.hash,
+          effect: intent.effect ?? null,
+          idempotencyRecordId: run?.recordId ?? null,
+        },
+        run ? { recordId: run.recordId, pending } : undefined,
+      );
+      await hooks.record?.(sql, signed.hash);
+      const tx: ChainTxRecord = {
+        id,
+        kind: intent.kind,
+        key,
+        account: intent.account,
+        txHash: signed.hash,
+        nonce,
+        effect: intent.effect ?? null,
+        status: 'signed',
+        rawTx: signed.raw,
+        broadcasts: 0,
+        lastSentAt: new Date(),
+      };
+      return { tx, signed, pending };
+    });
+    if (run) {
+      run.effectStarted = true;
+      if (recorded.pending) run.pending = recorded.pending;
+    }
+    return recorded;
+  }
+
+  private async broadcastWithGapRetries(raw: Hex): Promise<BroadcastOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.node.broadcast(raw);
+      if (outcome.kind !== 'nonce_gap' || attempt >= this.settings.gapRetries) return outcome;
+      await sleep(this.settings.gapRetryDelayMs * (attempt + 1));
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { Logger } from '../../logger.js';
+import type { ChainTxPipeline } from './chain-tx.pipeline.js';
+import type { ChainTxRepository } from './chain-tx.repository.js';
+
+export interface ReconcilerSettings {
+  /** An open write not handed to a node for this long is sent again. */
+  readonly rebroadcastAfterMs: number;
+  /** Open writes looked at per run. */
+  readonly batch: number;
+}
+
+export interface ReconcileRun {
+  readonly open: number;
+  readonly mined: number;
+  readonly reverted: number;
+  readonly failed: number;
+  readonly rebroadcast: number;
+}
+
+/**
+ * Finishes every write that was recorded but is not final, with the chain as the source of
+ * truth: a receipt settles it (mined or reverted); a nonce the account has mined past without
+ * this hash means another transaction took it, so it fails with that reason; anything else is
+ * sent again, the same signed bytes, in nonce order. Runs at boot and on the job engine; running
+ * it twice at once is harmless (settling moves a row once; the same bytes can be mined once).
+ */
+export class ChainTxReconciler {
+  constructor(
+    private readonly repo: ChainTxRepository,
+    private readonly pipeline: ChainTxPipeline,
+    private readonly logger: Logger,
+    private readonly settings: ReconcilerSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async runOnce(): Promise<ReconcileRun> {
+    const node = this.pipeline.node;
+    const open = await this.repo.open(this.pipeline.chainId, this.settings.batch);
+    const minedNonces = new Map<string, number>();
+    const counts = { open: open.length, mined: 0, reverted: 0, failed: 0, rebroadcast: 0 };
+    const receipts: Parameters<ChainTxPipeline['settleReceipts']>[0][number][] = [];
+    for (const tx of open) {
+      const receipt = await node.receipt(tx.txHash);
+      if (receipt) {
+        const status = receipt.status === 'success' ? 'mined' : 'reverted';
+        receipts.push({ tx, outcome: { status, blockNumber: receipt.blockNumber } });
+        counts[status]++;
+        continue;
+      }
+      const account = tx.account.toLowerCase();
+      let mined = minedNonces.get(account);
+      if (mined === undefined) {
+        mined = await node.minedNonce(tx.account);
+        minedNonces.set(account, mined);
+      }
+      if (mined > tx.nonce) {
+        if (await this.pipeline.settleIfNonceTaken(tx, mined)) {
+          counts.failed++;
+          this.logger.warn({ txHash: tx.txHash, kind: tx.kind, nonce: tx.nonce }, 'chain write failed: nonce taken');
+        }
+        continue;
+      }
+      if (this.now() - tx.lastSentAt.getTime() < this.settings.rebroadcastAfterMs) continue;
+      counts.rebroadcast++;
+      await this.pipeline.deliver(tx, true);
+    }
+    await this.pipeline.settleReceipts(receipts);
+    if (counts.reverted + counts.failed + counts.rebroadcast > 0) {
+      this.logger.info(counts, 'reconciled chain writes');
+    }
+    return counts;
+  }
+}

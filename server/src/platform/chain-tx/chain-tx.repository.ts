@@ -1,0 +1,247 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../db/orm.js';
+import { sqlIn, type SqlExec } from '../db/sql.js';
+import type { ChainTxStatus } from './chain-tx.entities.js';
+import type { Hex, RecordedTx, TxOutcome } from './chain-tx.types.js';
+
+/** A chain_txs row as the pipeline and the reconciler read it. */
+export interface ChainTxRecord extends RecordedTx {
+  readonly status: ChainTxStatus;
+  readonly rawTx: Hex;
+  readonly broadcasts: number;
+  /** When it was last handed to a node (or recorded, if never). */
+  readonly lastSentAt: Date;
+}
+
+interface Row {
+  id: string;
+  kind: string;
+  intent_key: string | null;
+  account: string;
+  tx_hash: string;
+  nonce: string;
+  effect: Record<string, unknown> | null;
+  status: ChainTxStatus;
+  raw_tx: string;
+  broadcasts: number;
+  last_sent_at: Date;
+}
+
+const COLUMNS = `id::text as id, kind, intent_key, account, tx_hash, nonce::text as nonce, effect, status, raw_tx, broadcasts,
+  coalesce(broadcast_at, created_at) as last_sent_at`;
+
+function toRecord(row: Row): ChainTxRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    key: row.intent_key,
+    account: row.account as Hex,
+    txHash: row.tx_hash as Hex,
+    nonce: Number(row.nonce),
+    effect: row.effect,
+    status: row.status,
+    rawTx: row.raw_tx as Hex,
+    broadcasts: row.broadcasts,
+    lastSentAt: new Date(row.last_sent_at),
+  };
+}
+
+export interface NewChainTx {
+  readonly chainId: number;
+  readonly key: string;
+  readonly kind: string;
+  readonly account: Hex;
+  readonly to: Hex | null;
+  readonly data: Hex;
+  readonly value: bigint;
+  readonly gas: bigint;
+  readonly nonce: number;
+  readonly rawTx: Hex;
+  readonly txHash: Hex;
+  readonly effect: Record<string, unknown> | null;
+  readonly idempotencyRecordId: string | null;
+}
+
+/** A unique violation on the live intent key: another submission of the same write won the race. */
+export function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === 'chain_txs_intent_key_unique' || String(e.message).includes('chain_txs_intent_key_unique'))
+  );
+}
+
+/** Every query of the chain transaction pipeline. */
+export class ChainTxRepository {
+  constructor(private readonly orm: Orm) {}
+
+  /** Runs `fn` in one database transaction. */
+  transaction<T>(fn: (sql: SqlExec, em: EntityManager) => Promise<T>): Promise<T> {
+    return this.orm.em.fork().transactional((em) => fn(sqlIn(em), em));
+  }
+
+  /** The live write under `key` (signed, broadcast or mined), if any. */
+  async byKey(key: string): Promise<ChainTxRecord | null> {
+    const [row] = await this.sql()<Row>(`select ${COLUMNS} from chain_txs where intent_key = ?`, [key]);
+    return row ? toRecord(row) : null;
+  }
+
+  async byHash(hash: Hex): Promise<ChainTxRecord | null> {
+    const [row] = await this.sql()<Row>(`select ${COLUMNS} from chain_txs where tx_hash = ?`, [hash.toLowerCase()]);
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * The account's next nonce, taken under the row lock of its chain_accounts row: the upsert
+   * locks the row until the surrounding transaction ends, so allocators in every process queue
+   * behind each other and each sees the value the previous one committed (READ COMMITTED
+   * re-reads the row after the wait). `chainPending` moves it forward when the chain is ahead
+   * (another sender used the account); it never moves back.
+   */
+  async allocateNonce(sql: SqlExec, chainId: number, account: Hex, chainPending: number): Promise<number> {
+    const [row] = await sql<{ nonce: string }>(
+      `insert into chain_accounts as a (chain_id, address, next_nonce, updated_at) values (?, ?, ?, now())
+       on conflict (chain_id, address) do update
+         set next_nonce = greatest(a.next_nonce, excluded.next_nonce - 1) + 1, updated_at = now()
+       returning (next_nonce - 1)::text as nonce`,
+      [chainId, account.toLowerCase(), chainPending + 1],
+    );
+    if (!row) throw new Error('nonce allocation returned no row');
+    return Number(row.nonce);
+  }
+
+  /** Moves an account's next nonce up to what the chain has used (never down). */
+  async resyncNonce(chainId: number, account: Hex, used: number): Promise<void> {
+    await this.sql()(
+      `update chain_accounts set next_nonce = greatest(next_nonce, ?), updated_at = now() where chain_id = ? and address = ?`,
+      [used, chainId, account.toLowerCase()],
+    );
+  }
+
+  /**
+   * Records a signed write; with `effect`, marks the request's idempotency key "effect started"
+   * in the same statement and stores its pending answer when the write knows it (a write signed
+   * again replaces the answer it gave before).
+   */
+  async insert(
+    sql: SqlExec,
+    tx: NewChainTx,
+    effect?: { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined },
+  ): Promise<string> {
+    const row = [
+      tx.chainId,
+      tx.key,
+      tx.kind,
+      tx.account.toLowerCase(),
+      tx.to?.toLowerCase() ?? null,
+      tx.data,
+      tx.value.toString(),
+      tx.gas.toString(),
+      tx.nonce,
+      tx.rawTx,
+      tx.txHash.toLowerCase(),
+      tx.effect === null ? null : JSON.stringify(tx.effect),
+      tx.idempotencyRecordId,
+    ];
+    const insert = `insert into chain_txs (chain_id, intent_key, kind, account, to_address, data, value, gas_limit, nonce, raw_tx,
+         tx_hash, status, effect, idempotency_record_id, broadcasts, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signed', ?::jsonb, ?, 0, now(), now())
+       returning id`;
+    const [inserted] = effect
+      ? await sql<{ id: string }>(
+          `with written as (${insert}),
+             started as (
+               update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
+                 pending_status = case when ? then ? else pending_status end,
+                 pending_body = case when ? then ?::json else pending_body end
+               where id = ? returning id)
+           select id::text as id from written`,
+          [
+            ...row,
+            effect.pending !== undefined,
+            effect.pending?.status ?? null,
+            effect.pending !== undefined,
+            effect.pending === undefined ? null : JSON.stringify(effect.pending.body ?? null),
+            effect.recordId,
+          ],
+        )
+      : await sql<{ id: string }>(`${insert.replace('returning id', 'returning id::text as id')}`, row);
+    if (!inserted) throw new Error('chain_txs insert returned no row');
+    return inserted.id;
+  }
+
+  /** Records a hand-over to a node: how it went, and when. */
+  async noteBroadcast(id: string, accepted: boolean, error: string | null): Promise<void> {
+    await this.sql()(
+      `update chain_txs set broadcasts = broadcasts + 1, broadcast_at = now(), last_error = ?, updated_at = now(),
+         status = case when status = 'signed' and ? then 'broadcast' else status end
+       where id = ?`,
+      [error, accepted, id],
+    );
+  }
+
+  /**
+   * Records a final outcome once (only an open row moves). A reverted or failed write gives its
+   * key up, so the same effect can be attempted again. True when this call moved it.
+   */
+  async settle(sql: SqlExec, id: string, outcome: TxOutcome): Promise<boolean> {
+    const failed = outcome.status !== 'mined';
+    const rows = await sql<{ id: string }>(
+      `update chain_txs set status = ?, block_number = ?, last_error = coalesce(?, last_error), final_at = now(), updated_at = now(),
+         retired_key = case when ? then intent_key else retired_key end,
+         intent_key = case when ? then null else intent_key end
+       where id = ? and status in ('signed', 'broadcast') returning id`,
+      [
+        outcome.status,
+        outcome.status === 'failed' ? null : outcome.blockNumber.toString(),
+        outcome.status === 'failed' ? outcome.reason : null,
+        failed,
+        failed,
+        id,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /** Records the receipts of many writes in one statement (reverted ones give their key up). */
+  async settleReceipts(
+    sql: SqlExec,
+    receipts: readonly { id: string; status: 'mined' | 'reverted'; blockNumber: bigint }[],
+  ): Promise<void> {
+    if (!receipts.length) return;
+    const values = receipts.map(() => '(?::bigint, ?, ?::bigint)').join(', ');
+    await sql(
+      `update chain_txs c set status = v.status, block_number = v.block, final_at = now(), updated_at = now(),
+         retired_key = case when v.status = 'reverted' then c.intent_key else c.retired_key end,
+         intent_key = case when v.status = 'reverted' then null else c.intent_key end
+       from (values ${values}) as v(id, status, block)
+       where c.id = v.id and c.status in ('signed', 'broadcast')`,
+      receipts.flatMap((r) => [r.id, r.status, r.blockNumber.toString()]),
+    );
+  }
+
+  /** Open writes of a chain, oldest nonce first per account. */
+  async open(chainId: number, limit: number): Promise<ChainTxRecord[]> {
+    const rows = await this.sql()<Row>(
+      `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
+        order by account, nonce, id limit ?`,
+      [chainId, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** An open write of `kind` from `account` to `to` (an approval or top-up already on its way). */
+  async openOf(chainId: number, kind: string, account: Hex, to: Hex): Promise<ChainTxRecord | null> {
+    const [row] = await this.sql()<Row>(
+      `select ${COLUMNS} from chain_txs where chain_id = ? and kind = ? and account = ? and to_address = ?
+         and status in ('signed', 'broadcast') order by id desc limit 1`,
+      [chainId, kind, account.toLowerCase(), to.toLowerCase()],
+    );
+    return row ? toRecord(row) : null;
+  }
+
+  private sql(): SqlExec {
+    const conn = this.orm.em.fork().getConnection();
+    return <T>(query: string, params: readonly unknown[] = []) => conn.execute<T[]>(query, [...params]);
+  }
+}

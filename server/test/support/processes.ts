@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** A helper process that printed one JSON line when it was ready. */
+export interface Spawned<T> {
+  readonly info: T;
+  readonly proc: ChildProcess;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
+  /** SIGTERM, then waits for the exit (SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** `env` over this process's environment; a key set to undefined is removed. */
+function launch(path: string, env: Record<string, string | undefined>): ChildProcess {
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v;
+  return spawn(process.execPath, ['--import', 'tsx', '--conditions=duelkit-source', path], {
+    env: merged,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function exited(proc: ChildProcess): Promise<number | null> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(proc.exitCode);
+  return new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+}
+
+/** Starts `file` (relative to test/support) and waits for its first JSON line on stdout. */
+export async function spawnReady<T>(file: string, env: Record<string, string | undefined> = {}): Promise<Spawned<T>> {
+  const proc = launch(here(file), env);
+  let err = '';
+  proc.stderr?.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+  });
+  const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
+  let info: T | undefined;
+  for await (const line of lines) {
+    if (line.startsWith('{"ready":')) {
+      info = (JSON.parse(line) as { ready: T }).ready;
+      break;
+    }
+  }
+  // Keep draining stdout so the child never blocks on a full pipe.
+  proc.stdout?.resume();
+  if (info === undefined) throw new Error(`${file} exited before it was ready:\n${err}`);
+  return {
+    info,
+    proc,
+    stderr: () => err,
+    async stop(graceMs = 10_000) {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      await exited(proc);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs `path` (relative to this repository's server/) to its exit; its code and output. */
+export async function runToExit(
+  path: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = launch(fileURLToPath(new URL(`../../${path}`, import.meta.url)), env);
+  let stdout = '';
+  let stderr = '';
+  proc.stdout?.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+  const code = await exited(proc);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** Prints the ready line a parent waits for. */
+export function announceReady(info: unknown): void {
+  process.stdout.write(`${JSON.stringify({ ready: info })}\n`);
+}

@@ -1,0 +1,119 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * What the proxy does with `eth_sendRawTransaction`:
+ * - `pass`: forwards it;
+ * - `delay`: holds it `ms` before forwarding, then answers with the node's reply;
+ * - `drop-before`: closes the client's connection without forwarding (the node never sees it);
+ * - `drop-after`: forwards it, then closes the client's connection instead of answering;
+ * - `hook`: forwards it, then calls `hookUrl` (POST, the node's reply as body) and answers once
+ *   the hook answered — the test acts at the exact moment the chain has the transaction.
+ * `times` limits the mode to that many transactions, then it returns to `pass`.
+ */
+export interface SendRawMode {
+  readonly mode: 'pass' | 'delay' | 'drop-before' | 'drop-after' | 'hook';
+  readonly ms?: number;
+  readonly hookUrl?: string;
+  readonly times?: number;
+}
+
+export interface RpcProxyStats {
+  /** eth_sendRawTransaction calls seen, and how many reached the node. */
+  sendRaw: number;
+  forwarded: number;
+}
+
+function body(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * A JSON-RPC proxy in front of a chain node that can delay or drop `eth_sendRawTransaction`, the
+ * way a slow or flaky RPC provider does. `POST /__proxy` with a SendRawMode changes its mode;
+ * `GET /__proxy` answers its stats. Everything else is forwarded unchanged.
+ */
+export async function startRpcProxy(upstream: string, port = 0): Promise<{ url: string; close(): Promise<void> }> {
+  let mode: SendRawMode = { mode: 'pass' };
+  const stats: RpcProxyStats = { sendRaw: 0, forwarded: 0 };
+  const forward = async (path: string, method: string, payload: Buffer | undefined) => {
+    const res = await fetch(`${upstream}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(payload ? { body: payload.toString('utf8') } : {}),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const reply = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(text);
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    if (url === '/__proxy') {
+      if (req.method === 'POST') mode = JSON.parse((await body(req)).toString('utf8')) as SendRawMode;
+      reply(res, 200, JSON.stringify({ mode, stats }));
+      return;
+    }
+    if (req.method !== 'POST') {
+      const up = await forward(url, req.method ?? 'GET', undefined);
+      reply(res, up.status, up.text);
+      return;
+    }
+    const payload = await body(req);
+    const text = payload.toString('utf8');
+    if (!text.includes('"eth_sendRawTransaction"')) {
+      const up = await forward(url, 'POST', payload);
+      reply(res, up.status, up.text);
+      return;
+    }
+    stats.sendRaw++;
+    const current = mode;
+    if (current.times !== undefined) {
+      mode = current.times > 1 ? { ...current, times: current.times - 1 } : { mode: 'pass' };
+    }
+    if (current.mode === 'drop-before') {
+      req.socket.destroy();
+      return;
+    }
+    if (current.mode === 'delay') await new Promise((r) => setTimeout(r, current.ms ?? 15_000));
+    stats.forwarded++;
+    const up = await forward(url, 'POST', payload);
+    if (current.mode === 'drop-after') {
+      req.socket.destroy();
+      return;
+    }
+    if (current.mode === 'hook' && current.hookUrl) {
+      await fetch(current.hookUrl, { method: 'POST', body: up.text }).catch(() => undefined);
+    }
+    reply(res, up.status, up.text);
+  };
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Changes the mode of a proxy running in another process. */
+export async function setSendRawMode(proxyUrl: string, mode: SendRawMode): Promise<void> {
+  const res = await fetch(`${proxyUrl}/__proxy`, { method: 'POST', body: JSON.stringify(mode) });
+  if (!res.ok) throw new Error(`proxy answered ${res.status}`);
+}
+
+export async function proxyStats(proxyUrl: string): Promise<RpcProxyStats> {
+  const res = await fetch(`${proxyUrl}/__proxy`);
+  return ((await res.json()) as { stats: RpcProxyStats }).stats;
+}
