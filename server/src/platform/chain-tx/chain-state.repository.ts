@@ -8,7 +8,14 @@ export interface ChainIdentity {
   readonly genesisHash: Hex;
   /** Seconds since the epoch. */
   readonly genesisTime: number;
-  readonly contracts: { readonly credits: Hex; readonly usdc: Hex; readonly markets: Hex };
+  /** Contracts named by this identity; vaults are absent from identities recorded before they existed. */
+  readonly contracts: {
+    readonly credits: Hex;
+    readonly usdc: Hex;
+    readonly markets: Hex;
+    readonly creditsVault?: Hex;
+    readonly usdcVault?: Hex;
+  };
   /** The block that deployed the contracts, when this server deployed them. */
   readonly deploymentBlock: bigint | null;
   /**
@@ -94,6 +101,14 @@ export class ChainStateRepository {
     return stored;
   }
 
+  /** Names contracts deployed after the identity was first recorded (the prize vaults of an older data directory). */
+  async recordContracts(contracts: ChainIdentity['contracts']): Promise<void> {
+    await this.exec(`update chain_identity set contracts = ?::jsonb where id = ?`, [
+      JSON.stringify(contracts),
+      IDENTITY_ID,
+    ]);
+  }
+
   /**
    * Whether the database holds state read from or written to some chain (an indexer cursor,
    * recorded writes): a database like that must not meet a chain it has no identity for. Rows
@@ -142,7 +157,7 @@ export class ChainStateRepository {
         timestamp: string | null;
         payload: { txs?: Hex[]; address?: Hex; balance?: Hex };
       }>(
-        'select seq::text as seq, kind, block_number, block_hash, timestamp, payload from chain_journal where seq > ? order by seq limit ?',
+        'select seq::text as seq, kind, block_number, block_hash, timestamp, payload from chain_journal j where j.seq > ? order by j.seq limit ?',
         [after, pageSize],
       );
       for (const row of rows) {
