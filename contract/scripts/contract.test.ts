@@ -34,4 +34,25 @@ describe('contract against the spec endpoint list', () => {
       }
     }
   });
+
+  it('says of every non-GET route whether a client may send it again: idempotent, repeatable, or a one-time sign-in', () => {
+    // Sign-ins that consume a one-time signature or code: sending them again fails instead of
+    // repeating, so clients retry them only when the service says they did not run.
+    const oneTime = [
+      'POST /svc/admin/auth/2fa/verify',
+      'POST /svc/admin/auth/2fa/verify-setup',
+      'POST /svc/user/auth/eoa/login',
+      'POST /svc/user/auth/idp/migrate',
+      'POST /user/auth/login',
+    ];
+    const undecided = contractRoutes()
+      .filter(({ route }) => route.method !== 'GET')
+      .filter(({ route }) => !routeMeta(route).idempotent && !routeMeta(route).repeatable)
+      .map(({ route }) => `${route.method} ${route.path}`);
+    expect(undecided.sort()).toEqual(oneTime.sort());
+    for (const { route } of contractRoutes()) {
+      const meta = routeMeta(route);
+      expect(meta.idempotent && meta.repeatable, `${route.path}: idempotent or repeatable, not both`).toBeFalsy();
+    }
+  });
 });

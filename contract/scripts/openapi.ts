@@ -142,6 +142,7 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
     responses: responses,
     'x-duelkit-auth': m.auth,
     'x-duelkit-idempotent': m.idempotent,
+    ...(m.repeatable ? { 'x-duelkit-repeatable': true } : {}),
     'x-duelkit-spec-section': m.section,
     ...(m.personalised ? { 'x-duelkit-personalised': true } : {}),
     ...(m.geo ? { 'x-duelkit-geo': m.geo } : {}),

@@ -92,3 +92,35 @@ export { CreateTournamentRequestSchema } from './tournaments/tournaments-io.sche
 export type { CreateTournamentRequest } from './tournaments/tournaments-io.schemas.js';
 export { tournamentsCatalogContract } from './tournaments/tournaments.contract.js';
 export { tournamentsPlayContract } from './tournaments/tournaments-play.contract.js';
+export { tournamentsAdminCloseContract } from './tournaments/tournaments-admin-close.contract.js';
+export { tournamentDisputesContract } from './tournaments/tournament-disputes.contract.js';
+export { tournamentPayoutsContract } from './tournaments/tournament-payouts.contract.js';
+export { tournamentsCancelContract } from './tournaments/tournaments-cancel.contract.js';
+export { tournamentsAdminCancelContract } from './tournaments/tournaments-admin-cancel.contract.js';
+export {
+  CancelRequestSchema as TournamentCancelRequestSchema,
+  CancelRequestListSchema as TournamentCancelRequestListSchema,
+  CancellationSchema as TournamentCancellationSchema,
+  DiscardResultSchema as TournamentDiscardResultSchema,
+  ProcessTimeoutsResultSchema,
+  CancelRequestListQuerySchema as TournamentCancelRequestListQuerySchema,
+  CancelTournamentBodySchema,
+  DiscardTournamentBodySchema,
+  RejectCancelRequestBodySchema,
+} from './tournaments/tournaments-cancel.schemas.js';
+export type {
+  CancelRequestDto as TournamentCancelRequest,
+  CancellationDto as TournamentCancellation,
+  DiscardResultDto as TournamentDiscardResult,
+  ProcessTimeoutsResult,
+} from './tournaments/tournaments-cancel.schemas.js';
+export {
+  AdminTournamentListQuerySchema,
+  AdminTournamentListSchema,
+  ConfigStatusSchema,
+} from './markets/parlay-tournaments-admin.schemas.js';
+export type {
+  AdminTournamentDto,
+  AdminTournamentListDto,
+  ConfigStatusDto,
+} from './markets/parlay-tournaments-admin.schemas.js';

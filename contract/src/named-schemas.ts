@@ -18,6 +18,13 @@ import {
   StandingSchema,
 } from './markets/packs.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
+import { AdminTournamentSchema, ConfigStatusSchema } from './markets/parlay-tournaments-admin.schemas.js';
+import {
+  CancellationSchema,
+  CancelRequestSchema,
+  RefundProofSchema,
+  RefundTableSchema,
+} from './tournaments/tournaments-cancel.schemas.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 import {
   BondSchema,
@@ -71,4 +78,10 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   TournamentMatch: MatchSchema,
   TournamentLeaderboardRow: LeaderboardRowSchema,
   CreatorBond: BondSchema,
+  TournamentCancelRequest: CancelRequestSchema,
+  TournamentCancellation: CancellationSchema,
+  TournamentRefundTable: RefundTableSchema,
+  TournamentRefundProof: RefundProofSchema,
+  AdminTournament: AdminTournamentSchema,
+  TournamentsConfigStatus: ConfigStatusSchema,
 };

@@ -105,6 +105,10 @@ function routeDoc(route: AppRoute, host: Host, call: string): string[] {
   const facts = [`\`${route.method} ${route.path}\` on the ${host} host`, `auth: ${m.auth}`, `spec §${m.section}`];
   lines.push('', facts.join(' · '));
   if (m.idempotent) lines.push('', 'The service stores the answer under the Idempotency-Key: a retry replays it.');
+  else if (m.repeatable) lines.push('', 'Sending it again has no second effect: the SDK retries it like a read.');
+  else if (route.method !== 'GET') {
+    lines.push('', 'A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.');
+  }
   const spec = paginationOf(route);
   if (spec) {
     lines.push(

@@ -15,12 +15,16 @@ export interface AuthNamespace extends SessionMethods {
    * Get a Sign-In with Ethereum message bound to this builder app and domain.
    *
    * `POST /svc/user/auth/eoa/challenge` on the markets host · auth: public · spec §4.1
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly eoaChallenge: RouteMethod<Markets['auth']['eoaChallenge']>;
   /**
    * Sign in with a signed challenge; `exists: false` when the wallet has no account yet.
    *
    * `POST /svc/user/auth/eoa/login` on the markets host · auth: public · spec §4.1
+   *
+   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */
   readonly eoaLogin: RouteMethod<Markets['auth']['eoaLogin']>;
   /**
@@ -35,6 +39,8 @@ export interface AuthNamespace extends SessionMethods {
    * Sign in with an identity-provider token.
    *
    * `POST /svc/user/auth/idp/login` on the markets host · auth: public · spec §4.1
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly idpLogin: RouteMethod<Markets['auth']['idpLogin']>;
   /**
@@ -51,6 +57,8 @@ export interface AuthNamespace extends SessionMethods {
    * See docs/auth.md: proves both the identity (token) and the wallet (signed challenge).
    *
    * `POST /svc/user/auth/idp/migrate` on the markets host · auth: public · spec §4.1
+   *
+   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */
   readonly idpMigrate: RouteMethod<Markets['auth']['idpMigrate']>;
   /**
@@ -63,6 +71,8 @@ export interface AuthNamespace extends SessionMethods {
    * Upload the caller's profile image (PNG, JPEG, WebP or GIF; at most 5 MB)
    *
    * `POST /svc/user/auth/profile-image` on the markets host · auth: bearer · spec §4.1
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly profileImage: RouteMethod<Markets['auth']['profileImage']>;
 }
@@ -75,12 +85,16 @@ export interface WalletNamespace {
    * Sign a personal message (EIP-191) with the managed wallet.
    *
    * `POST /svc/user/wallet/sign` on the markets host · auth: bearer · spec §4.2
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly sign: RouteMethod<Markets['wallet']['sign']>;
   /**
    * Sign EIP-712 typed data with the managed wallet.
    *
    * `POST /svc/user/wallet/sign-typed-data` on the markets host · auth: bearer · spec §4.2
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly signTypedData: RouteMethod<Markets['wallet']['signTypedData']>;
 }
@@ -121,12 +135,16 @@ export interface AdminAuthNamespace {
    * Sign in; with two-factor authentication on, returns a challenge for 2fa/verify.
    *
    * `POST /svc/admin/auth/login` on the markets host · auth: public · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly login: RouteMethod<Markets['adminAuth']['login']>;
   /**
    * Start two-factor setup: a new TOTP secret (inactive until verify-setup)
    *
    * `POST /svc/admin/auth/2fa/setup` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly twoFactorSetup: RouteMethod<Markets['adminAuth']['twoFactorSetup']>;
   /**
@@ -135,6 +153,8 @@ export interface AdminAuthNamespace {
    * A TOTP code is accepted once (and never after a later one); a backup code once. One challenge yields at most one session: concurrent attempts after the first answer TOKEN_REVOKED. A wrong code (TWO_FACTOR_INVALID) leaves the challenge usable.
    *
    * `POST /svc/admin/auth/2fa/verify` on the markets host · auth: admin · spec §4.16
+   *
+   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */
   readonly twoFactorVerify: RouteMethod<Markets['adminAuth']['twoFactorVerify']>;
   /**
@@ -143,6 +163,8 @@ export interface AdminAuthNamespace {
    * Ends every other session and challenge of this admin; the calling token stays valid.
    *
    * `POST /svc/admin/auth/2fa/verify-setup` on the markets host · auth: admin · spec §4.16
+   *
+   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */
   readonly twoFactorVerifySetup: RouteMethod<Markets['adminAuth']['twoFactorVerifySetup']>;
   /**
@@ -151,6 +173,8 @@ export interface AdminAuthNamespace {
    * Takes a TOTP or a backup code. Ends every other session of this admin; the calling token stays valid.
    *
    * `POST /svc/admin/auth/2fa/disable` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly twoFactorDisable: RouteMethod<Markets['adminAuth']['twoFactorDisable']>;
   /**
@@ -159,12 +183,16 @@ export interface AdminAuthNamespace {
    * Takes a TOTP code. Ends every other session of this admin; the calling token stays valid.
    *
    * `POST /svc/admin/auth/2fa/backup-codes/regenerate` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly regenerateBackupCodes: RouteMethod<Markets['adminAuth']['regenerateBackupCodes']>;
   /**
    * Revoke the admin token until it expires.
    *
    * `DELETE /svc/admin/auth/logout` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly logout: RouteMethod<Markets['adminAuth']['logout']>;
   /**
@@ -261,6 +289,8 @@ export interface BetsNamespace {
    * Payout if the option wins, for a stake at the current pool state.
    *
    * `POST /svc/user/bets/estimated-win` on the markets host · auth: bearer · spec §4.11
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly estimatedWin: RouteMethod<Markets['bets']['estimatedWin']>;
   /**
@@ -269,6 +299,8 @@ export interface BetsNamespace {
    * A well-formed request the market cannot honour (below the 5-unit minimum, market not tradable, limit exceeded, not enough shares) answers `{ success: false, code, message }`; malformed input is a 400.
    *
    * `POST /svc/user/bets/estimate-buy` on the markets host · auth: bearer · spec §4.11
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly estimateBuy: RouteMethod<Markets['bets']['estimateBuy']>;
   /**
@@ -277,6 +309,8 @@ export interface BetsNamespace {
    * A well-formed request the market cannot honour (below the 5-unit minimum, market not tradable, limit exceeded, not enough shares) answers `{ success: false, code, message }`; malformed input is a 400.
    *
    * `POST /svc/user/bets/estimate-sell` on the markets host · auth: bearer · spec §4.11
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly estimateSell: RouteMethod<Markets['bets']['estimateSell']>;
   /**
@@ -327,6 +361,8 @@ export interface BetsNamespace {
    * Payout if the option wins (public markets)
    *
    * `POST /svc/public/bets/estimated-win` on the markets host · auth: public · spec §4.11
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly publicEstimatedWin: RouteMethod<Markets['bets']['publicEstimatedWin']>;
   /**
@@ -335,6 +371,8 @@ export interface BetsNamespace {
    * A well-formed request the market cannot honour (below the 5-unit minimum, market not tradable, limit exceeded, not enough shares) answers `{ success: false, code, message }`; malformed input is a 400.
    *
    * `POST /svc/public/bets/estimate-sell` on the markets host · auth: public · spec §4.11
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly publicEstimateSell: RouteMethod<Markets['bets']['publicEstimateSell']>;
 }
@@ -387,6 +425,8 @@ export interface InvitationsNamespace {
    * NOT_MEMBER when the address is not a member. Positions stay; the member can no longer trade.
    *
    * `POST /svc/user/duel-invitations/remove-member` on the markets host · auth: bearer · spec §4.8
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly removeMember: RouteMethod<Markets['invitations']['removeMember']>;
   /**
@@ -413,6 +453,8 @@ export interface InvitationsNamespace {
    * Check a code before joining: valid with its duel, or the reason it is not.
    *
    * `POST /svc/user/duel-invitations/validate-invite` on the markets host · auth: public · spec §4.8
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly validateInvite: RouteMethod<Markets['invitations']['validateInvite']>;
   /**
@@ -421,12 +463,16 @@ export interface InvitationsNamespace {
    * The receipt must be successful and carry MemberAdded for this duel and the caller (managed wallet or signing EOA). JOIN_TX_PENDING (409) while not mined; JOIN_NOT_VERIFIED (400) otherwise. Repeating it is harmless.
    *
    * `POST /svc/user/duel-invitations/sync-join-success` on the markets host · auth: bearer · spec §4.8
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly syncJoinSuccess: RouteMethod<Markets['invitations']['syncJoinSuccess']>;
   /**
    * Revoke a code of your private duel, in the database at once and on chain.
    *
    * `POST /svc/user/duel-invitations/revoke` on the markets host · auth: bearer · spec §4.8
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly revoke: RouteMethod<Markets['invitations']['revoke']>;
   /**
@@ -509,6 +555,8 @@ export interface ParentMarketsNamespace {
    * Check a parent-level code before joining.
    *
    * `POST /svc/user/parent-markets/validate-invite` on the markets host · auth: public · spec §4.9
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly validateInvite: RouteMethod<Markets['parentMarkets']['validateInvite']>;
 }
@@ -535,6 +583,8 @@ export interface ProtocolStatsNamespace {
    * Within the refresh window (docs/analytics.md) the newest row is returned with `recomputed: false`, still 201.
    *
    * `POST /svc/protocol-stats/refresh` on the markets host · auth: public · spec §4.10
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly refresh: RouteMethod<Markets['protocolStats']['refresh']>;
   /**
@@ -617,12 +667,16 @@ export interface PortfolioNamespace {
    * Position value, profit and loss, volume and counts of a wallet.
    *
    * `POST /svc/user/portfolio/accountDetails` on the markets host · auth: bearer · spec §4.14
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly accountDetails: RouteMethod<Markets['portfolio']['accountDetails']>;
   /**
    * Markets the wallet created, newest first.
    *
    * `POST /svc/user/portfolio/duels` on the markets host · auth: bearer · spec §4.14
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    *
    * Paginated (`page` + `limit` in the body): await it for one page, or `for await (const item of client.portfolio.duels(…))` to walk the `data` of every page.
    */
@@ -632,6 +686,8 @@ export interface PortfolioNamespace {
    *
    * `POST /svc/user/portfolio/table/duels` on the markets host · auth: bearer · spec §4.14
    *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   *
    * Paginated (`page` + `limit` in the body): await it for one page, or `for await (const item of client.portfolio.duelsTable(…))` to walk the `data` of every page.
    */
   readonly duelsTable: PaginatedRouteMethod<Markets['portfolio']['duelsTable'], 'data'>;
@@ -640,6 +696,8 @@ export interface PortfolioNamespace {
    *
    * `POST /svc/user/portfolio/table/history` on the markets host · auth: bearer · spec §4.14
    *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   *
    * Paginated (`page` + `limit` in the body): await it for one page, or `for await (const item of client.portfolio.historyTable(…))` to walk the `data` of every page.
    */
   readonly historyTable: PaginatedRouteMethod<Markets['portfolio']['historyTable'], 'data'>;
@@ -647,6 +705,8 @@ export interface PortfolioNamespace {
    * Cumulative realized profit and loss per bucket, with current totals.
    *
    * `POST /svc/user/portfolio/pnl-chart` on the markets host · auth: bearer · spec §4.14
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly pnlChart: RouteMethod<Markets['portfolio']['pnlChart']>;
   /**
@@ -793,12 +853,16 @@ export interface AdminMarketNamespace {
    * Applies to markets created (contest period, leads) or checked (grace) from now on. Definitions: docs/admin-markets.md.
    *
    * `POST /svc/admin/market/duration` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly duration: RouteMethod<Markets['adminMarket']['duration']>;
   /**
    * Queue again every refund of a cancelled market that is not paid yet (after failures or a crash)
    *
    * `POST /svc/admin/market/continue-refunds/:duelId` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly continueRefunds: RouteMethod<Markets['adminMarket']['continueRefunds']>;
   /**
@@ -989,6 +1053,8 @@ export interface PacksNamespace {
    * A correct pick scores 10000 × (1 − its price at pick time); a wrong one 0; a voided market 0 for everyone. VALIDATION_FAILED for a market outside the pack or an option it does not have.
    *
    * `POST /svc/packs/:packId/picks/estimate` on the markets host · auth: bearer · spec §4.13
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly estimatePicks: RouteMethod<Markets['packs']['estimatePicks']>;
   /**
@@ -1019,6 +1085,8 @@ export interface PacksAdminNamespace {
    * Verifies pending entry deposits, locks published packs past lockAt, marks locked packs with results as resolving, releases the fee of settled packs and marks fully claimed packs claimed. A second call changes nothing more.
    *
    * `POST /svc/packs/admin/packs/schedule-tick` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly scheduleTick: RouteMethod<Markets['packsAdmin']['scheduleTick']>;
   /**
@@ -1057,6 +1125,8 @@ export interface PacksAdminNamespace {
    * INVALID_STATE unless the pack is published.
    *
    * `POST /svc/packs/admin/packs/:packId/lock` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly lock: RouteMethod<Markets['packsAdmin']['lock']>;
   /**
@@ -1160,6 +1230,79 @@ export interface PacksAdminNamespace {
 }
 
 /**
+ * §4.16 the tournaments seen from the markets host's admin: the same cancellations as the
+ * tournaments host's admin, reached in-process or over HTTP (docs/tournaments.md).
+ */
+export interface ParlayTournamentsAdminNamespace {
+  /**
+   * How the markets host reaches the tournaments host, and whether it answers now.
+   *
+   * `GET /svc/admin/parlay-tournaments/config-status` on the markets host · auth: admin · spec §4.16
+   */
+  readonly configStatus: RouteMethod<Markets['parlayTournamentsAdmin']['configStatus']>;
+  /**
+   * Tournament cancel requests, newest first.
+   *
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   *
+   * `GET /svc/admin/parlay-tournaments/cancel-requests` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.parlayTournamentsAdmin.cancelRequests(…))` to walk the `requests` of every page.
+   */
+  readonly cancelRequests: PaginatedRouteMethod<Markets['parlayTournamentsAdmin']['cancelRequests'], 'requests'>;
+  /**
+   * Every tournament, discarded ones included, newest first.
+   *
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   *
+   * `GET /svc/admin/parlay-tournaments/tournaments` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.parlayTournamentsAdmin.tournaments(…))` to walk the `tournaments` of every page.
+   */
+  readonly tournaments: PaginatedRouteMethod<Markets['parlayTournamentsAdmin']['tournaments'], 'tournaments'>;
+  /**
+   * Tournaments discard would accept: nobody but the creator entered, not discarded, not completed.
+   *
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   *
+   * `GET /svc/admin/parlay-tournaments/tournaments/removable` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.parlayTournamentsAdmin.removable(…))` to walk the `tournaments` of every page.
+   */
+  readonly removable: PaginatedRouteMethod<Markets['parlayTournamentsAdmin']['removable'], 'tournaments'>;
+  /**
+   * Cancel a LIVE tournament (as the tournaments host’s admin cancel)
+   *
+   * Idempotent: cancelling a cancelled tournament answers alreadyCancelled: true. INVALID_STATE (409) for a COMPLETED one. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   *
+   * `POST /svc/admin/parlay-tournaments/tournaments/:tournamentId/cancel` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly cancel: RouteMethod<Markets['parlayTournamentsAdmin']['cancel']>;
+  /**
+   * Hide a tournament nobody but its creator entered.
+   *
+   * TOURNAMENT_HAS_ENTRIES (409) otherwise. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   *
+   * `POST /svc/admin/parlay-tournaments/tournaments/:tournamentId/discard` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly discard: RouteMethod<Markets['parlayTournamentsAdmin']['discard']>;
+  /**
+   * Reject an open tournament cancel request, with a reason.
+   *
+   * NOT_FOUND (404); INVALID_STATE (409) when it is not open. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   *
+   * `PATCH /svc/admin/parlay-tournaments/cancel-requests/:requestId/reject` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly rejectCancelRequest: RouteMethod<Markets['parlayTournamentsAdmin']['rejectCancelRequest']>;
+}
+
+/**
  * §4.17 health routes of the tournaments host (builder key required, no user token).
  */
 export interface HealthNamespace {
@@ -1201,6 +1344,8 @@ export interface SportsNamespace {
    * Paths must start with football/, cricket/ or motorsport/. Answers are cached by ttl with stale-while-revalidate; identical in-flight requests are collapsed. 60 requests/min per client IP.
    *
    * `POST /svc/sports/proxy` on the tournaments host · auth: builder-only · spec §4.18
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly proxy: RouteMethod<Tournaments['sports']['proxy']>;
   /**
@@ -1209,6 +1354,8 @@ export interface SportsNamespace {
    * Allowed path roots are listed in docs/sports-proxy.md. 60 requests/min per client IP.
    *
    * `POST /svc/sports/cricket-v2/proxy` on the tournaments host · auth: builder-only · spec §4.18
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly cricketV2Proxy: RouteMethod<Tournaments['sports']['cricketV2Proxy']>;
   /**
@@ -1245,6 +1392,8 @@ export interface TournamentsAuthNamespace {
    * Verify a markets-host JWT or a wallet credential (x-wallet-* headers; see docs/auth.md)
    *
    * `POST /user/auth/login` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */
   readonly login: RouteMethod<Tournaments['auth']['login']>;
 }
@@ -1252,11 +1401,225 @@ export interface TournamentsAuthNamespace {
 /**
  * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
  * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
- * and statistics. Writes take a bearer token or a wallet credential; reads are public or
- * personalised by a bearer token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
- * The rules of play are in docs/tournaments.md.
+ * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
+ * a bearer token or a wallet credential; reads are public or personalised by a bearer token; admin
+ * routes take an admin token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
+ * The rules are in docs/tournaments.md.
  */
 export interface TournamentsNamespace {
+  /**
+   * Build the payout table and its Merkle root from the final standings.
+   *
+   * Leaves (pool, wallet, amount) through the shared Merkle module. Once: a repeat answers the same root. PAYOUT_NOT_READY (409, `details.reasons`) unless the tournament is COMPLETED, every stage settled, the final window closed and no dispute open.
+   *
+   * `POST /api/tournaments/admin/tournaments/:tournamentId/set-root` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminSetRoot: RouteMethod<Tournaments['tournaments']['adminSetRoot']>;
+  /**
+   * Set when the final window (after the final stage, before payouts) closes.
+   *
+   * INVALID_STATE (409) once the payout root is built or for a cancelled tournament.
+   *
+   * `POST /api/tournaments/admin/tournaments/:tournamentId/final-dispute-window/set` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminSetFinalDisputeWindow: RouteMethod<Tournaments['tournaments']['adminSetFinalDisputeWindow']>;
+  /**
+   * Publish the payout root on the prize vault (PrizeVault.setRoot) and release the fee.
+   *
+   * One chain write per tournament, ever (stable keys): a repeat answers the same transactions. PAYOUT_NOT_READY (409) before set-root.
+   *
+   * `POST /api/tournaments/admin/tournaments/:tournamentId/set-payout-root-onchain` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminSetPayoutRootOnchain: RouteMethod<Tournaments['tournaments']['adminSetPayoutRootOnchain']>;
+  /**
+   * The payout root: whether it can be built, built, published, and the vault’s view of it.
+   *
+   * Admin token. `ready` with the reasons it is not (NOT_COMPLETED, STAGES_UNSETTLED, FINAL_WINDOW_OPEN, DISPUTES_PENDING). 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/admin/tournaments/:tournamentId/payout-root` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly adminPayoutRoot: RouteMethod<Tournaments['tournaments']['adminPayoutRoot']>;
+  /**
+   * Settle a stage whatever blocks it, with an audit entry; its open disputes are rejected.
+   *
+   * INVALID_STATE (409) for a settled stage or a cancelled tournament; 404 for an unknown stage.
+   *
+   * `POST /api/tournaments/admin/stages/:stageId/force-settle` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminForceSettle: RouteMethod<Tournaments['tournaments']['adminForceSettle']>;
+  /**
+   * Set when a stage’s dispute window (and every one of its markets’) closes.
+   *
+   * INVALID_STATE (409) for a settled stage or a cancelled tournament.
+   *
+   * `POST /api/tournaments/admin/stages/:stageId/dispute-window/set` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminSetStageDisputeWindow: RouteMethod<Tournaments['tournaments']['adminSetStageDisputeWindow']>;
+  /**
+   * Whether a stage may settle, and every reason it may not.
+   *
+   * Admin token. Reasons: TOURNAMENT_CANCELED, PREVIOUS_STAGE_UNSETTLED, MARKETS_UNRESOLVED (with their ids), DISPUTE_WINDOW_OPEN, DISPUTES_PENDING (with their ids). 404 for an unknown stage.
+   *
+   * `GET /api/tournaments/admin/stages/:stageId/can-proceed` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly adminCanProceed: RouteMethod<Tournaments['tournaments']['adminCanProceed']>;
+  /**
+   * Close every open dispute past its deadline (the result stands)
+   *
+   * Admin token. Also run by the automation; a second call changes nothing.
+   *
+   * `POST /api/tournaments/admin/disputes/process-expired` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminProcessExpired: RouteMethod<Tournaments['tournaments']['adminProcessExpired']>;
+  /**
+   * Disputes by status across tournaments.
+   *
+   * Admin token.
+   *
+   * `GET /api/tournaments/admin/disputes/stats` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly adminDisputeStats: RouteMethod<Tournaments['tournaments']['adminDisputeStats']>;
+  /**
+   * Disputes of one stage.
+   *
+   * Admin token; paged, optionally by status. 404 for an unknown stage.
+   *
+   * `GET /api/tournaments/admin/disputes/stage/:stageId` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminDisputesOfStage(…))` to walk the `disputes` of every page.
+   */
+  readonly adminDisputesOfStage: PaginatedRouteMethod<Tournaments['tournaments']['adminDisputesOfStage'], 'disputes'>;
+  /**
+   * Disputes of one tournament.
+   *
+   * Admin token; paged, optionally by status. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/admin/disputes/tournament/:tournamentId` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminDisputesOfTournament(…))` to walk the `disputes` of every page.
+   */
+  readonly adminDisputesOfTournament: PaginatedRouteMethod<
+    Tournaments['tournaments']['adminDisputesOfTournament'],
+    'disputes'
+  >;
+  /**
+   * Uphold a dispute with the corrected result (standings recompute) or reject it.
+   *
+   * DISPUTE_CLOSED (409) for a dispute that is no longer open; VALIDATION_FAILED when upholding without a result (none proposed either).
+   *
+   * `POST /api/tournaments/admin/disputes/:disputeId/resolve` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminResolveDispute: RouteMethod<Tournaments['tournaments']['adminResolveDispute']>;
+  /**
+   * Disputes across tournaments (`status=OPEN` for the queue), oldest first.
+   *
+   * Admin token; paged, optionally by status.
+   *
+   * `GET /api/tournaments/admin/disputes` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminDisputes(…))` to walk the `disputes` of every page.
+   */
+  readonly adminDisputes: PaginatedRouteMethod<Tournaments['tournaments']['adminDisputes'], 'disputes'>;
+  /**
+   * Run every automation step: timeouts, expired disputes, settle-ready (also a repeating job)
+   *
+   * Each step is idempotent: a second run right after changes nothing. Safe from several instances at once.
+   *
+   * `POST /api/tournaments/admin/automation/run` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminAutomationRun: RouteMethod<Tournaments['tournaments']['adminAutomationRun']>;
+  /**
+   * Settle every stage that can proceed.
+   *
+   * Admin token. Settles, in order, each stage whose markets all have a settled result, whose window closed and without an open dispute; also run by the automation. A second call changes nothing.
+   *
+   * `POST /api/tournaments/admin/automation/settle-ready` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminAutomationSettleReady: RouteMethod<Tournaments['tournaments']['adminAutomationSettleReady']>;
+  /**
+   * The automation’s last run, a tournament’s next deadlines and what blocks it.
+   *
+   * Admin token. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/admin/automation/status/:tournamentId` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly adminAutomationStatus: RouteMethod<Tournaments['tournaments']['adminAutomationStatus']>;
+  /**
+   * Cancel requests, newest first (filter by status and tournament)
+   *
+   * `GET /api/tournaments/admin/cancel-requests` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminCancelRequests(…))` to walk the `requests` of every page.
+   */
+  readonly adminCancelRequests: PaginatedRouteMethod<Tournaments['tournaments']['adminCancelRequests'], 'requests'>;
+  /**
+   * Reject an open cancel request, with a reason.
+   *
+   * NOT_FOUND (404) for an unknown request; INVALID_STATE (409) when it is not open any more (rejected, or granted by a cancellation). The requester may then ask again.
+   *
+   * `PATCH /api/tournaments/admin/cancel-requests/:requestId/reject` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminRejectCancelRequest: RouteMethod<Tournaments['tournaments']['adminRejectCancelRequest']>;
+  /**
+   * Cancel a LIVE tournament: open requests are granted and the refund table is built.
+   *
+   * Every recorded deposit still in the pool is refunded through a Merkle refund distribution (publish it with set-refund-root-onchain; entrants claim on chain). Cancelling a cancelled tournament changes nothing and answers `alreadyCancelled: true`. INVALID_STATE (409) for a COMPLETED tournament.
+   *
+   * `POST /api/tournaments/admin/tournaments/:tournamentId/cancel` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminCancel: RouteMethod<Tournaments['tournaments']['adminCancel']>;
+  /**
+   * Hide a tournament nobody but its creator entered (cancelling it first when LIVE)
+   *
+   * TOURNAMENT_HAS_ENTRIES (409) when anyone besides the creator has an entry; INVALID_STATE (409) for a COMPLETED tournament. A LIVE tournament is cancelled first, so the creator’s buy-in is refundable. A discarded tournament leaves every list; its detail and refund proof stay reachable by id. A repeat answers `alreadyDiscarded: true`.
+   *
+   * `POST /api/tournaments/admin/tournaments/:tournamentId/discard` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminDiscard: RouteMethod<Tournaments['tournaments']['adminDiscard']>;
+  /**
+   * Publish the refund root of a cancelled tournament on its prize vault.
+   *
+   * PrizeVault.setRoot(poolId, 1, root, total): sets the refunds aside from the pool. Once per tournament: a repeat answers the same transaction. INVALID_STATE (409) unless the tournament is cancelled with something to refund.
+   *
+   * `POST /api/tournaments/admin/tournaments/:tournamentId/set-refund-root-onchain` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly adminSetRefundRootOnchain: RouteMethod<Tournaments['tournaments']['adminSetRefundRootOnchain']>;
+  /**
+   * Cancel tournaments below their minimum at the first lock, and record stage locks (idempotent)
+   *
+   * Also runs as a repeating job. A second run right after the first changes nothing and answers empty counts.
+   *
+   * `POST /api/tournaments/admin/automation/process-timeouts` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly adminProcessTimeouts: RouteMethod<Tournaments['tournaments']['adminProcessTimeouts']>;
   /**
    * Tournaments, newest first, filtered by status, game type, sport or owner.
    *
@@ -1413,6 +1776,8 @@ export interface TournamentsNamespace {
    * Projected prize pool, payout table and the caller’s best and guaranteed amounts.
    *
    * `POST /api/tournaments/:tournamentId/estimate-payout` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly estimatePayout: RouteMethod<Tournaments['tournaments']['estimatePayout']>;
   /**
@@ -1495,6 +1860,148 @@ export interface TournamentsNamespace {
    * `GET /api/tournaments/:tournamentId/stages/:stageId/groups` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly groups: RouteMethod<Tournaments['tournaments']['groups']>;
+  /**
+   * Every stage’s and market’s dispute window, and the final window before payouts.
+   *
+   * Public. Each window is PENDING (no result yet), OPEN or CLOSED (its end passed or its stage settled), with the defaults from the configuration. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/:tournamentId/dispute-windows` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly disputeWindows: RouteMethod<Tournaments['tournaments']['disputeWindows']>;
+  /**
+   * Disputes filed in the tournament, oldest first.
+   *
+   * Public, paged. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/:tournamentId/disputes` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.disputes(…))` to walk the `disputes` of every page.
+   */
+  readonly disputes: PaginatedRouteMethod<Tournaments['tournaments']['disputes'], 'disputes'>;
+  /**
+   * Disputes of one market (fixture)
+   *
+   * Public, paged. 404 for a market that is not the tournament’s.
+   *
+   * `GET /api/tournaments/:tournamentId/markets/:marketId/disputes` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.marketDisputes(…))` to walk the `disputes` of every page.
+   */
+  readonly marketDisputes: PaginatedRouteMethod<Tournaments['tournaments']['marketDisputes'], 'disputes'>;
+  /**
+   * One market’s dispute window and whether it can be disputed now.
+   *
+   * Public. `disputeable` is true exactly when a dispute would be accepted now (a result in, the window open, the tournament not cancelled). 404 for a market that is not the tournament’s.
+   *
+   * `GET /api/tournaments/:tournamentId/markets/:marketId/dispute-window` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly marketDisputeWindow: RouteMethod<Tournaments['tournaments']['marketDisputeWindow']>;
+  /**
+   * Dispute a market’s recorded result (entrants, inside its window)
+   *
+   * Only an entrant (NOT_ENTERED, 403), only on a market with a result (MARKET_NOT_DISPUTEABLE, 409), only while its window is open (DISPUTE_WINDOW_CLOSED, 409, `details.closesAt`), once per entrant and market (ALREADY_DISPUTED, 409, `details.disputeId`). 404 for a market that is not the tournament’s (or the stage’s).
+   *
+   * `POST /api/tournaments/:tournamentId/markets/:marketId/dispute` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly fileMarketDispute: RouteMethod<Tournaments['tournaments']['fileMarketDispute']>;
+  /**
+   * Disputes of the markets of one stage.
+   *
+   * Public, paged. 404 for an unknown stage.
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/disputes` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.stageDisputes(…))` to walk the `disputes` of every page.
+   */
+  readonly stageDisputes: PaginatedRouteMethod<Tournaments['tournaments']['stageDisputes'], 'disputes'>;
+  /**
+   * The markets of a stage that can be disputed now (a result in, the window open)
+   *
+   * Public: the markets an entrant may dispute right now. 404 for an unknown stage.
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/disputeable-markets` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly disputeableMarkets: RouteMethod<Tournaments['tournaments']['disputeableMarkets']>;
+  /**
+   * A stage’s dispute window: from its first result until its markets’ windows close.
+   *
+   * Public. An admin may have set its end (`overridden`). 404 for an unknown stage.
+   *
+   * `GET /api/tournaments/:tournamentId/stages/:stageId/dispute-window` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly stageDisputeWindow: RouteMethod<Tournaments['tournaments']['stageDisputeWindow']>;
+  /**
+   * Dispute a market’s recorded result, naming its stage.
+   *
+   * Only an entrant (NOT_ENTERED, 403), only on a market with a result (MARKET_NOT_DISPUTEABLE, 409), only while its window is open (DISPUTE_WINDOW_CLOSED, 409, `details.closesAt`), once per entrant and market (ALREADY_DISPUTED, 409, `details.disputeId`). 404 for a market that is not the tournament’s (or the stage’s).
+   *
+   * `POST /api/tournaments/:tournamentId/stages/:stageId/markets/:marketId/dispute` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly fileStageMarketDispute: RouteMethod<Tournaments['tournaments']['fileStageMarketDispute']>;
+  /**
+   * Your payout leaf: amount, Merkle proof and the PrizeVault.claim call.
+   *
+   * The bearer token’s managed wallet, or `wallet`. PAYOUT_NOT_READY (409) before the payout root is built; 404 for a wallet without a payout.
+   *
+   * `GET /api/tournaments/:tournamentId/claim-proof` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly claimProof: RouteMethod<Tournaments['tournaments']['claimProof']>;
+  /**
+   * The payout table: built and final once the root exists, projected from the standings before.
+   *
+   * Public. `projected` before the admin builds the root (it moves with the standings), then the stored table with each leaf’s claim. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/:tournamentId/payouts` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly payouts: RouteMethod<Tournaments['tournaments']['payouts']>;
+  /**
+   * Whether the root is built and on chain, and which leaves are claimed.
+   *
+   * Public. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/:tournamentId/payout-status` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly payoutStatus: RouteMethod<Tournaments['tournaments']['payoutStatus']>;
+  /**
+   * Record your claim after verifying its transaction on chain.
+   *
+   * The transaction must be mined, successful, and hold a Claimed event of this tournament’s vault pool (payout) for the caller’s wallet and its leaf’s amount; whoever sent it. CLAIM_PENDING (409, retry) while not mined; CLAIM_MISMATCH (400, `details.reason`) otherwise; PAYOUT_NOT_READY (409) without a root; 404 without a leaf.
+   *
+   * `POST /api/tournaments/:tournamentId/confirm-claim` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly confirmClaim: RouteMethod<Tournaments['tournaments']['confirmClaim']>;
+  /**
+   * A wallet’s cancel request for this tournament, and how many are open.
+   *
+   * The wallet is the bearer token’s managed wallet, or `wallet`; without either `request` is null. `canRequest` says whether a new request would be accepted now. 404 for an unknown tournament.
+   *
+   * `GET /api/tournaments/:tournamentId/cancel-request` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly cancelRequest: RouteMethod<Tournaments['tournaments']['cancelRequest']>;
+  /**
+   * Ask the admins to cancel a LIVE tournament (its creator or an entrant)
+   *
+   * One open request per requester and tournament: CANCEL_REQUEST_EXISTS (409) while one is open (a rejected one may be followed by a new one). NOT_ENTERED (403) for a wallet that neither created nor entered the tournament; INVALID_STATE (409) unless the tournament is LIVE. An admin rejects the request or cancels the tournament (which grants every open request).
+   *
+   * `POST /api/tournaments/:tournamentId/cancel-request` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly requestCancel: RouteMethod<Tournaments['tournaments']['requestCancel']>;
+  /**
+   * A wallet’s refund of a cancelled tournament with its Merkle proof and the claim call.
+   *
+   * The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Claim on chain with PrizeVault.claim(poolId, 1, wallet, amount, proof) once `published`. INVALID_STATE (409) unless the tournament is cancelled; NOT_FOUND (404) when the wallet has nothing to get back.
+   *
+   * `GET /api/tournaments/:tournamentId/refund-proof` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly refundProof: RouteMethod<Tournaments['tournaments']['refundProof']>;
 }
 
 /** The namespaces of `DuelkitClient`, one per contract router; the client binds them at construction. */
@@ -1566,6 +2073,11 @@ export abstract class DuelkitNamespaces {
    */
   declare readonly packsAdmin: PacksAdminNamespace;
   /**
+   * §4.16 the tournaments seen from the markets host's admin: the same cancellations as the
+   * tournaments host's admin, reached in-process or over HTTP (docs/tournaments.md).
+   */
+  declare readonly parlayTournamentsAdmin: ParlayTournamentsAdminNamespace;
+  /**
    * §4.17 health routes of the tournaments host (builder key required, no user token).
    */
   declare readonly health: HealthNamespace;
@@ -1580,9 +2092,10 @@ export abstract class DuelkitNamespaces {
   /**
    * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
    * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
-   * and statistics. Writes take a bearer token or a wallet credential; reads are public or
-   * personalised by a bearer token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
-   * The rules of play are in docs/tournaments.md.
+   * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
+   * a bearer token or a wallet credential; reads are public or personalised by a bearer token; admin
+   * routes take an admin token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
+   * The rules are in docs/tournaments.md.
    */
   declare readonly tournaments: TournamentsNamespace;
 }

@@ -11,7 +11,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrizeVaultAbi } from '../../server/src/adapters/chain/artifacts/PrizeVault.js';
 import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
-import { ChainPrizeVault } from '../../server/test/support/chain-prize-vault.js';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
 import { ApiError, type DuelkitClient } from '../src/index.js';
 import { signedInClient, UNIT, until } from './support.js';
@@ -21,16 +20,13 @@ let server: TestServer;
 let ops: DuelkitClient;
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      DUEL_PUBLIC_LEAD_SECONDS: '0',
-      DUEL_CONTEST_PERIOD_SECONDS: '0',
-      INDEXER_INTERVAL_MS: '200',
-      JOBS_ENABLED: 'true',
-      PACK_FEE_BPS: '500',
-    },
-    { prizeVault: (chain) => ChainPrizeVault.deploy(chain) },
-  );
+  server = await startTestServer({
+    DUEL_PUBLIC_LEAD_SECONDS: '0',
+    DUEL_CONTEST_PERIOD_SECONDS: '0',
+    INDEXER_INTERVAL_MS: '200',
+    JOBS_ENABLED: 'true',
+    PACK_FEE_BPS: '500',
+  });
   const email = `packs-e2e-${Date.now()}@example.com`;
   await server.container.identity.admins.create(email, 'packs e2e admin password');
   const { client } = await signedInClient(server, 'pe_ops');

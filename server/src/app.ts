@@ -20,6 +20,7 @@ import { rateLimit } from './http/middleware/rate-limit.js';
 import { requestId } from './http/middleware/request-id.js';
 import { marketsRouter } from './http/routes/markets.router.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
+import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
 import { redactUrl } from './logger.js';
 import { requestIdOf } from './http/request-context.js';
 
@@ -120,6 +121,11 @@ export function createHostApp(
   });
 
   if (host === 'tournaments') {
+    // The markets host's calls when the hosts run apart: a service credential, no builder key.
+    app.use(
+      INTERNAL_ADMIN_PREFIX,
+      tournamentsAdminInternalRouter(c.tournamentsAdmin.local, c.config.tournamentsLink.serviceToken),
+    );
     app.use(
       rateLimit({ scope: 'client IP', pick: () => c.limits.tournamentsIp, keyOf: (req) => req.ip, headers: false }),
     );

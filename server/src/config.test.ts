@@ -49,6 +49,8 @@ const PRODUCTION = {
     credits: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     usdc: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
     markets: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+    creditsVault: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+    usdcVault: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
   }),
   CHAIN_OPERATOR_KEY: `0x${'7'.repeat(64)}`,
   JWT_SECRET: 'a'.repeat(48),
@@ -72,7 +74,14 @@ describe('run modes', () => {
     const a = loadConfig({});
     const b = loadConfig({});
     expect(a.mode).toBe('embedded');
-    expect(a.generatedSecrets).toEqual(['JWT_SECRET', 'WALLET_MASTER_KEY', 'CHAIN_OPERATOR_KEY']);
+    expect(a.generatedSecrets).toEqual([
+      'JWT_SECRET',
+      'WALLET_MASTER_KEY',
+      'CHAIN_OPERATOR_KEY',
+      'TOURNAMENTS_SERVICE_TOKEN',
+    ]);
+    expect(a.tournamentsLink.serviceToken).not.toBe(b.tournamentsLink.serviceToken);
+    expect(a.tournamentsLink.mode).toBe('in-process');
     expect(a.auth.jwtSecret).not.toBe(b.auth.jwtSecret);
     expect(a.auth.walletMasterKey.equals(b.auth.walletMasterKey)).toBe(false);
     expect(a.chain.operatorKey).not.toBe(b.chain.operatorKey);
@@ -112,6 +121,23 @@ describe('run modes', () => {
     const hd = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 3 });
     const published = toHex(hd.getHdKey().privateKey as Uint8Array);
     expect(problemsOf({ ...PRODUCTION, CHAIN_OPERATOR_KEY: published }).join('\n')).toContain('CHAIN_OPERATOR_KEY:');
+  });
+
+  it('refuses production hosts run apart without the service credential, and a markets-only one without the tournaments URL', () => {
+    expect(problemsOf(PRODUCTION)).toEqual([]);
+    const tournamentsOnly = problemsOf({ ...PRODUCTION, SERVE_HOSTS: 'tournaments' }).join('\n');
+    expect(tournamentsOnly).toContain('TOURNAMENTS_SERVICE_TOKEN:');
+    expect(tournamentsOnly).not.toContain('TOURNAMENTS_INTERNAL_URL:');
+    const marketsOnly = problemsOf({ ...PRODUCTION, SERVE_HOSTS: 'markets' }).join('\n');
+    expect(marketsOnly).toContain('TOURNAMENTS_SERVICE_TOKEN:');
+    expect(marketsOnly).toContain('TOURNAMENTS_INTERNAL_URL:');
+    const link = loadConfig({
+      ...PRODUCTION,
+      SERVE_HOSTS: 'markets',
+      TOURNAMENTS_SERVICE_TOKEN: 't'.repeat(40),
+      TOURNAMENTS_INTERNAL_URL: 'http://tournaments.internal:3001',
+    }).tournamentsLink;
+    expect(link).toMatchObject({ mode: 'http', url: 'http://tournaments.internal:3001', serviceToken: 't'.repeat(40) });
   });
 
   it('starts production with everything configured, generating nothing', () => {

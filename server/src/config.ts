@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChainAddresses } from './adapters/chain/chain.port.js';
 import { EnvSchema, type ParsedEnv } from './env.schema.js';
 import { loadEmbeddedSecrets } from './platform/secrets/embedded-secrets.js';
 import { productionProblems, runtimeDir } from './run-mode.js';
@@ -64,7 +65,7 @@ export interface Config {
     readonly rpcUrl: string | undefined;
     readonly chainId: number;
     readonly operatorKey: `0x${string}`;
-    readonly addresses: { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` } | undefined;
+    readonly addresses: ChainAddresses | undefined;
     readonly confirmations: number;
     readonly embeddedRpcPort: number | null;
     readonly broadcastTimeoutMs: number;
@@ -121,6 +122,21 @@ export interface Config {
     readonly startLeadMinutes: number;
     readonly fixtureExpiryHours: number;
     readonly resultsIntervalMs: number;
+    readonly disputeWindowHours: number;
+    readonly finalDisputeWindowHours: number;
+    readonly disputeResolveHours: number;
+    readonly automationIntervalMs: number;
+    readonly treasury: `0x${string}` | undefined;
+    readonly timeoutsIntervalMs: number;
+  };
+  /** How the markets host reaches the tournaments host for the parlay-tournaments admin. */
+  readonly tournamentsLink: {
+    /** in-process when this process serves the tournaments host too; http otherwise. */
+    readonly mode: 'in-process' | 'http';
+    readonly url: string;
+    readonly serviceToken: string;
+    readonly timeoutMs: number;
+    readonly breakerCooldownMs: number;
   };
   readonly sports: {
     readonly provider: 'fake' | 'sportmonks';
@@ -143,7 +159,15 @@ export class ConfigError extends Error {
 }
 
 const AddressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const ContractsSchema = z.object({ credits: AddressString, usdc: AddressString, markets: AddressString }).strict();
+const ContractsSchema = z
+  .object({
+    credits: AddressString,
+    usdc: AddressString,
+    markets: AddressString,
+    creditsVault: AddressString,
+    usdcVault: AddressString,
+  })
+  .strict();
 
 const IssuersSchema = z.array(
   z.object({ issuer: z.string().url(), jwksUri: z.string().url(), audience: z.string().min(1) }).strict(),
@@ -196,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     JWT_SECRET: !e.JWT_SECRET,
     WALLET_MASTER_KEY: !e.WALLET_MASTER_KEY,
     CHAIN_OPERATOR_KEY: !e.CHAIN_OPERATOR_KEY,
+    TOURNAMENTS_SERVICE_TOKEN: !e.TOURNAMENTS_SERVICE_TOKEN,
   };
   const generated =
     mode === 'embedded' && Object.values(missing).some(Boolean) ? loadEmbeddedSecrets(e.DUELKIT_DATA_DIR) : null;
@@ -208,7 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!issuers.success) problems.push('IDP_ISSUERS: must be a JSON list of {"issuer","jwksUri","audience"}');
   const contracts = e.CHAIN_CONTRACTS ? ContractsSchema.safeParse(safeJson(e.CHAIN_CONTRACTS)) : undefined;
   if (contracts && !contracts.success)
-    problems.push('CHAIN_CONTRACTS: must be JSON {"credits","usdc","markets"} of addresses');
+    problems.push('CHAIN_CONTRACTS: must be JSON {"credits","usdc","markets","creditsVault","usdcVault"} of addresses');
   if (e.CHAIN_RPC_URL && !e.CHAIN_CONTRACTS) problems.push('CHAIN_CONTRACTS: required when CHAIN_RPC_URL is set');
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
@@ -278,9 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rpcUrl: e.CHAIN_RPC_URL,
       chainId: e.CHAIN_ID,
       operatorKey,
-      addresses: contracts?.success
-        ? (contracts.data as { credits: `0x${string}`; usdc: `0x${string}`; markets: `0x${string}` })
-        : undefined,
+      addresses: contracts?.success ? (contracts.data as ChainAddresses) : undefined,
       confirmations: e.CHAIN_CONFIRMATIONS,
       embeddedRpcPort: e.CHAIN_EMBEDDED_RPC_PORT === 'off' ? null : e.CHAIN_EMBEDDED_RPC_PORT,
       broadcastTimeoutMs: e.CHAIN_BROADCAST_TIMEOUT_MS,
@@ -332,6 +355,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       startLeadMinutes: e.TOURNAMENT_START_LEAD_MINUTES,
       fixtureExpiryHours: e.TOURNAMENT_FIXTURE_EXPIRY_HOURS,
       resultsIntervalMs: e.TOURNAMENT_RESULTS_INTERVAL_MS,
+      disputeWindowHours: e.TOURNAMENT_DISPUTE_WINDOW_HOURS,
+      finalDisputeWindowHours: e.TOURNAMENT_FINAL_DISPUTE_WINDOW_HOURS,
+      disputeResolveHours: e.TOURNAMENT_DISPUTE_RESOLVE_HOURS,
+      automationIntervalMs: e.TOURNAMENT_AUTOMATION_INTERVAL_MS,
+      treasury: e.TOURNAMENT_TREASURY_ADDRESS as `0x${string}` | undefined,
+      timeoutsIntervalMs: e.TOURNAMENT_TIMEOUTS_INTERVAL_MS,
+    },
+    tournamentsLink: {
+      mode: e.SERVE_HOSTS === 'markets' ? ('http' as const) : ('in-process' as const),
+      url: e.TOURNAMENTS_INTERNAL_URL ?? `http://127.0.0.1:${e.TOURNAMENTS_PORT}`,
+      serviceToken: e.TOURNAMENTS_SERVICE_TOKEN ?? generated?.serviceToken ?? '',
+      timeoutMs: e.TOURNAMENTS_ADMIN_TIMEOUT_MS,
+      breakerCooldownMs: e.TOURNAMENTS_ADMIN_BREAKER_COOLDOWN_MS,
     },
     sports: {
       provider: e.SPORTS_PROVIDER,

@@ -80,7 +80,6 @@ import { ParentInvitationService } from './areas/parent-markets/parent-invitatio
 import { ParentMarketRepository } from './areas/parent-markets/parent-market.repository.js';
 import { ParentMarketService } from './areas/parent-markets/parent-market.service.js';
 import { createPacks, type Packs } from './areas/packs/packs.js';
-import { MemoryPrizeVault } from './adapters/chain/memory-prize-vault.js';
 import type { PrizeVaultPort } from './adapters/chain/prize-vault.port.js';
 import { DistributionBook } from './platform/merkle/distribution-book.js';
 import { DistributionRepository } from './platform/merkle/distribution.repository.js';
@@ -88,6 +87,11 @@ import { systemClock, type Clock } from './platform/clock.js';
 import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
 import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
+import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
+import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tournaments-admin.adapter.js';
+import { InProcessTournamentsAdmin } from './adapters/tournaments-admin/in-process-tournaments-admin.adapter.js';
+import type { TournamentsAdminPort } from './adapters/tournaments-admin/tournaments-admin.port.js';
+import { CircuitBreaker } from './platform/outage/circuit-breaker.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
 export interface Container {
@@ -157,6 +161,12 @@ export interface Container {
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
   readonly tournaments: Tournaments;
+  /**
+   * Tournament cancellations for the admins of both hosts: `local` is this process's tournaments
+   * domain (behind the tournaments host's internal admin routes); `markets` is how the markets
+   * host reaches it — in-process, or over HTTP when the hosts run apart (SERVE_HOSTS=markets).
+   */
+  readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
   /** The time tournaments, their fixtures and the local sports fake are judged by. */
   readonly clock: Clock;
   close(): Promise<void>;
@@ -191,8 +201,6 @@ export interface ContainerOverrides {
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
-  /** Builds the prize vault on the container's chain (tests deploy the contract there). */
-  prizeVault?: (chain: ChainPort) => Promise<PrizeVaultPort>;
   /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
   clock?: Clock;
   fixtures?: FixturesPort;
@@ -367,8 +375,7 @@ export async function createContainer(
   const invitations = new InvitationService(invitationRepo, duels, chain, signers);
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
-  // In memory until the vault contract is deployed and wired here: the vault's rules, no tokens moved.
-  const prizeVault = overrides.prizeVault ? await overrides.prizeVault(chain) : new MemoryPrizeVault();
+  const prizeVault = chain.prizeVault();
   const distributions = new DistributionBook(new DistributionRepository(orm));
   const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
   const packs = createPacks({
@@ -405,7 +412,19 @@ export async function createContainer(
     settings: config.tournaments,
     clock,
     logger,
+    distributions,
+    treasury: config.tournaments.treasury ?? chain.operator,
   });
+  const localTournamentsAdmin = new InProcessTournamentsAdmin(tournaments.cancellations);
+  const link = config.tournamentsLink;
+  const tournamentsAdminLink: TournamentsAdminPort =
+    link.mode === 'http'
+      ? new HttpTournamentsAdmin(link.url, {
+          serviceToken: link.serviceToken,
+          timeoutMs: link.timeoutMs,
+          breaker: new CircuitBreaker({ threshold: 3, cooldownMs: link.breakerCooldownMs }),
+        })
+      : localTournamentsAdmin;
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
     // Each worker (markets, settlement, pack claims, tournaments) holds a connection to listen; the rest
@@ -480,6 +499,10 @@ export async function createContainer(
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     tournaments,
+    tournamentsAdmin: {
+      local: localTournamentsAdmin,
+      markets: new ParlayTournamentsAdminService(tournamentsAdminLink, systemClock),
+    },
     clock,
     async close() {
       for (const close of closers) await close();

@@ -232,6 +232,47 @@ export const EnvSchema = z.object({
     .default(24),
   /** How often finished fixtures are looked up at the provider, ms. */
   TOURNAMENT_RESULTS_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
+  /** A market's dispute window: hours from its result (docs/tournaments.md, "Disputes"). */
+  TOURNAMENT_DISPUTE_WINDOW_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  /** The final window: hours from the final stage's settlement before the payout root may be built. */
+  TOURNAMENT_FINAL_DISPUTE_WINDOW_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  /** An open dispute not decided this many hours after its market's window closes expires (the result stands). */
+  TOURNAMENT_DISPUTE_RESOLVE_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(48),
+  /** How often the tournaments automation (timeouts, expired disputes, settle-ready) runs, ms. */
+  TOURNAMENT_AUTOMATION_INTERVAL_MS: z.coerce.number().int().min(500).default(60_000),
+  /** Receives tournament platform fees (TOURNAMENT_FEE_BPS); default the chain operator's address. */
+  TOURNAMENT_TREASURY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address')
+    .optional(),
+  /** How often the timeouts step runs (cancel below the minimum at the first lock, record stage locks), ms. */
+  TOURNAMENT_TIMEOUTS_INTERVAL_MS: z.coerce.number().int().min(200).default(30_000),
+  /**
+   * Where a markets-only process (SERVE_HOSTS=markets) calls the tournaments host for the
+   * parlay-tournaments admin. Default (embedded mode): http://127.0.0.1:<TOURNAMENTS_PORT>.
+   */
+  TOURNAMENTS_INTERNAL_URL: z.string().url().optional(),
+  /**
+   * Shared secret the markets host presents to the tournaments host's internal admin routes
+   * (≥ 32 characters; the same value on both). Embedded mode: generated at first start.
+   */
+  TOURNAMENTS_SERVICE_TOKEN: z.string().min(32).optional(),
+  /** Timeout of one call from the markets host to the tournaments host, ms. */
+  TOURNAMENTS_ADMIN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** How long the circuit breaker stays open after repeated failures before one trial call, ms. */
+  TOURNAMENTS_ADMIN_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 export type Env = z.input<typeof EnvSchema>;

@@ -37,6 +37,15 @@ export function productionProblems(e: ParsedEnv): string[] {
   need('CHAIN_OPERATOR_KEY', 'the account that deploys, mints and pays gas');
   need('JWT_SECRET', 'signs user and admin tokens');
   need('WALLET_MASTER_KEY', 'encrypts managed wallet keys');
+  if (e.SERVE_HOSTS !== 'both') {
+    need(
+      'TOURNAMENTS_SERVICE_TOKEN',
+      'the markets host authenticates to the tournaments host with it when the hosts run apart',
+    );
+  }
+  if (e.SERVE_HOSTS === 'markets') {
+    need('TOURNAMENTS_INTERNAL_URL', 'where this markets-only process reaches the tournaments host');
+  }
   // With sportmonks, its token is checked in every mode.
   if (e.SPORTS_PROVIDER !== 'sportmonks') {
     problems.push('SPORTS_PROVIDER: must be sportmonks in production (fake serves made-up data)');

@@ -34,6 +34,7 @@ export const ERROR_TABLE = {
   NO_FIXTURES: { status: 400, retryable: false },
   INSUFFICIENT_CHIPS: { status: 400, retryable: false },
   INSUFFICIENT_BOND: { status: 400, retryable: false },
+  CLAIM_MISMATCH: { status: 400, retryable: false },
   BUILDER_KEY_INVALID: { status: 401, retryable: false },
   UNAUTHENTICATED: { status: 401, retryable: false },
   TOKEN_EXPIRED: { status: 401, retryable: false },
@@ -93,6 +94,14 @@ export const ERROR_TABLE = {
   ALREADY_PICKED: { status: 409, retryable: false },
   BOND_REQUIRED: { status: 409, retryable: false },
   BOND_LOCKED: { status: 409, retryable: false },
+  MARKET_NOT_DISPUTEABLE: { status: 409, retryable: false },
+  DISPUTE_WINDOW_CLOSED: { status: 409, retryable: false },
+  ALREADY_DISPUTED: { status: 409, retryable: false },
+  DISPUTE_CLOSED: { status: 409, retryable: false },
+  PAYOUT_NOT_READY: { status: 409, retryable: false },
+  CLAIM_PENDING: { status: 409, retryable: true },
+  CANCEL_REQUEST_EXISTS: { status: 409, retryable: false },
+  TOURNAMENT_HAS_ENTRIES: { status: 409, retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
   UNSUPPORTED_IMAGE: { status: 415, retryable: false },
@@ -106,6 +115,7 @@ export const ERROR_TABLE = {
   DATABASE_UNAVAILABLE: { status: 503, retryable: true },
   CHAIN_UNAVAILABLE: { status: 503, retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true },
+  TOURNAMENTS_UNAVAILABLE: { status: 503, retryable: true },
 } as const satisfies Record<string, { readonly status: number; readonly retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -21,8 +21,16 @@ export interface GeoRule {
 export interface RouteMeta {
   /** Who may call the route. */
   readonly auth: AuthKind;
-  /** Whether the route honours an `Idempotency-Key` header. */
+  /** Whether the route honours an `Idempotency-Key` header (stores its answer and replays it). */
   readonly idempotent: boolean;
+  /**
+   * A non-GET route that can be sent again without a second effect, with or without a key: a read
+   * by POST (quotes, portfolio tables, proxies), setting a state that is already set, a revocation.
+   * Clients may retry it after a timeout. A non-GET route that is neither `idempotent` nor
+   * `repeatable` (a sign-in with a one-time signature) is retried only when the service says it
+   * did not run (429).
+   */
+  readonly repeatable?: boolean;
   /** Section of the service interface that specifies the route, e.g. `4.17`. */
   readonly section: string;
   /** OpenAPI tag (the spec area). */
@@ -44,13 +52,14 @@ export interface RouteMeta {
   readonly geo?: GeoRule;
 }
 
-/** Builds a route's metadata; `idempotent` defaults to false. */
+/** Builds a route's metadata; `idempotent` and `repeatable` default to false. */
 export function meta(
   tag: string,
   section: string,
   auth: AuthKind,
   options: {
     idempotent?: boolean;
+    repeatable?: boolean;
     operational?: boolean;
     cacheable?: boolean;
     personalised?: boolean;
@@ -62,6 +71,7 @@ export function meta(
     tag,
     section,
     idempotent: options.idempotent ?? false,
+    ...(options.repeatable ? { repeatable: true } : {}),
     ...(options.operational ? { operational: true } : {}),
     ...(options.cacheable ? { cacheable: true } : {}),
     ...(options.personalised ? { personalised: true } : {}),

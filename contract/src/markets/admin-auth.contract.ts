@@ -49,7 +49,7 @@ export const adminAuthContract = c.router({
       ]),
     },
     summary: 'Sign in; with two-factor authentication on, returns a challenge for 2fa/verify',
-    metadata: meta(tag, '4.16', 'public'),
+    metadata: meta(tag, '4.16', 'public', { repeatable: true }),
   },
   twoFactorSetup: {
     method: 'POST',
@@ -57,7 +57,7 @@ export const adminAuthContract = c.router({
     body: z.object({}).strict(),
     responses: { 200: z.object({ secret: z.string(), otpauthUri: z.string() }).strict() },
     summary: 'Start two-factor setup: a new TOTP secret (inactive until verify-setup)',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   twoFactorVerify: {
     method: 'POST',
@@ -86,7 +86,7 @@ export const adminAuthContract = c.router({
     summary: 'Turn two-factor authentication off (needs a current code)',
     description:
       'Takes a TOTP or a backup code. Ends every other session of this admin; the calling token stays valid.',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   regenerateBackupCodes: {
     method: 'POST',
@@ -95,7 +95,7 @@ export const adminAuthContract = c.router({
     responses: { 200: z.object({ backupCodes: BackupCodes }).strict() },
     summary: 'Replace all backup codes with 10 new ones (needs a current code)',
     description: 'Takes a TOTP code. Ends every other session of this admin; the calling token stays valid.',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   logout: {
     method: 'DELETE',
@@ -103,7 +103,7 @@ export const adminAuthContract = c.router({
     body: null,
     responses: { 200: z.object({ loggedOut: z.literal(true) }).strict() },
     summary: 'Revoke the admin token until it expires',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   me: {
     method: 'GET',

@@ -78,7 +78,7 @@ export const adminMarketContract = c.router({
     responses: { 200: DurationResponseSchema },
     summary: 'Change the platform’s market timings at run time (contest period, lead times, resolution grace)',
     description: `Applies to markets created (contest period, leads) or checked (grace) from now on. ${doc}`,
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   continueRefunds: {
     method: 'POST',
@@ -87,7 +87,7 @@ export const adminMarketContract = c.router({
     body: z.object({}).strict(),
     responses: { 200: ContinueRefundsResponseSchema },
     summary: 'Queue again every refund of a cancelled market that is not paid yet (after failures or a crash)',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   cancelled: {
     method: 'GET',

@@ -27,7 +27,7 @@ export const authContract = c.router({
     body: EoaChallengeRequestSchema,
     responses: { 200: EoaChallengeSchema },
     summary: 'Get a Sign-In with Ethereum message bound to this builder app and domain',
-    metadata: meta(tag, '4.1', 'public'),
+    metadata: meta(tag, '4.1', 'public', { repeatable: true }),
   },
   eoaLogin: {
     method: 'POST',
@@ -51,7 +51,7 @@ export const authContract = c.router({
     body: IdpLoginRequestSchema,
     responses: { 200: IdpLoginResponseSchema },
     summary: 'Sign in with an identity-provider token',
-    metadata: meta(tag, '4.1', 'public'),
+    metadata: meta(tag, '4.1', 'public', { repeatable: true }),
   },
   idpRegister: {
     method: 'POST',
@@ -85,6 +85,6 @@ export const authContract = c.router({
     body: ProfileImageRequestSchema,
     responses: { 200: ProfileImageResponseSchema },
     summary: "Upload the caller's profile image (PNG, JPEG, WebP or GIF; at most 5 MB)",
-    metadata: meta(tag, '4.1', 'bearer'),
+    metadata: meta(tag, '4.1', 'bearer', { repeatable: true }),
   },
 });

@@ -33,7 +33,7 @@ export const betsContract = c.router({
     body: EstimatedWinRequestSchema,
     responses: { 201: EstimatedWinResponseSchema },
     summary: 'Payout if the option wins, for a stake at the current pool state',
-    metadata: meta(tag, '4.11', 'bearer'),
+    metadata: meta(tag, '4.11', 'bearer', { repeatable: true }),
   },
   estimateBuy: {
     method: 'POST',
@@ -42,7 +42,7 @@ export const betsContract = c.router({
     responses: { 201: EstimateBuyResponseSchema },
     summary: 'Quote a bet: shares out, slippage floor, prices before and after, fee',
     description: estimateNote,
-    metadata: meta(tag, '4.11', 'bearer', { geo: { collateralFrom: 'market' } }),
+    metadata: meta(tag, '4.11', 'bearer', { repeatable: true, geo: { collateralFrom: 'market' } }),
   },
   estimateSell: {
     method: 'POST',
@@ -51,7 +51,7 @@ export const betsContract = c.router({
     responses: { 201: EstimateSellResponseSchema },
     summary: 'Quote a sale of shares the caller holds',
     description: estimateNote,
-    metadata: meta(tag, '4.11', 'bearer', { geo: { collateralFrom: 'market' } }),
+    metadata: meta(tag, '4.11', 'bearer', { repeatable: true, geo: { collateralFrom: 'market' } }),
   },
   sellUnlockLiquidity: {
     method: 'GET',
@@ -111,7 +111,7 @@ export const betsContract = c.router({
     body: EstimatedWinRequestSchema,
     responses: { 200: EstimatedWinResponseSchema },
     summary: 'Payout if the option wins (public markets)',
-    metadata: meta(tag, '4.11', 'public', { personalised: true }),
+    metadata: meta(tag, '4.11', 'public', { repeatable: true, personalised: true }),
   },
   publicEstimateSell: {
     method: 'POST',
@@ -120,6 +120,6 @@ export const betsContract = c.router({
     responses: { 200: EstimateSellResponseSchema },
     summary: 'Quote a sale of shares (public markets; holdings are not checked)',
     description: estimateNote,
-    metadata: meta(tag, '4.11', 'public', { personalised: true }),
+    metadata: meta(tag, '4.11', 'public', { repeatable: true, personalised: true }),
   },
 });

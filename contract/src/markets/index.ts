@@ -11,6 +11,7 @@ import { leaderboardContract } from './leaderboard.contract.js';
 import { packsAdminContract } from './packs-admin.contract.js';
 import { packsContract } from './packs.contract.js';
 import { parentMarketsContract } from './parent-markets.contract.js';
+import { parlayTournamentsAdminContract } from './parlay-tournaments-admin.contract.js';
 import { portfolioContract } from './portfolio.contract.js';
 import { priceHistoryContract } from './price-history.contract.js';
 import { resolutionContract } from './resolution.contract.js';
@@ -39,6 +40,7 @@ export const marketsContract = c.router(
     adminMarket: adminMarketContract,
     packs: packsContract,
     packsAdmin: packsAdminContract,
+    parlayTournamentsAdmin: parlayTournamentsAdminContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

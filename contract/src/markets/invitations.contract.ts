@@ -74,7 +74,7 @@ export const invitationsContract = c.router({
     responses: { 200: RemoveMemberResponseSchema },
     summary: 'Remove a member from your private duel (creator only; the creator cannot be removed)',
     description: 'NOT_MEMBER when the address is not a member. Positions stay; the member can no longer trade.',
-    metadata: meta(tag, '4.8', 'bearer'),
+    metadata: meta(tag, '4.8', 'bearer', { repeatable: true }),
   },
   membership: {
     method: 'GET',
@@ -107,7 +107,7 @@ export const invitationsContract = c.router({
     body: ValidateInviteRequestSchema,
     responses: { 200: ValidateInviteResponseSchema },
     summary: 'Check a code before joining: valid with its duel, or the reason it is not',
-    metadata: meta(tag, '4.8', 'public'),
+    metadata: meta(tag, '4.8', 'public', { repeatable: true }),
   },
   syncJoinSuccess: {
     method: 'POST',
@@ -118,7 +118,7 @@ export const invitationsContract = c.router({
     description:
       'The receipt must be successful and carry MemberAdded for this duel and the caller (managed wallet or signing EOA). ' +
       'JOIN_TX_PENDING (409) while not mined; JOIN_NOT_VERIFIED (400) otherwise. Repeating it is harmless.',
-    metadata: meta(tag, '4.8', 'bearer'),
+    metadata: meta(tag, '4.8', 'bearer', { repeatable: true }),
   },
   revoke: {
     method: 'POST',
@@ -126,7 +126,7 @@ export const invitationsContract = c.router({
     body: RevokeRequestSchema,
     responses: { 200: RevokeResponseSchema },
     summary: 'Revoke a code of your private duel, in the database at once and on chain',
-    metadata: meta(tag, '4.8', 'bearer'),
+    metadata: meta(tag, '4.8', 'bearer', { repeatable: true }),
   },
   byCode: {
     method: 'GET',

@@ -46,7 +46,7 @@ export const packsAdminContract = c.router({
     description:
       'Verifies pending entry deposits, locks published packs past lockAt, marks locked packs with results as resolving, ' +
       'releases the fee of settled packs and marks fully claimed packs claimed. A second call changes nothing more.',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   create: {
     method: 'POST',
@@ -87,7 +87,7 @@ export const packsAdminContract = c.router({
     responses: { 200: PackSchema },
     summary: 'Close entries and picks now, before lockAt',
     description: 'INVALID_STATE unless the pack is published.',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { repeatable: true }),
   },
   resolveMarket: {
     method: 'POST',

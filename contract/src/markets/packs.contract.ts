@@ -180,7 +180,7 @@ export const packsContract = c.router({
     description:
       'A correct pick scores 10000 × (1 − its price at pick time); a wrong one 0; a voided market 0 for everyone. ' +
       'VALIDATION_FAILED for a market outside the pack or an option it does not have.',
-    metadata: meta(tag, '4.13', 'bearer'),
+    metadata: meta(tag, '4.13', 'bearer', { repeatable: true }),
   },
   picks: {
     method: 'POST',

@@ -107,6 +107,6 @@ export const parentMarketsContract = c.router({
     body: ValidateParentInviteRequestSchema,
     responses: { 200: ValidateParentInviteResponseSchema },
     summary: 'Check a parent-level code before joining',
-    metadata: meta(tag, '4.9', 'public'),
+    metadata: meta(tag, '4.9', 'public', { repeatable: true }),
   },
 });

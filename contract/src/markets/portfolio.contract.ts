@@ -188,7 +188,7 @@ export const portfolioContract = c.router({
     body: AccountDetailsRequestSchema,
     responses: { 200: AccountDetailsSchema },
     summary: 'Position value, profit and loss, volume and counts of a wallet',
-    metadata: meta(tag, '4.14', 'bearer'),
+    metadata: meta(tag, '4.14', 'bearer', { repeatable: true }),
   },
   duels: {
     method: 'POST',
@@ -196,7 +196,7 @@ export const portfolioContract = c.router({
     body: PortfolioListRequestSchema,
     responses: { 200: paginated(CreatedDuelRowSchema) },
     summary: 'Markets the wallet created, newest first',
-    metadata: meta(tag, '4.14', 'bearer'),
+    metadata: meta(tag, '4.14', 'bearer', { repeatable: true }),
   },
   duelsTable: {
     method: 'POST',
@@ -204,7 +204,7 @@ export const portfolioContract = c.router({
     body: PortfolioListRequestSchema,
     responses: { 200: paginated(TradedDuelRowSchema) },
     summary: 'Markets the wallet traded with profit and loss per market, most recently traded first',
-    metadata: meta(tag, '4.14', 'bearer'),
+    metadata: meta(tag, '4.14', 'bearer', { repeatable: true }),
   },
   historyTable: {
     method: 'POST',
@@ -212,7 +212,7 @@ export const portfolioContract = c.router({
     body: PortfolioListRequestSchema,
     responses: { 200: paginated(HistoryRowSchema) },
     summary: "The wallet's buys and sells, newest first",
-    metadata: meta(tag, '4.14', 'bearer'),
+    metadata: meta(tag, '4.14', 'bearer', { repeatable: true }),
   },
   pnlChart: {
     method: 'POST',
@@ -220,7 +220,7 @@ export const portfolioContract = c.router({
     body: PnlChartRequestSchema,
     responses: { 200: PnlChartSchema },
     summary: 'Cumulative realized profit and loss per bucket, with current totals',
-    metadata: meta(tag, '4.14', 'bearer'),
+    metadata: meta(tag, '4.14', 'bearer', { repeatable: true }),
   },
   positions: {
     method: 'GET',

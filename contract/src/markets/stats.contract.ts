@@ -118,7 +118,7 @@ export const statsContract = c.router({
     summary: 'Compute and store a statistics row; at most one per refresh window',
     description:
       'Within the refresh window (docs/analytics.md) the newest row is returned with `recomputed: false`, still 201.',
-    metadata: meta(tag, '4.10', 'public'),
+    metadata: meta(tag, '4.10', 'public', { repeatable: true }),
   },
   platform: {
     method: 'GET',

@@ -10,7 +10,7 @@ export const walletContract = c.router({
     body: SignMessageRequestSchema,
     responses: { 200: SignatureResponseSchema },
     summary: 'Sign a personal message (EIP-191) with the managed wallet',
-    metadata: meta('Wallet', '4.2', 'bearer'),
+    metadata: meta('Wallet', '4.2', 'bearer', { repeatable: true }),
   },
   signTypedData: {
     method: 'POST',
@@ -18,6 +18,6 @@ export const walletContract = c.router({
     body: SignTypedDataRequestSchema,
     responses: { 200: SignatureResponseSchema },
     summary: 'Sign EIP-712 typed data with the managed wallet',
-    metadata: meta('Wallet', '4.2', 'bearer'),
+    metadata: meta('Wallet', '4.2', 'bearer', { repeatable: true }),
   },
 });

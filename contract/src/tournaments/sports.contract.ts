@@ -86,7 +86,7 @@ export const sportsContract = c.router({
     summary: 'Proxy a GET to the v3 provider API (football, cricket, motorsport)',
     description:
       'Paths must start with football/, cricket/ or motorsport/. Answers are cached by ttl with stale-while-revalidate; identical in-flight requests are collapsed. 60 requests/min per client IP.',
-    metadata: meta('Sports', '4.18', 'builder-only'),
+    metadata: meta('Sports', '4.18', 'builder-only', { repeatable: true }),
   },
   cricketV2Proxy: {
     method: 'POST',
@@ -95,7 +95,7 @@ export const sportsContract = c.router({
     responses: { 200: SportsResponseSchema, 502: ApiErrorSchema, 504: ApiErrorSchema },
     summary: 'Proxy a GET to the older cricket v2 provider API',
     description: 'Allowed path roots are listed in docs/sports-proxy.md. 60 requests/min per client IP.',
-    metadata: meta('Sports', '4.18', 'builder-only'),
+    metadata: meta('Sports', '4.18', 'builder-only', { repeatable: true }),
   },
   fixtureSnapshot: {
     method: 'GET',

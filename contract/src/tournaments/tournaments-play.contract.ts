@@ -124,7 +124,7 @@ export const tournamentsPlayContract = c.router(
       body: EstimatePayoutRequestSchema,
       responses: { 200: EstimatePayoutResponseSchema },
       summary: 'Projected prize pool, payout table and the caller’s best and guaranteed amounts',
-      metadata: meta(tag, '4.17', 'jwt-or-wallet'),
+      metadata: meta(tag, '4.17', 'jwt-or-wallet', { repeatable: true }),
     },
     prizePool: {
       method: 'GET',

@@ -1,12 +1,27 @@
 import { c } from '../common/contract.js';
+import { tournamentsAdminCancelContract } from './tournaments-admin-cancel.contract.js';
+import { tournamentsCancelContract } from './tournaments-cancel.contract.js';
 import { tournamentsCatalogContract } from './tournaments.contract.js';
 import { tournamentsPlayContract } from './tournaments-play.contract.js';
+import { tournamentsAdminCloseContract } from './tournaments-admin-close.contract.js';
+import { tournamentDisputesContract } from './tournament-disputes.contract.js';
+import { tournamentPayoutsContract } from './tournament-payouts.contract.js';
 
 /**
  * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
  * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
- * and statistics. Writes take a bearer token or a wallet credential; reads are public or
- * personalised by a bearer token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
- * The rules of play are in docs/tournaments.md.
+ * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
+ * a bearer token or a wallet credential; reads are public or personalised by a bearer token; admin
+ * routes take an admin token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
+ * The rules are in docs/tournaments.md.
  */
-export const tournamentsRouterContract = c.router({ ...tournamentsCatalogContract, ...tournamentsPlayContract });
+export const tournamentsRouterContract = c.router({
+  // First: the literal `admin` segment must never be read as a tournament id.
+  ...tournamentsAdminCloseContract,
+  ...tournamentsAdminCancelContract,
+  ...tournamentsCatalogContract,
+  ...tournamentsPlayContract,
+  ...tournamentDisputesContract,
+  ...tournamentPayoutsContract,
+  ...tournamentsCancelContract,
+});

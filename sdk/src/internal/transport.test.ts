@@ -191,6 +191,45 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('routes a client may not simply send again', () => {
+  const signedIn = {
+    body: { message: 'duelkit.example wants you to sign in', signature: `0x${'ab'.repeat(65)}` },
+  } as const;
+
+  it('does not resend a one-time sign-in after a timeout or a 5xx: it may have run', async () => {
+    const slow = sequence([
+      async () => {
+        await delay(2_000);
+        return HttpResponse.json({ exists: false });
+      },
+    ]);
+    server.use(http.post(`${M}/svc/user/auth/eoa/login`, slow.resolver));
+    const timedOut = await client({ timeoutMs: 100 })
+      .auth.eoaLogin(signedIn)
+      .catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(slow.keys).toHaveLength(1);
+
+    const failing = sequence([() => apiError(503, 'DATABASE_UNAVAILABLE', { 'Retry-After': '1' })]);
+    server.use(http.post(`${M}/svc/user/auth/eoa/login`, failing.resolver));
+    const unavailable = await client()
+      .auth.eoaLogin(signedIn)
+      .catch((e: unknown) => e);
+    expect(unavailable).toBeInstanceOf(ServerError);
+    expect(failing.keys).toHaveLength(1);
+  });
+
+  it('resends a one-time sign-in the service refused before running it (429)', async () => {
+    const seq = sequence([
+      () => apiError(429, 'RATE_LIMITED', { 'retry-after-ms': '10' }),
+      () => HttpResponse.json({ exists: false }),
+    ]);
+    server.use(http.post(`${M}/svc/user/auth/eoa/login`, seq.resolver));
+    const res = await client().auth.eoaLogin.withResponse(signedIn);
+    expect([res.data, res.meta.attempts]).toEqual([{ exists: false }, 2]);
+  });
+});
+
 describe('retryable codes come from the contract’s error table', () => {
   it('retries 409 IDEMPOTENCY_KEY_IN_FLIGHT until the first request has finished', async () => {
     const seq = sequence([

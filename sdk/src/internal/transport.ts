@@ -107,7 +107,7 @@ export class Transport {
         continue;
       }
       error.idempotencyKey ??= idempotencyKey;
-      if (!isRetryable(error) || retries >= maxRetries) throw error;
+      if (!isRetryable(error) || !mayResend(route, error) || retries >= maxRetries) throw error;
       const asked = error instanceof ApiError ? error.retryAfterMs : undefined;
       if (asked !== undefined && asked > this.config.maxRetryAfterMs) throw error;
       const wait = asked ?? backoffMs(retries + 1);
@@ -248,4 +248,16 @@ function isZodSchema(value: unknown): value is ZodTypeAny {
 function headerValue(headers: Record<string, string | null>, name: string): string | undefined {
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name && v !== null) return v;
   return undefined;
+}
+
+/**
+ * Whether this route may be sent again after this failure. GETs, routes that store their answer
+ * under the Idempotency-Key (`idempotent`) and routes that repeat without a second effect
+ * (`repeatable`) may; a one-time sign-in only when the service refused it before running it (429).
+ */
+function mayResend(route: AppRoute, error: DuelkitError): boolean {
+  if (route.method === 'GET') return true;
+  const meta = routeMeta(route);
+  if (meta.idempotent || meta.repeatable) return true;
+  return error instanceof ApiError && error.status === 429;
 }

@@ -121,6 +121,17 @@ describe('the operator surface', () => {
     expect(await server.container.chain.collateralBalance('credits', user)).toBe(250n * 10n ** 18n);
   }, 60_000);
 
+  it('credits:grant with the key of an earlier grant answers that grant and mints nothing more', async () => {
+    const user = privateKeyToAccount(generatePrivateKey()).address;
+    const key = `grant-${Date.now()}`;
+    const first = await runCli('credits-grant', ['--address', user, '--units', '40', '--key', key], env);
+    const again = await runCli('credits-grant', ['--address', user, '--units', '40', '--key', key], env);
+    expect([first.code, again.code]).toEqual([0, 0]);
+    const tx = (out: string) => /\(tx (0x[0-9a-f]{64})/.exec(out)?.[1];
+    expect(tx(again.stdout)).toBe(tx(first.stdout));
+    expect(await server.container.chain.collateralBalance('credits', user)).toBe(40n * 10n ** 18n);
+  }, 60_000);
+
   it('duels:canonical pairs a credits duel with an external market, and says so when there is no such duel', async () => {
     const creator = await fundedUser(server.container, server.builderKey, 'canonical_creator');
     const duelId = await confirmedMarket(server.container, creator);

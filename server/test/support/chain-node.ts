@@ -28,10 +28,10 @@ export async function startChainNode(): Promise<ChainNode> {
   const line = node.lines.find((l) => l.includes('embedded EVM served as JSON-RPC'));
   const rpcUrl = (JSON.parse(line ?? '{}') as { url: string }).url;
   const deployed = (await (await fetch(`${rpcUrl}/duelkit/contracts`)).json()) as Record<string, string>;
-  const { credits, usdc, markets } = deployed;
+  const { credits, usdc, markets, creditsVault, usdcVault } = deployed;
   return {
     rpcUrl,
-    contracts: JSON.stringify({ credits, usdc, markets }),
+    contracts: JSON.stringify({ credits, usdc, markets, creditsVault, usdcVault }),
     operatorKey,
     async stop() {
       await node.stop('SIGKILL');

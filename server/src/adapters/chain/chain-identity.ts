@@ -13,6 +13,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 export interface IdentityStore {
   identity(): Promise<ChainIdentity | null>;
   recordIdentity(identity: ChainIdentity): Promise<ChainIdentity>;
+  recordContracts(contracts: ChainIdentity['contracts']): Promise<void>;
 }
 
 /**
@@ -48,8 +49,10 @@ export async function verifyRpcIdentity(
       recorded.anchor.block <= head.number ? await client.getBlock({ blockNumber: recorded.anchor.block }) : null;
     if (!anchor) problems.push(`no block ${recorded.anchor.block} yet (head ${head.number})`);
     else if (!same(anchor.hash, recorded.anchor.hash)) problems.push(`block ${anchor.number} ${anchor.hash}`);
-    for (const name of ['credits', 'usdc', 'markets'] as const) {
-      if (!same(recorded.contracts[name], addresses[name])) problems.push(`${name} contract ${addresses[name]}`);
+    for (const name of ['credits', 'usdc', 'markets', 'creditsVault', 'usdcVault'] as const) {
+      const was = recorded.contracts[name];
+      // Vaults are absent from identities recorded before they existed: named now, checked from then on.
+      if (was !== undefined && !same(was, addresses[name])) problems.push(`${name} contract ${addresses[name]}`);
     }
     if (problems.length) {
       throw new ChainIdentityError(
@@ -59,7 +62,7 @@ export async function verifyRpcIdentity(
     }
   }
   const missing: string[] = [];
-  for (const name of ['credits', 'usdc', 'markets'] as const) {
+  for (const name of ['credits', 'usdc', 'markets', 'creditsVault', 'usdcVault'] as const) {
     const code = await client.getCode({ address: addresses[name] });
     if (!code || code === '0x') missing.push(`${name} (${addresses[name]})`);
   }
@@ -69,5 +72,10 @@ export async function verifyRpcIdentity(
         `genesis ${genesis.hash}). CHAIN_CONTRACTS must name contracts deployed on that chain.`,
     );
   }
-  return recorded ?? (await store.recordIdentity(found));
+  if (!recorded) return store.recordIdentity(found);
+  if (!recorded.contracts.creditsVault || !recorded.contracts.usdcVault) {
+    await store.recordContracts(addresses);
+    return { ...recorded, contracts: addresses };
+  }
+  return recorded;
 }

@@ -5,6 +5,9 @@ export interface ChainAddresses {
   readonly credits: Address;
   readonly usdc: Address;
   readonly markets: Address;
+  /** PrizeVault of each collateral (packs, tournaments, bonds). */
+  readonly creditsVault: Address;
+  readonly usdcVault: Address;
 }
 
 export type CollateralKind = 'usdc' | 'credits';

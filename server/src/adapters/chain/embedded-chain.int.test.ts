@@ -35,6 +35,10 @@ class MemoryStore implements EmbeddedChainStore {
     this.recorded ??= identity;
     return Promise.resolve(this.recorded);
   }
+  recordContracts(contracts: ChainIdentity['contracts']) {
+    if (this.recorded) this.recorded = { ...this.recorded, contracts };
+    return Promise.resolve();
+  }
   hasChainState() {
     return Promise.resolve(this.chainState || this.entries.length > 0);
   }
@@ -134,6 +138,26 @@ describe('the embedded chain', () => {
     expect(Math.abs(Number(block.timestamp) - Date.now() / 1000)).toBeLessThan(3);
     await second.flush();
     expect(second.journaledHead()).toBe(receipt.blockNumber);
+  }, 60_000);
+
+  it('gives a data directory recorded before the prize vaults its vaults, once', async () => {
+    const store = new MemoryStore();
+    const first = await startEmbeddedChain({ chainId: 31337, operator, store, logger });
+    await first.flush();
+    if (!store.recorded) throw new Error('no identity recorded');
+    const { credits, usdc, markets } = store.recorded.contracts;
+    store.recorded = { ...store.recorded, contracts: { credits, usdc, markets } };
+
+    const second = await startEmbeddedChain({ chainId: 31337, operator, store, logger });
+    await second.flush();
+    const reader = createPublicClient({ transport: custom(second.provider) });
+    for (const vault of [second.addresses.creditsVault, second.addresses.usdcVault]) {
+      expect(await reader.getCode({ address: vault })).toMatch(/^0x[0-9a-f]{10,}/);
+    }
+    expect(store.recorded.contracts).toEqual(second.addresses);
+
+    const third = await startEmbeddedChain({ chainId: 31337, operator, store, logger });
+    expect(third.addresses).toEqual(second.addresses);
   }, 60_000);
 
   it('refuses to start when the journal does not rebuild the recorded chain', async () => {

@@ -17,6 +17,7 @@ import {
 import { SerialQueue } from '../../platform/chain-tx/serial-queue.js';
 import { CollateralTokenAbi, CollateralTokenBytecode } from './artifacts/CollateralToken.js';
 import { DuelMarketsAbi, DuelMarketsBytecode } from './artifacts/DuelMarkets.js';
+import { PrizeVaultAbi, PrizeVaultBytecode } from './artifacts/PrizeVault.js';
 import type { ChainAddresses } from './chain.port.js';
 import { describeIdentity } from './chain-identity.js';
 
@@ -24,6 +25,7 @@ import { describeIdentity } from './chain-identity.js';
 export interface EmbeddedChainStore {
   identity(): Promise<ChainIdentity | null>;
   recordIdentity(identity: ChainIdentity): Promise<ChainIdentity>;
+  recordContracts(contracts: ChainIdentity['contracts']): Promise<void>;
   hasChainState(): Promise<boolean>;
   append(entries: readonly JournalEntry[]): Promise<void>;
   journal(): AsyncIterable<JournalEntry>;
@@ -127,7 +129,15 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
   if (recorded) {
     const head = await replay(raw, store as EmbeddedChainStore);
     journal.resumeAt(head);
-    addresses = recorded.contracts;
+    const { creditsVault, usdcVault } = recorded.contracts;
+    if (creditsVault && usdcVault) {
+      addresses = { ...recorded.contracts, creditsVault, usdcVault };
+    } else {
+      // A data directory from before the prize vaults: deployed now, journaled like any transaction.
+      const vaults = await deployVaults(journal as unknown as EIP1193Provider, operator, recorded.contracts);
+      addresses = { ...recorded.contracts, ...vaults };
+      await store?.recordContracts(addresses);
+    }
     logger.info({ chainId, head: head.toString() }, 'embedded EVM rebuilt from its journal');
   } else {
     await journal.request({ method: 'hardhat_setBalance', params: [operator.address, toHex(OPERATOR_BALANCE)] });
@@ -343,5 +353,30 @@ async function deployAll(
   ]);
   const usdc = await deploy(CollateralTokenAbi, CollateralTokenBytecode, ['Test USD Coin', 'USDC', account.address]);
   const markets = await deploy(DuelMarketsAbi, DuelMarketsBytecode, []);
-  return { addresses: { credits, usdc, markets }, block, blockHash };
+  const creditsVault = await deploy(PrizeVaultAbi, PrizeVaultBytecode, [credits, account.address]);
+  const usdcVault = await deploy(PrizeVaultAbi, PrizeVaultBytecode, [usdc, account.address]);
+  return { addresses: { credits, usdc, markets, creditsVault, usdcVault }, block, blockHash };
+}
+
+async function deployVaults(
+  provider: EIP1193Provider,
+  account: PrivateKeyAccount,
+  tokens: { readonly credits: Hex; readonly usdc: Hex },
+): Promise<{ creditsVault: Hex; usdcVault: Hex }> {
+  const transport = custom(provider);
+  const pub = createPublicClient({ transport });
+  const wallet = createWalletClient({ transport, account });
+  const deploy = async (token: Hex) => {
+    const hash = await wallet.deployContract({
+      abi: PrizeVaultAbi,
+      bytecode: PrizeVaultBytecode,
+      args: [token, account.address],
+      account,
+      chain: null,
+    });
+    const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (!receipt.contractAddress) throw new Error('prize vault deployment failed');
+    return receipt.contractAddress;
+  };
+  return { creditsVault: await deploy(tokens.credits), usdcVault: await deploy(tokens.usdc) };
 }

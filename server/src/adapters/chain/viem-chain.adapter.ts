@@ -27,6 +27,8 @@ import type {
 import { connectChain, type ChainConfig, type ChainConnection, type ChainStores } from './chain-connection.js';
 import type { ChainWriter, WriteIntent } from './chain-writer.js';
 import { MarketEventReader } from './market-event-reader.js';
+import type { PrizeVaultPort } from './prize-vault.port.js';
+import { ViemPrizeVaultAdapter } from './viem-prize-vault.adapter.js';
 
 export type { ChainConfig, ChainStores } from './chain-connection.js';
 
@@ -67,6 +69,18 @@ export class ViemChainAdapter implements ChainPort {
 
   get operator(): Address {
     return this.account.address;
+  }
+
+  /** The prize vaults on this chain, written through the same pipeline and signer as the markets. */
+  prizeVault(): PrizeVaultPort {
+    const { credits, usdc, creditsVault, usdcVault } = this.addresses;
+    return new ViemPrizeVaultAdapter(
+      this.publicClient,
+      this.writer,
+      this.account,
+      { credits: creditsVault, usdc: usdcVault },
+      { credits, usdc },
+    );
   }
 
   /**

@@ -16,7 +16,7 @@ describe('ViemChainAdapter on the embedded EVM', () => {
       chainStores(orm),
     );
     expect(chain.chainId).toBe(31337);
-    expect(new Set(Object.values(chain.addresses)).size).toBe(3);
+    expect(new Set(Object.values(chain.addresses)).size).toBe(5);
     const user = privateKeyToAccount(generatePrivateKey()).address;
     expect(await chain.collateralBalance('credits', user)).toBe(0n);
     await chain.mint('credits', user, 1_000n * 10n ** 18n);

@@ -1,6 +1,5 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainPrizeVault } from '../../../test/support/chain-prize-vault.js';
 import { marketsApi } from '../../../test/support/http.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { createLogger } from '../../logger.js';
@@ -28,7 +27,7 @@ const api = marketsApi(() => server);
 const balance = (a: string) => server.container.chain.collateralBalance('credits', a as Address);
 
 beforeAll(async () => {
-  server = await startTestServer(PACK_TEST_ENV, { prizeVault: (chain) => ChainPrizeVault.deploy(chain) });
+  server = await startTestServer(PACK_TEST_ENV);
   admin = await adminToken(server, api);
 }, 120_000);
 afterAll(() => server?.close());

@@ -104,6 +104,11 @@ export class StandingsService {
     return { input, stages };
   }
 
+  /** Recomputes inside a transaction that already holds the tournament's lock (a corrected result). */
+  recomputeWithin(r: TournamentRepos, tournamentId: string): Promise<void> {
+    return this.recomputeIn(r, tournamentId, new Date(this.clock.now()));
+  }
+
   private async recomputeIn(r: TournamentRepos, tournamentId: string, now: Date): Promise<void> {
     const t = await r.tournaments.byId(tournamentId);
     if (!t || t.status === 'CANCELED') return;
@@ -132,9 +137,11 @@ export class StandingsService {
     if (!t.activatedAt && now >= new Date(t.startsAt) && entries.length >= t.minEntries) {
       await r.tournaments.setActivated(tournamentId, now);
     }
-    if (state.finished && t.status === 'LIVE') {
+    if (state.finished) {
       const champion = state.champion ? (walletOf.get(state.champion) ?? null) : null;
-      await r.tournaments.setCompleted(tournamentId, now, champion);
+      if (t.status === 'LIVE') await r.tournaments.setCompleted(tournamentId, now, champion);
+      // An upheld dispute can change the final's winner after completion.
+      else await r.tournaments.setChampion(tournamentId, champion);
     }
   }
 

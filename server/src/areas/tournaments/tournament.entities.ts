@@ -53,6 +53,10 @@ export const TournamentEntity = new EntitySchema<Record<string, unknown>>({
     activatedAt: { ...timestamptz, nullable: true },
     completedAt: { ...timestamptz, nullable: true },
     championWallet: { type: 'string', length: 42, nullable: true },
+    cancelledAt: { ...timestamptz, nullable: true },
+    cancelReason: { type: 'string', length: 500, nullable: true },
+    cancelledBy: { type: 'string', length: 120, nullable: true },
+    discardedAt: { ...timestamptz, nullable: true },
     createdAt: timestamptz,
     updatedAt: timestamptz,
   },
@@ -78,6 +82,7 @@ export const TournamentStageEntity = new EntitySchema<Record<string, unknown>>({
     lockAt: timestamptz,
     endsAt: timestamptz,
     completedAt: { ...timestamptz, nullable: true },
+    lockedAt: { ...timestamptz, nullable: true },
   },
 });
 
@@ -243,6 +248,34 @@ export const TournamentBondMovementEntity = new EntitySchema<Record<string, unkn
   },
 });
 
+/** A creator's or entrant's request that a tournament be cancelled; an admin rejects it or cancels. */
+export const TournamentCancelRequestEntity = new EntitySchema<Record<string, unknown>>({
+  name: 'TournamentCancelRequest',
+  tableName: 'tournament_cancel_requests',
+  indexes: [
+    { name: 'tournament_cancel_requests_tournament_idx', properties: ['tournamentId'] },
+    { name: 'tournament_cancel_requests_status_idx', properties: ['status', 'createdAt'] },
+    {
+      name: 'tournament_cancel_requests_open_unique',
+      expression:
+        'create unique index "tournament_cancel_requests_open_unique" on "tournament_cancel_requests" ("tournament_id", "wallet") where "status" = \'OPEN\'',
+    },
+  ],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    tournamentId: { type: 'string', length: 24 },
+    /** Lower-case. */
+    wallet: { type: 'string', length: 42 },
+    role: { type: 'string', length: 8 },
+    reason: { type: 'string', length: 500 },
+    status: { type: 'string', length: 10 },
+    decidedBy: { type: 'string', length: 120, nullable: true },
+    decisionReason: { type: 'string', length: 500, nullable: true },
+    createdAt: timestamptz,
+    decidedAt: { ...timestamptz, nullable: true },
+  },
+});
+
 export const tournamentEntities = [
   TournamentEntity,
   TournamentStageEntity,
@@ -254,4 +287,5 @@ export const tournamentEntities = [
   TournamentMatchEntity,
   TournamentBondEntity,
   TournamentBondMovementEntity,
+  TournamentCancelRequestEntity,
 ];

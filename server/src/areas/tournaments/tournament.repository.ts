@@ -4,9 +4,12 @@ import type { FixtureResult } from './tournament-format.js';
 import { PlayRepository } from './tournament-play.repository.js';
 import { BondRepository } from './tournament-bond.repository.js';
 import { DepositRepository } from './tournament-deposit.repository.js';
+import { CloseRepository } from './tournament-close.repository.js';
+import { CancellationRepository } from './tournament-cancellation.repository.js';
 import type { EntryRow, FixtureRow, StageRow, TournamentRow, TournamentStatus } from './tournament.types.js';
 
-const TOURNAMENT = `t."id", t."builder_app_id" as "builderAppId", t."name", t."description", t."sport", t."league", t."category",
+/** The select list of a TournamentRow over `tournaments t`. */
+export const TOURNAMENT = `t."id", t."builder_app_id" as "builderAppId", t."name", t."description", t."sport", t."league", t."category",
   t."game_type" as "gameType", t."format", t."type", t."status", t."stake_asset" as "stakeAsset", t."owner_wallet" as "ownerWallet",
   t."owner_user_id" as "ownerUserId", t."total_stages" as "totalStages", t."min_entries" as "minEntries",
   t."max_entrants" as "maxEntrants", t."chips_per_stage" as "chipsPerStage", t."group_size" as "groupSize",
@@ -14,6 +17,8 @@ const TOURNAMENT = `t."id", t."builder_app_id" as "builderAppId", t."name", t."d
   t."fee_bps" as "feeBps", t."payout_bps" as "payoutBps", t."creator_deposit_tx_hash" as "creatorDepositTxHash",
   t."pool_id" as "poolId", t."starts_at" as "startsAt", t."ends_at" as "endsAt", t."activated_at" as "activatedAt",
   t."completed_at" as "completedAt", t."champion_wallet" as "championWallet", t."created_at" as "createdAt",
+  t."cancelled_at" as "cancelledAt", t."cancel_reason" as "cancelReason", t."cancelled_by" as "cancelledBy",
+  t."discarded_at" as "discardedAt",
   (select count(*)::int from "tournament_entries" e where e."tournament_id" = t."id") as "entryCount",
   (select coalesce(sum(d."amount"), 0)::text from "tournament_deposits" d
      where d."tournament_id" = t."id" and d."refunded_at" is null) as "prizePool",
@@ -42,17 +47,29 @@ export interface TournamentFilter {
   readonly gameType?: string;
   readonly sport?: string;
   readonly ownerWallet?: string;
+  /** Discarded tournaments are hidden from every list unless this is set (admin lists). */
+  readonly includeDiscarded?: boolean;
 }
 
 export type NewTournament = Omit<
   TournamentRow,
-  'entryCount' | 'prizePool' | 'firstOpenStage' | 'activatedAt' | 'completedAt' | 'championWallet' | 'createdAt'
+  | 'entryCount'
+  | 'prizePool'
+  | 'firstOpenStage'
+  | 'activatedAt'
+  | 'completedAt'
+  | 'championWallet'
+  | 'createdAt'
+  | 'cancelledAt'
+  | 'cancelReason'
+  | 'cancelledBy'
+  | 'discardedAt'
 >;
 export type NewStage = Omit<StageRow, 'lastLockAt' | 'participants' | 'completedAt'>;
 export type NewFixture = Omit<FixtureRow, 'result' | 'homeScore' | 'awayScore' | 'settledAt'>;
 
 function where(filter: TournamentFilter): { sql: string; params: unknown[] } {
-  const clauses: string[] = [];
+  const clauses: string[] = filter.includeDiscarded ? [] : [`t."discarded_at" is null`];
   const params: unknown[] = [];
   if (filter.statuses?.length) {
     clauses.push(`t."status" = any(?::text[])`);
@@ -195,6 +212,15 @@ export class TournamentRepository {
       `update "tournaments" set "status" = 'COMPLETED', "completed_at" = ?, "champion_wallet" = ?, "updated_at" = now()
         where "id" = ? and "status" = 'LIVE'`,
       [at, champion, id],
+    );
+  }
+
+  /** A correction changed who won a completed tournament. */
+  async setChampion(id: string, champion: string | null): Promise<void> {
+    await this.sql(
+      `update "tournaments" set "champion_wallet" = ?, "updated_at" = now()
+        where "id" = ? and "status" = 'COMPLETED' and "champion_wallet" is distinct from ?`,
+      [champion, id, champion],
     );
   }
 
@@ -350,6 +376,8 @@ export interface TournamentRepos {
   readonly play: PlayRepository;
   readonly bonds: BondRepository;
   readonly deposits: DepositRepository;
+  readonly close: CloseRepository;
+  readonly cancellation: CancellationRepository;
 }
 
 function reposOn(sql: SqlExec): TournamentRepos {
@@ -358,6 +386,8 @@ function reposOn(sql: SqlExec): TournamentRepos {
     play: new PlayRepository(sql),
     bonds: new BondRepository(sql),
     deposits: new DepositRepository(sql),
+    close: new CloseRepository(sql),
+    cancellation: new CancellationRepository(sql),
   };
 }
 

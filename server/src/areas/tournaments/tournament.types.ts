@@ -53,6 +53,12 @@ export interface TournamentRow {
   completedAt: Date | null;
   championWallet: Address | null;
   createdAt: Date;
+  cancelledAt: Date | null;
+  cancelReason: string | null;
+  /** `admin:<adminId>` or `system:<rule>`. */
+  cancelledBy: string | null;
+  /** Set when an admin discarded (hid) the tournament. */
+  discardedAt: Date | null;
   /** Entries now. */
   entryCount: number;
   /** Deposits not refunded, base units. */
@@ -193,6 +199,16 @@ export interface TournamentSettings {
   readonly startLeadMinutes: number;
   readonly fixtureExpiryHours: number;
   readonly resultsIntervalMs: number;
+  /** Hours a market stays disputable after its result. */
+  readonly disputeWindowHours: number;
+  /** Hours after the final stage settles before the payout root may be built. */
+  readonly finalDisputeWindowHours: number;
+  /** Hours after a market's window closes within which an admin decides its disputes; then they expire. */
+  readonly disputeResolveHours: number;
+  readonly automationIntervalMs: number;
+  /** Receives the platform fee; the container defaults it to the chain operator. */
+  readonly treasury: `0x${string}` | undefined;
+  readonly timeoutsIntervalMs: number;
 }
 
 /** The smallest stage-1 buy-in: 5 whole units of an 18-decimal asset. */

@@ -100,6 +100,7 @@ describe('paid tournament creation', () => {
     expect([r1.status, r1.body['code'], r1.body['details']['reason']]).toEqual([400, 'DEPOSIT_MISMATCH', 'amount']);
 
     const wrongVault = newTournamentId();
+    await server.container.chain.mint('usdc', creator.address, BigInt(buyin));
     const tx2 = await depositFor(api, creator, wrongVault, { stakeAsset: 'usdc', amount: buyin });
     const r2 = await api('/api/tournaments', { token: creator.token, body: createBody(wrongVault, tx2) });
     expect([r2.status, r2.body['code'], r2.body['details']['reason']]).toEqual([400, 'DEPOSIT_MISMATCH', 'vault']);
@@ -159,6 +160,7 @@ describe('paid tournament creation', () => {
   it('lets a wallet credential create with a deposit it sent itself', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const vault = server.container.prizeVault;
+    await server.container.chain.mint('credits', account.address, 20n * UNIT);
     const bondTx = await vault.deposit(
       account,
       'credits',

@@ -32,6 +32,11 @@ const CreditsBody = z
     address: z.string().refine((a) => isAddress(a, { strict: false }), 'not an address'),
     amount: z.string().regex(/^[1-9][0-9]{0,77}$/, 'base units as a positive decimal integer'),
     stack: z.enum(['credits', 'usdc']).default('credits'),
+    /** One grant per key: the same key again answers the first grant and mints nothing. */
+    key: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{8,128}$/)
+      .optional(),
   })
   .strict();
 const CanonicalBody = z
@@ -123,7 +128,12 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
     route(async (req, res) => {
       const body = parse(CreditsBody, req.body);
       const to: Address = getAddress(body.address);
-      const txHash = await c.chain.mint(body.stack, to, BigInt(body.amount));
+      const txHash = await c.chain.mint(
+        body.stack,
+        to,
+        BigInt(body.amount),
+        body.key === undefined ? {} : { key: `operator.credits:${body.key}` },
+      );
       const status = await settled(c, txHash);
       const balance = await c.chain.collateralBalance(body.stack, to);
       logger.info({ to, stack: body.stack, amount: body.amount, txHash, status }, 'operator: collateral minted');

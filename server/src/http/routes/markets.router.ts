@@ -11,6 +11,7 @@ import { invitationRoutes } from './invitations.routes.js';
 import { packAdminRoutes } from './packs-admin.routes.js';
 import { packRoutes } from './packs.routes.js';
 import { parentMarketRoutes } from './parent-markets.routes.js';
+import { parlayTournamentsAdminRoutes } from './parlay-tournaments-admin.routes.js';
 import { priceHistoryRoutes } from './price-history.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 
@@ -34,6 +35,7 @@ export function marketsRouter(c: Container) {
     adminMarket: adminMarketRoutes(c.settlement),
     packs: packRoutes(c.packs),
     packsAdmin: packAdminRoutes(c.packs),
+    parlayTournamentsAdmin: parlayTournamentsAdminRoutes(c.tournamentsAdmin.markets),
     adminAuth: adminAuthRoutes({
       admins: c.identity.admins,
       loginPerEmail: c.limits.adminLoginPerEmail,

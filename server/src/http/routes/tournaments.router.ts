@@ -7,6 +7,10 @@ import { sportsRoutes } from './sports.routes.js';
 import { tournamentsAuthRoutes } from './tournaments-auth.routes.js';
 import { tournamentsCatalogRoutes } from './tournaments.routes.js';
 import { tournamentsPlayRoutes } from './tournaments-play.routes.js';
+import { tournamentsAdminCloseRoutes } from './tournaments-admin-close.routes.js';
+import { tournamentDisputesRoutes } from './tournament-disputes.routes.js';
+import { tournamentPayoutsRoutes } from './tournament-payouts.routes.js';
+import { tournamentsAdminCancelRoutes, tournamentsCancelRoutes } from './tournaments-cancel.routes.js';
 
 const s = initServer();
 
@@ -16,8 +20,13 @@ export function tournamentsRouter(c: Container) {
     health: tournamentsHealthRoutes(c),
     auth: tournamentsAuthRoutes(),
     tournaments: {
+      ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),
+      ...tournamentsAdminCancelRoutes({ tournaments: c.tournaments }),
       ...tournamentsCatalogRoutes({ tournaments: c.tournaments }),
       ...tournamentsPlayRoutes({ tournaments: c.tournaments }),
+      ...tournamentDisputesRoutes({ tournaments: c.tournaments }),
+      ...tournamentPayoutsRoutes({ tournaments: c.tournaments }),
+      ...tournamentsCancelRoutes({ tournaments: c.tournaments }),
     },
     sports: sportsRoutes({
       sports: c.sports,

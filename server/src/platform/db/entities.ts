@@ -19,6 +19,7 @@ import {
   PackPickEntity,
 } from '../../areas/packs/pack.entities.js';
 import { tournamentEntities } from '../../areas/tournaments/tournament.entities.js';
+import { tournamentCloseEntities } from '../../areas/tournaments/tournament-close.entities.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
   ParentMarketEntity,
@@ -78,6 +79,7 @@ export const entities = [
   PackPickEntity,
   PackClaimRunEntity,
   ...tournamentEntities,
+  ...tournamentCloseEntities,
   ChainTxEntity,
   ChainAccountEntity,
   ChainIdentityEntity,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -11,6 +11,8 @@ export interface EmbeddedSecrets {
   readonly walletMasterKey: string;
   /** Operator account of the embedded chain. */
   readonly operatorKey: `0x${string}`;
+  /** Credential of the markets host's calls to the tournaments host's internal admin routes. */
+  readonly serviceToken: string;
 }
 
 const SecretsFileSchema = z
@@ -18,6 +20,7 @@ const SecretsFileSchema = z
     jwtSecret: z.string().min(32),
     walletMasterKey: z.string().regex(/^0x[0-9a-f]{64}$/),
     operatorKey: z.string().regex(/^0x[0-9a-f]{64}$/),
+    serviceToken: z.string().min(32).optional(),
   })
   .strict();
 
@@ -28,6 +31,7 @@ function generate(): EmbeddedSecrets {
     jwtSecret: randomBytes(32).toString('base64url'),
     walletMasterKey: `0x${randomBytes(32).toString('hex')}`,
     operatorKey: `0x${randomBytes(32).toString('hex')}`,
+    serviceToken: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -49,7 +53,12 @@ export function loadEmbeddedSecrets(dataDir: string | undefined): EmbeddedSecret
   if (text !== null) {
     const parsed = SecretsFileSchema.safeParse(JSON.parse(text));
     if (!parsed.success) throw new Error(`${path} is not a Duelkit secrets file; move it away to start afresh`);
-    return parsed.data as EmbeddedSecrets;
+    // Files written before the service credential existed: derived from their own JWT secret, so
+    // it stays secret and stable across restarts without rewriting the file.
+    const serviceToken =
+      parsed.data.serviceToken ??
+      createHmac('sha256', parsed.data.jwtSecret).update('duelkit:service-token').digest('base64url');
+    return { ...parsed.data, operatorKey: parsed.data.operatorKey as `0x${string}`, serviceToken };
   }
   const secrets = generate();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -14,6 +14,8 @@ import { Migration20261124090000AdminSessions } from './Migration20261124090000A
 import { Migration20261125000000Packs } from './Migration20261125000000Packs.js';
 import { Migration20261125000000Tournaments } from './Migration20261125000000Tournaments.js';
 import { Migration20261124100000ChainTx } from './Migration20261124100000ChainTx.js';
+import { Migration20261126000000TournamentsClose } from './Migration20261126000000TournamentsClose.js';
+import { Migration20261126120000TournamentCancellation } from './Migration20261126120000TournamentCancellation.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -36,4 +38,6 @@ export const migrationsList = [
   { name: 'Migration20261124100000ChainTx', class: Migration20261124100000ChainTx },
   { name: 'Migration20261125000000Packs', class: Migration20261125000000Packs },
   { name: 'Migration20261125000000Tournaments', class: Migration20261125000000Tournaments },
+  { name: 'Migration20261126000000TournamentsClose', class: Migration20261126000000TournamentsClose },
+  { name: 'Migration20261126120000TournamentCancellation', class: Migration20261126120000TournamentCancellation },
 ];

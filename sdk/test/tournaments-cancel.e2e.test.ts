@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
+import { ManualClock } from '../../server/src/platform/clock.js';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import { ApiError, type DuelkitClient } from '../src/index.js';
+import { signedInClient, until, UNIT } from './support.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 11, 1, 8);
+const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
+const clock = new ManualClock(T0);
+let server: TestServer;
+let ops: DuelkitClient;
+
+beforeAll(async () => {
+  server = await startTestServer(
+    {
+      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+      TOURNAMENT_FIXTURES_PER_STAGE: '2',
+      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+      RATE_LIMIT_TEAM_PER_MIN: '100000',
+    },
+    { clock },
+  );
+  const email = `tournaments-e2e-${Date.now()}@example.com`;
+  await server.container.identity.admins.create(email, 'tournaments e2e admin password');
+  const { client } = await signedInClient(server, 'tce_ops');
+  const login = await client.adminAuth.login({ body: { email, password: 'tournaments e2e admin password' } });
+  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
+  ops = client.withOptions({ adminToken: login.token });
+}, 120_000);
+afterAll(() => server?.close());
+
+const rpcUrl = () => (server.container.chain as ViemChainAdapter).embeddedRpcUrl as string;
+const balance = (a: string) => server.container.chain.collateralBalance('credits', a as Address);
+
+async function enter(client: DuelkitClient, tournamentId: string) {
+  const deposit = await client.tournaments.deposit({ params: { tournamentId }, body: { execute: true } });
+  await client.tournaments.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
+}
+
+describe('tournament cancellation through the SDK', () => {
+  it('create → enter → ask to cancel → admin cancels → refund root on chain → the entrant sends the served claim call', async () => {
+    const creator = await signedInClient(server, 'tce_creator');
+    const alice = await signedInClient(server, 'tce_alice');
+    await creator.client.tournaments.depositBond({ body: { execute: true } });
+    const tournamentId = randomBytes(12).toString('hex');
+    const deposit = await creator.client.tournaments.deposit({
+      params: { tournamentId },
+      body: { stakeAsset: 'credits', amount: (10n * UNIT).toString(), execute: true },
+    });
+    await creator.client.tournaments.create({
+      body: {
+        name: 'Cancelled cup',
+        stakeAsset: 'credits',
+        format: 'GROUP_KNOCKOUT',
+        clientTournamentId: tournamentId,
+        creatorDepositTxHash: deposit.txHash as string,
+        totalStages: 2,
+        stages: [
+          { stageIndex: 1, buyinUsdc: (10n * UNIT).toString(), isFinal: false, startTime: at(1), endTime: at(7) },
+          { stageIndex: 2, buyinUsdc: '0', multiplier: 2, isFinal: true, startTime: at(7), endTime: at(15) },
+        ],
+        config: { minEntriesToActivate: 2 },
+      },
+    });
+    await enter(alice.client, tournamentId);
+
+    const request = await alice.client.tournaments.requestCancel({
+      params: { tournamentId },
+      body: { reason: 'The fixtures were moved' },
+    });
+    expect(request).toMatchObject({ status: 'OPEN', role: 'entrant', wallet: alice.address });
+    const again = await alice.client.tournaments
+      .requestCancel({ params: { tournamentId }, body: { reason: 'Asking twice' } })
+      .catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ApiError);
+    expect((again as ApiError).code).toBe('CANCEL_REQUEST_EXISTS');
+
+    const open = await ops.tournaments.adminCancelRequests({ query: { tournamentId, status: 'OPEN' } });
+    expect(open.requests.map((r) => r.id)).toEqual([request.id]);
+    const status = await ops.parlayTournamentsAdmin.configStatus();
+    expect(status).toMatchObject({ mode: 'in-process', reachable: true });
+
+    const cancelled = await ops.tournaments.adminCancel({
+      params: { tournamentId },
+      body: { reason: 'Fixtures moved' },
+    });
+    expect(cancelled).toMatchObject({ status: 'CANCELED', acceptedRequests: 1, refund: { leafCount: 2 } });
+    expect(await alice.client.tournaments.cancelRequest({ params: { tournamentId }, query: {} })).toMatchObject({
+      request: { status: 'ACCEPTED' },
+    });
+    await ops.tournaments.adminSetRefundRootOnchain({ params: { tournamentId }, body: {} });
+
+    const proof = await until(
+      () => alice.client.tournaments.refundProof({ params: { tournamentId }, query: {} }),
+      (p) => p.published,
+    );
+    expect(proof).toMatchObject({ wallet: alice.address, amount: (10n * UNIT).toString(), claimed: false });
+
+    // Anyone may send the claim; the vault pays the leaf's wallet.
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await server.container.chain.fundGas(sender.address, UNIT);
+    const wallet = createWalletClient({ transport: http(rpcUrl()), account: sender });
+    const before = await balance(alice.address);
+    const hash = await wallet.sendTransaction({
+      to: proof.claimCall.to as Address,
+      data: proof.claimCall.data as Hex,
+      chain: null,
+    });
+    const receipt = await createPublicClient({ transport: http(rpcUrl()) }).waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    expect((await balance(alice.address)) - before).toBe(10n * UNIT);
+    expect((await alice.client.tournaments.refundProof({ params: { tournamentId }, query: {} })).claimed).toBe(true);
+  });
+});

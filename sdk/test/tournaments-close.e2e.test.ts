@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarResult } from '../../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
+import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
+import { ManualClock } from '../../server/src/platform/clock.js';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import type { DuelkitClient } from '../src/index.js';
+import { signedInClient, until, UNIT } from './support.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 11, 1, 8);
+const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
+const clock = new ManualClock(T0);
+let server: TestServer;
+let ops: DuelkitClient;
+
+beforeAll(async () => {
+  server = await startTestServer(
+    {
+      JOBS_ENABLED: 'true',
+      TOURNAMENT_RESULTS_INTERVAL_MS: '300',
+      TOURNAMENT_AUTOMATION_INTERVAL_MS: '500',
+      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+      TOURNAMENT_FIXTURES_PER_STAGE: '2',
+      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+      RATE_LIMIT_TEAM_PER_MIN: '100000',
+    },
+    { clock },
+  );
+  const email = `tournaments-e2e-${Date.now()}@example.com`;
+  await server.container.identity.admins.create(email, 'tournaments e2e admin password');
+  const { client } = await signedInClient(server, 'tce_ops');
+  const login = await client.adminAuth.login({ body: { email, password: 'tournaments e2e admin password' } });
+  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
+  ops = client.withOptions({ adminToken: login.token });
+}, 120_000);
+afterAll(() => server?.close());
+
+type Outcome = 'HOME' | 'DRAW' | 'AWAY';
+const resultOf = (providerFixtureId: number): Outcome | 'VOID' => {
+  const r = calendarResult(providerFixtureId);
+  if (r.state === 'cancelled') return 'VOID';
+  return r.homeGoals > r.awayGoals ? 'HOME' : r.homeGoals < r.awayGoals ? 'AWAY' : 'DRAW';
+};
+
+describe('closing a tournament through the SDK', () => {
+  it('result → dispute rejected → stage settled by the automation → final window → root on the vault → claim → confirm', async () => {
+    const creator = await signedInClient(server, 'tce_creator');
+    const alice = await signedInClient(server, 'tce_alice');
+    await creator.client.tournaments.depositBond({ body: { execute: true } });
+    const tournamentId = randomBytes(12).toString('hex');
+    const deposit = await creator.client.tournaments.deposit({
+      params: { tournamentId },
+      body: { stakeAsset: 'credits', amount: (10n * UNIT).toString(), execute: true },
+    });
+    await creator.client.tournaments.create({
+      body: {
+        name: 'SDK final',
+        stakeAsset: 'credits',
+        format: 'KNOCKOUT',
+        clientTournamentId: tournamentId,
+        creatorDepositTxHash: deposit.txHash as string,
+        totalStages: 1,
+        stages: [
+          { stageIndex: 1, buyinUsdc: (10n * UNIT).toString(), isFinal: true, startTime: at(1), endTime: at(7) },
+        ],
+        config: { minEntriesToActivate: 2 },
+      },
+    });
+    const entry = await alice.client.tournaments.deposit({ params: { tournamentId }, body: { execute: true } });
+    await alice.client.tournaments.enter({ params: { tournamentId }, body: { depositTxHash: entry.txHash as string } });
+    await until(
+      () => alice.client.tournaments.myStatus({ params: { tournamentId }, query: {} }),
+      (s) => s.hasEntry,
+    );
+    const { stages } = await alice.client.tournaments.get({ params: { tournamentId } });
+    const stage = stages[0];
+    // A fixture that is played (the fake calendar cancels about one in 31).
+    const f1 = stage?.fixtures.find((f) => resultOf(f.providerFixtureId) !== 'VOID');
+    if (!stage || !f1) throw new Error('a stage with a played fixture expected');
+    const right = resultOf(f1.providerFixtureId) as Outcome;
+    const wrong: Outcome = right === 'HOME' ? 'AWAY' : 'HOME';
+    await alice.client.tournaments.createPick({
+      params: { tournamentId, stageId: stage.id },
+      body: { fixtureId: f1.id, outcome: right, stake: 500 },
+    });
+
+    clock.advance(7 * HOUR);
+    await until(
+      () => alice.client.tournaments.get({ params: { tournamentId } }),
+      (d) => d.tournament.status === 'COMPLETED',
+    );
+    const disputeable = await creator.client.tournaments.disputeableMarkets({
+      params: { tournamentId, stageId: stage.id },
+    });
+    expect(disputeable.markets.map((m) => m.marketId)).toContain(f1.id);
+    const { dispute } = await creator.client.tournaments.fileMarketDispute({
+      params: { tournamentId, marketId: f1.id },
+      body: { reason: 'The score I saw was different', proposedResult: wrong },
+    });
+    const decided = await ops.tournaments.adminResolveDispute({
+      params: { disputeId: dispute.id },
+      body: { decision: 'REJECT', note: 'The official result stands' },
+    });
+    expect(decided).toMatchObject({ changed: false, dispute: { status: 'REJECTED' } });
+
+    // Past the stage's window: the automation job settles it; then the final window runs.
+    clock.advance(25 * HOUR);
+    const settled = await until(
+      () => ops.tournaments.adminCanProceed({ params: { stageId: stage.id } }),
+      (p) => p.settled,
+    );
+    expect(settled.canProceed).toBe(true);
+    const status = await ops.tournaments.adminAutomationStatus({ params: { tournamentId } });
+    expect(status.payout).toMatchObject({ ready: false, rootStatus: 'none' });
+    expect(status.payout.reasons.map((r) => r.code)).toEqual(['FINAL_WINDOW_OPEN']);
+    await ops.tournaments.adminSetFinalDisputeWindow({ params: { tournamentId }, body: { endsAt: at(20) } });
+
+    const built = await ops.tournaments.adminSetRoot({ params: { tournamentId }, body: {} });
+    // Two entrants of 10: the champion takes 60 % + the 15 % a one-round bracket cannot pay, the runner-up 25 %.
+    const aliceShare = 15n * UNIT;
+    expect(built).toMatchObject({ status: 'built', total: (20n * UNIT).toString(), leafCount: 2 });
+    expect(built.payouts).toMatchObject([
+      { wallet: alice.address, amount: aliceShare.toString(), placement: 1 },
+      { wallet: creator.address, amount: (5n * UNIT).toString(), placement: 2 },
+    ]);
+    await ops.tournaments.adminSetPayoutRootOnchain({ params: { tournamentId }, body: {} });
+
+    const proof = await until(
+      () => alice.client.tournaments.claimProof({ params: { tournamentId }, query: {} }),
+      (p) => p.published,
+    );
+    // Anyone with gas may send the vault's claim; the money goes to the leaf's account.
+    const rpc = http((server.container.chain as ViemChainAdapter).embeddedRpcUrl as string);
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await server.container.chain.fundGas(sender.address, UNIT);
+    const before = await server.container.chain.collateralBalance('credits', alice.address);
+    const hash = await createWalletClient({ transport: rpc, account: sender }).sendTransaction({
+      to: proof.call.to as Address,
+      data: proof.call.data as Hex,
+      chain: null,
+    });
+    await createPublicClient({ transport: rpc }).waitForTransactionReceipt({ hash });
+    const confirmed = await alice.client.tournaments.confirmClaim({ params: { tournamentId }, body: { txHash: hash } });
+    expect(confirmed).toMatchObject({ claimed: true, recorded: true, amount: aliceShare.toString() });
+    expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(aliceShare);
+    const payoutStatus = await alice.client.tournaments.payoutStatus({ params: { tournamentId } });
+    expect(payoutStatus).toMatchObject({ rootOnChain: true, complete: false, leavesClaimed: 1 });
+    expect(payoutStatus.leaves.find((l) => l.wallet === alice.address)).toMatchObject({
+      claimed: true,
+      claimTxHash: hash,
+    });
+  }, 120_000);
+});

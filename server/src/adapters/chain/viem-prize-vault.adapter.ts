@@ -1,0 +1,208 @@
+import {
+  parseEventLogs,
+  toHex,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hash,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+} from 'viem';
+import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
+import { PrizeVaultAbi } from './artifacts/PrizeVault.js';
+import type { CollateralKind } from './chain.port.js';
+import type { ChainWriter } from './chain-writer.js';
+import type {
+  PrizeVaultPort,
+  VaultDeposit,
+  VaultDistributionKind,
+  VaultReceipt,
+  VaultWriteKey,
+} from './prize-vault.port.js';
+
+/** The vault contract of each collateral. */
+export interface VaultAddresses {
+  readonly credits: Address;
+  readonly usdc: Address;
+}
+
+/** The vault's ABI with the token's errors, so a revert inside the token (balance, allowance) decodes to its code. */
+const VaultCallAbi = [...PrizeVaultAbi, ...CollateralTokenAbi.filter((item) => item.type === 'error')];
+
+const KIND_NUMBER: Record<VaultDistributionKind, number> = { payout: 0, refund: 1 };
+const KIND_NAME: readonly VaultDistributionKind[] = ['payout', 'refund'];
+
+/**
+ * PrizeVault through viem. Every write goes through the chain transaction pipeline (ChainWriter):
+ * simulated first (a revert is a 4xx), recorded under its key before it is signed and broadcast,
+ * so a key is sent at most once whatever retries, jobs or restarts ask for it again.
+ */
+export class ViemPrizeVaultAdapter implements PrizeVaultPort {
+  constructor(
+    private readonly client: PublicClient,
+    private readonly writer: ChainWriter,
+    private readonly operator: LocalAccount,
+    private readonly vaults: VaultAddresses,
+    private readonly tokens: VaultAddresses,
+  ) {}
+
+  address(collateral: CollateralKind): Address {
+    return this.vaults[collateral];
+  }
+
+  async deposit(
+    signer: LocalAccount,
+    collateral: CollateralKind,
+    poolId: Hex,
+    stage: number,
+    amount: bigint,
+    write: Partial<VaultWriteKey> = {},
+  ): Promise<Hash> {
+    await this.writer.ensureGas(signer.address);
+    await this.writer.ensureAllowance(signer, this.tokens[collateral], this.vaults[collateral], amount);
+    return this.writer.contract(
+      signer,
+      { address: this.vaults[collateral], abi: VaultCallAbi, functionName: 'deposit', args: [poolId, stage, amount] },
+      {
+        kind: 'vault.deposit',
+        key: write.key,
+        effect: { collateral, poolId, stage, from: signer.address, amount: amount.toString() },
+      },
+    );
+  }
+
+  release(
+    collateral: CollateralKind,
+    poolId: Hex,
+    to: Address,
+    amount: bigint,
+    reason: string,
+    write: VaultWriteKey,
+  ): Promise<Hash> {
+    return this.operatorWrite(collateral, 'release', [poolId, to, amount, toHex(reason.slice(0, 32), { size: 32 })], {
+      kind: 'vault.release',
+      key: write.key,
+      effect: { collateral, poolId, to, amount: amount.toString(), reason },
+    });
+  }
+
+  setRoot(
+    collateral: CollateralKind,
+    poolId: Hex,
+    kind: VaultDistributionKind,
+    root: Hex,
+    total: bigint,
+    write: VaultWriteKey,
+  ): Promise<Hash> {
+    return this.operatorWrite(collateral, 'setRoot', [poolId, KIND_NUMBER[kind], root, total], {
+      kind: 'vault.set_root',
+      key: write.key,
+      effect: { collateral, poolId, kind, root, total: total.toString() },
+    });
+  }
+
+  claim(
+    collateral: CollateralKind,
+    poolId: Hex,
+    kind: VaultDistributionKind,
+    account: Address,
+    amount: bigint,
+    proof: readonly Hex[],
+    write: VaultWriteKey,
+  ): Promise<Hash> {
+    return this.operatorWrite(collateral, 'claim', [poolId, KIND_NUMBER[kind], account, amount, [...proof]], {
+      kind: 'vault.claim',
+      key: write.key,
+      effect: { collateral, poolId, kind, account, amount: amount.toString() },
+    });
+  }
+
+  poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint> {
+    return this.client.readContract({
+      address: this.vaults[collateral],
+      abi: PrizeVaultAbi,
+      functionName: 'poolBalance',
+      args: [poolId],
+    });
+  }
+
+  async distribution(collateral: CollateralKind, poolId: Hex, kind: VaultDistributionKind) {
+    const [root, total, claimed] = await this.client.readContract({
+      address: this.vaults[collateral],
+      abi: PrizeVaultAbi,
+      functionName: 'distributions',
+      args: [poolId, KIND_NUMBER[kind]],
+    });
+    return { root: /^0x0+$/.test(root) ? null : root, total, claimed };
+  }
+
+  isClaimed(collateral: CollateralKind, poolId: Hex, kind: VaultDistributionKind, account: Address): Promise<boolean> {
+    return this.client.readContract({
+      address: this.vaults[collateral],
+      abi: PrizeVaultAbi,
+      functionName: 'claimed',
+      args: [poolId, KIND_NUMBER[kind], account],
+    });
+  }
+
+  async receipt(txHash: Hash): Promise<VaultReceipt> {
+    let receipt;
+    try {
+      receipt = await this.client.getTransactionReceipt({ hash: txHash });
+    } catch (err) {
+      if (err instanceof TransactionReceiptNotFoundError || err instanceof TransactionNotFoundError) {
+        return { status: 'pending', sender: null, deposits: [], claims: [] };
+      }
+      throw err;
+    }
+    const byVault = new Map<string, CollateralKind>([
+      [this.vaults.credits.toLowerCase(), 'credits'],
+      [this.vaults.usdc.toLowerCase(), 'usdc'],
+    ]);
+    const ours = receipt.logs.filter((l) => byVault.has(l.address.toLowerCase()));
+    const deposits: VaultDeposit[] = [];
+    const claims: VaultReceipt['claims'][number][] = [];
+    if (receipt.status === 'success') {
+      for (const log of parseEventLogs({ abi: PrizeVaultAbi, logs: ours })) {
+        const collateral = byVault.get(log.address.toLowerCase()) as CollateralKind;
+        if (log.eventName === 'Deposited') {
+          deposits.push({
+            collateral,
+            poolId: log.args.poolId,
+            stage: log.args.stage,
+            from: log.args.from,
+            amount: log.args.amount,
+            txHash,
+            logIndex: log.logIndex,
+            blockNumber: log.blockNumber,
+          });
+        } else if (log.eventName === 'Claimed') {
+          const kind = KIND_NAME[log.args.kind];
+          if (kind)
+            claims.push({
+              collateral,
+              poolId: log.args.poolId,
+              kind,
+              account: log.args.account,
+              amount: log.args.amount,
+            });
+        }
+      }
+    }
+    return { status: receipt.status, sender: receipt.from, deposits, claims };
+  }
+
+  private async operatorWrite(
+    collateral: CollateralKind,
+    functionName: 'release' | 'setRoot' | 'claim',
+    args: readonly unknown[],
+    intent: { kind: string; key: string; effect: Record<string, unknown> },
+  ): Promise<Hash> {
+    return this.writer.contract(
+      this.operator,
+      { address: this.vaults[collateral], abi: VaultCallAbi, functionName, args },
+      intent,
+    );
+  }
+}
