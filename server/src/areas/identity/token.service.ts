@@ -43,13 +43,21 @@ function keyOf(secret: string): Key {
   };
 }
 
+/** Verified tokens remembered per process: every authenticated request verifies its token. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 /**
  * HS256 JWTs with a key id: new tokens are signed with the current secret; tokens signed with a
  * previous secret keep verifying until they expire, which is how the secret rotates.
+ *
+ * A token that verified once is remembered (by its exact text and audience) until it expires, so a
+ * client's next requests skip the HMAC; expiry is still checked on every use, and revocation is the
+ * caller's check, made on every request as before.
  */
 export class TokenService {
   private readonly current: Key;
   private readonly byKid: Map<string, Key>;
+  private readonly verified = new Map<string, JWTPayload>();
 
   constructor(
     secret: string,
@@ -121,6 +129,22 @@ export class TokenService {
   }
 
   private async verify(token: string, audience: string): Promise<JWTPayload> {
+    const cacheKey = `${audience} ${token}`;
+    const known = this.verified.get(cacheKey);
+    if (known) {
+      if ((known.exp as number) * 1000 > Date.now()) return known;
+      this.verified.delete(cacheKey);
+    }
+    const payload = await this.verifyOnce(token, audience);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(cacheKey, payload);
+    return payload;
+  }
+
+  private async verifyOnce(token: string, audience: string): Promise<JWTPayload> {
     let kid: string | undefined;
     try {
       kid = decodeProtectedHeader(token).kid;
