@@ -43,7 +43,7 @@ describe('the provider token', () => {
     const store = new RecordingCache(new MemoryCacheAdapter(10_000_000, clock));
     const logLines: string[] = [];
     const logger = createLogger('trace', { write: (line: string) => void logLines.push(line) });
-    const { service } = sportsHarness(fake, { clock, store, logger, timeoutMs: 100 });
+    const { service } = sportsHarness(fake, { clock, store, logger, timeoutMs: 1_000 });
     const outputs: string[] = [];
     const run = async (call: () => Promise<unknown>) => {
       try {
@@ -82,10 +82,10 @@ describe('the provider token', () => {
       fake.setMode({ status, pathPrefix: 'football/teams/2' });
       await run(() => service.proxy({ path: `football/teams/2${status}` }));
     }
-    fake.setMode({ delayMs: 300, pathPrefix: 'football/teams/3' });
+    fake.setMode({ delayMs: 1_500, pathPrefix: 'football/teams/3' });
     await run(() => service.proxy({ path: 'football/teams/3' }));
     fake.setMode(null);
-    await settle(300);
+    await settle(1_500);
 
     expect(outputs).toHaveLength(14);
     expect(outputs.filter((o) => o.includes('"_meta"'))).toHaveLength(7);
