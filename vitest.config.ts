@@ -11,6 +11,9 @@ export default defineConfig({
   resolve,
   ssr,
   test: {
+    // On a 2-core machine Vitest would default to one worker; the integration and e2e files mostly
+    // wait on PostgreSQL, the chain and child processes, so two run side by side.
+    maxWorkers: 2,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     projects: [
       {
