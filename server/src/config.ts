@@ -20,6 +20,8 @@ export interface Config {
     readonly corsOrigins: '*' | string[];
     readonly jsonBodyLimit: string;
     readonly shutdownGraceMs: number;
+    /** DUELKIT_ROUTE_LEDGER: where test runs record the contract routes served (unset: nothing recorded). */
+    readonly routeLedgerDir: string | undefined;
   };
   readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly database: {
@@ -257,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       corsOrigins: e.CORS_ORIGINS === '*' ? ('*' as const) : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
       jsonBodyLimit: e.JSON_BODY_LIMIT,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      routeLedgerDir: e.DUELKIT_ROUTE_LEDGER,
     },
     logLevel: e.LOG_LEVEL,
     database: {

@@ -53,6 +53,11 @@ export const EnvSchema = z.object({
   TOURNAMENTS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
   /** Embedded mode: value of the development builder key created on first start when no key exists. */
   DUELKIT_DEV_BUILDER_KEY: z.string().min(16).optional(),
+  /**
+   * Test runs only: a directory where each process appends the contract routes it served over
+   * HTTP (one `<host> <METHOD> <path>` line per route), read by `pnpm routes:check`.
+   */
+  DUELKIT_ROUTE_LEDGER: z.string().min(1).optional(),
   /** Loopback port of the operator surface the operator commands call (keys:create, …); `off`: none. */
   OPERATOR_PORT: z.union([z.literal('off'), port]).default(3002),
   /** Where the operator credential is written when there is no data directory. */
