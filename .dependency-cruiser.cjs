@@ -1,0 +1,71 @@
+/**
+ * Import boundaries of the repository, checked by `pnpm boundaries` (part of `pnpm lint` and
+ * `pnpm test`). The layout and what each folder may import are described in CONTRIBUTING.md.
+ *
+ * Test files (`*.test.ts`) sit beside the code they test but are not part of its layer: they may
+ * start a whole server, so the layer rules do not apply to them. The cycle rule does.
+ *
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const TEST = '\\.test\\.ts$';
+const COMPOSITION_ROOT = '^server/src/(container|app|main|server)\\.ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-not-to-http',
+      comment: 'Areas and platform code never import the HTTP layer: services take plain values and throw DomainError.',
+      severity: 'error',
+      from: { path: '^server/src/(areas|platform)/', pathNot: TEST },
+      to: { path: '^server/src/http/' },
+    },
+    {
+      name: 'domain-not-to-composition-root',
+      comment:
+        'Areas and platform code never import the wiring (container, app, main, server): they receive their dependencies.',
+      severity: 'error',
+      from: { path: '^server/src/(areas|platform)/', pathNot: TEST },
+      to: { path: COMPOSITION_ROOT },
+    },
+    {
+      name: 'adapters-not-to-http',
+      comment: 'Adapters implement a port; they never import the HTTP layer or the wiring.',
+      severity: 'error',
+      from: { path: '^server/src/adapters/', pathNot: TEST },
+      to: { path: ['^server/src/http/', COMPOSITION_ROOT] },
+    },
+    {
+      name: 'packages-not-to-server',
+      comment: 'The contract and the SDK are published packages: they import nothing of the server.',
+      severity: 'error',
+      from: { path: '^(contract|sdk)/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'contract-not-to-sdk',
+      comment: 'The SDK builds on the contract, never the other way round.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { path: '^sdk/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, type-only imports included: split the shared part into a module of its own.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/', '^server/src/adapters/chain/artifacts/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['duelkit-source', 'import', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
