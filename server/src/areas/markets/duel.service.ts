@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contract';
 import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import { pgArray } from '../../platform/db/sql.js';
 import { MIN_STAKE } from './fpmm.math.js';
 import { currentIdempotentRun, requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
@@ -267,11 +268,6 @@ export class DuelService {
 
 function percentOf(price: string | undefined): string {
   return (Number(BigInt(price ?? '0') / 10n ** 14n) / 100).toFixed(2);
-}
-
-/** A PostgreSQL array literal of text values, quoted so commas and braces stay inside. */
-export function pgArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 }
 
 /**

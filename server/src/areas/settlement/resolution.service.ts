@@ -13,6 +13,7 @@ import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition, canTransition } from '../markets/duel-state.js';
+import { assertCreator } from '../markets/market-creator.js';
 import type { MarketAccess } from '../markets/market-access.js';
 import type { LocalAccount } from 'viem';
 
@@ -88,7 +89,7 @@ export class ResolutionService {
     const checked: { duel: Duel; outcome: number }[] = [];
     for (const [i, item] of request.duelIds.entries()) {
       const duel = await this.duels.require(item.duelId);
-      this.assertCreator(duel, caller, 'resolve');
+      assertCreator(duel, caller, 'resolve it');
       assertTransition(duel, 'resolve', 'creator', now);
       this.assertOption(duel, item.winningOptionIndex, `body.duelIds.${i}.winningOptionIndex`);
       checked.push({ duel, outcome: item.winningOptionIndex });
@@ -170,7 +171,7 @@ export class ResolutionService {
   /** Contests with addresses: the creator's view. */
   async creatorContests(caller: Caller, duelId: string, page: Page) {
     const duel = await this.duels.require(duelId);
-    this.assertCreator(duel, caller, 'list the contests with addresses of');
+    assertCreator(duel, caller, 'list its contests with addresses');
     return this.contestPage(duel.duelId, page);
   }
 
@@ -210,7 +211,7 @@ export class ResolutionService {
     by: { actor: 'creator'; caller: Caller } | { actor: 'admin' } | { actor: 'system' },
   ) {
     const duel = await this.duels.require(body.duelId);
-    if (by.actor === 'creator') this.assertCreator(duel, by.caller, 'finalize');
+    if (by.actor === 'creator') assertCreator(duel, by.caller, 'finalize it');
     assertTransition(duel, 'finalize', by.actor, this.now());
     const resolved = duel.winningOptionIndex ?? 0;
     const final = body.winningOptionIndex ?? resolved;
@@ -291,15 +292,6 @@ export class ResolutionService {
       [duelId, holder, duelId, holder],
     );
     return rows.length > 0;
-  }
-
-  private assertCreator(duel: Duel, caller: Caller, action: string): void {
-    const isCreator = duel.creatorUserId === caller.userId || same(duel.creatorAddress, caller.address);
-    if (!isCreator) {
-      throw new DomainError('FORBIDDEN', `Only the creator of duel ${duel.duelId} may ${action} it`, {
-        details: { duelId: duel.duelId },
-      });
-    }
   }
 
   private assertOption(duel: Duel, option: number, field: string): void {

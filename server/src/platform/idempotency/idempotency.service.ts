@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Orm } from '../db/orm.js';
+import { canonicalJson } from '../canonical-json.js';
 
 export interface IdempotencyScope {
   readonly tenantId: string;
@@ -47,19 +48,6 @@ interface Row {
   pending_body: unknown;
   locked_at: Date;
   expires_at: Date;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj)
-      .sort()
-      .filter((k) => obj[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Fingerprint of what makes two requests "the same": path, query and body, key order aside. */
