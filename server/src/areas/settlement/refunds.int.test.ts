@@ -14,6 +14,7 @@ import { createLogger } from '../../logger.js';
 import { DuelRepository } from '../markets/duel.repository.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { insertDuel } from '../../../test/support/duel-fixture.js';
 import { DistributionService, type DistributionFaults } from './distribution.service.js';
 import { MarketAdminQueries } from './market-admin.queries.js';
 import { MarketAdminService } from './market-admin.service.js';
@@ -66,17 +67,15 @@ async function chainNow(): Promise<number> {
 async function market(creator: PrivateKeyAccount, startIn: number, endIn: number): Promise<`0x${string}`> {
   const duelId = keccak256(toHex(randomUUID()));
   const now = await chainNow();
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps,
-         ext_live, is_canonical, initial_liquidity)
-       values (?, ?, ?, ?, 'Refund me', 'Football', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?),
-         now(), 'open', 'pending', '{}', 0, 0, 5000, false, false, ?)`,
-      [randomUUID(), duelId, randomUUID(), creator.address, now + startIn, now + endIn, FUNDING.toString()],
-    );
+  await insertDuel(orm.em.fork().getConnection(), {
+    duelId,
+    creator: creator.address,
+    question: 'Refund me',
+    startTime: new Date((now + startIn) * 1000),
+    endTime: new Date((now + endIn) * 1000),
+    chainState: 'pending',
+    initialLiquidity: FUNDING,
+  });
   await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', [
     duelId,
     chain.addresses.credits,
