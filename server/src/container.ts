@@ -18,7 +18,11 @@ import {
 import { QuoteSigner } from './areas/markets/quote-signer.js';
 import { Quoter } from './areas/markets/bet-quotes.js';
 import { MarketSettingsStore } from './areas/settlement/market-settings.js';
-import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
+import { DistributionService } from './areas/settlement/distribution.service.js';
+import { MarketAdminQueries } from './areas/settlement/market-admin.queries.js';
+import { MarketAdminService } from './areas/settlement/market-admin.service.js';
+import { ResolutionService } from './areas/settlement/resolution.service.js';
+import { settlementTasks } from './areas/settlement/settlement-tasks.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
@@ -149,7 +153,14 @@ export interface Container {
   /** The durable job engine, when this process runs background work (JOBS_ENABLED). */
   readonly jobs: JobEngine | undefined;
   /** Resolution, contests, payouts and refunds, market administration (§4.7, §4.16). */
-  readonly settlement: Settlement;
+  readonly settlement: {
+    readonly resolution: ResolutionService;
+    readonly distribution: DistributionService;
+    readonly admin: MarketAdminService;
+    /** The admin's read-only views of markets. */
+    readonly adminQueries: MarketAdminQueries;
+    readonly settings: MarketSettingsStore;
+  };
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -356,21 +367,26 @@ export async function createContainer(
     config.markets,
   );
   const sinks: MarketEventSink[] = [];
-  const settlement = createSettlement({
+  const threshold = {
+    minParticipants: config.markets.bootstrapMinParticipants,
+    minVolume: config.markets.bootstrapMinVolume,
+  };
+  const resolution = new ResolutionService(orm, chain, duels, signers, access, logger);
+  const distribution = new DistributionService(orm, chain, logger);
+  const adminQueries = new MarketAdminQueries(orm, duels, distribution, marketSettings, threshold);
+  const marketAdmin = new MarketAdminService(
     orm,
     chain,
     duels,
-    signers,
-    access,
+    distribution,
+    adminQueries,
+    marketSettings,
+    threshold,
     logger,
-    settings: marketSettings,
-    threshold: {
-      minParticipants: config.markets.bootstrapMinParticipants,
-      minVolume: config.markets.bootstrapMinVolume,
-    },
-    onChange: () => listCache.invalidate(),
-  });
-  sinks.push(settlement.paidSink);
+  );
+  const settlement = { resolution, distribution, admin: marketAdmin, adminQueries, settings: marketSettings };
+  // Paid events land in the payouts ledger inside the indexer's transaction.
+  sinks.push(distribution.paidSink);
   sinks.push(new InvitationEventSink());
   const invitations = new InvitationService(invitationRepo, duels, chain, signers);
   const parentRepo = new ParentMarketRepository(orm);
@@ -449,9 +465,15 @@ export async function createContainer(
       // Used wallet credentials matter only inside their 5-minute window.
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
     ];
-    settlement.attach(jobs);
+    distribution.attach(jobs);
     packs.attach(jobs);
-    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks], logger);
+    const settling = settlementTasks({
+      resolution,
+      distribution,
+      admin: marketAdmin,
+      onChange: () => listCache.invalidate(),
+    });
+    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks], logger);
     await tournaments.attach(jobs);
   }
   const container: Container = {
