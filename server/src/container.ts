@@ -48,6 +48,9 @@ import { startFakeSportmonks } from './adapters/sports-provider/fake-sportmonks.
 import { SportmonksHttpAdapter } from './adapters/sports-provider/sportmonks-http.adapter.js';
 import type { SportsProviderPort } from './adapters/sports-provider/sports-provider.port.js';
 import { SportsService } from './areas/sports/sports.service.js';
+import { upstreamLimits } from './areas/sports/sports-limits.js';
+import { SportsUpstreamClient } from './areas/sports/sports-upstream.client.js';
+import { SwrCache } from './areas/sports/swr.cache.js';
 import type { ChainPort } from './adapters/chain/chain.port.js';
 import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
@@ -496,9 +499,18 @@ export async function createContainer(
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
     authentication: new AuthenticationService(tokens, admins, new WalletCredentialVerifier(walletCredentials)),
-    sports: new SportsService(sportsProvider, sportsCache, logger, {
-      source: !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
-    }),
+    sports: new SportsService(
+      // The provider's cache windows and breaker periods are wall-clock time, whatever clock the
+      // tournaments run on.
+      new SwrCache(
+        sportsCache,
+        systemClock,
+        logger,
+        config.sports.limits,
+        !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
+      ),
+      new SportsUpstreamClient(sportsProvider, logger, systemClock, upstreamLimits(config.sports.limits)),
+    ),
     chain,
     chainTxs: { pipeline: chain.pipeline, reconciler },
     analytics,
