@@ -1,9 +1,9 @@
 import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import { ApiError, DuelkitClient } from '../src/index.js';
+import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { ApiError, DuelkitClient } from '@duelkit/sdk';
 import { until } from './support.js';
 
 const UNIT = 10n ** 18n;
