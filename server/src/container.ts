@@ -18,10 +18,13 @@ import {
 import { QuoteSigner } from './areas/markets/quote-signer.js';
 import { Quoter } from './areas/markets/bet-quotes.js';
 import { MarketSettingsStore } from './areas/settlement/market-settings.js';
+import { DistributionLedgerRepository } from './areas/settlement/distribution-ledger.repository.js';
 import { DistributionService } from './areas/settlement/distribution.service.js';
 import { MarketAdminQueries } from './areas/settlement/market-admin.queries.js';
+import { MarketAdminRepository } from './areas/settlement/market-admin.repository.js';
 import { MarketAdminService } from './areas/settlement/market-admin.service.js';
 import { ResolutionService } from './areas/settlement/resolution.service.js';
+import { ContestRepository } from './areas/settlement/contest.repository.js';
 import { settlementTasks } from './areas/settlement/settlement-tasks.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
@@ -374,11 +377,11 @@ export async function createContainer(
     minParticipants: config.markets.bootstrapMinParticipants,
     minVolume: config.markets.bootstrapMinVolume,
   };
-  const resolution = new ResolutionService(orm, chain, duels, signers, access, logger);
-  const distribution = new DistributionService(orm, chain, logger);
+  const resolution = new ResolutionService(new ContestRepository(orm), chain, duels, signers, access, logger);
+  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger);
   const adminQueries = new MarketAdminQueries(orm, duels, distribution, marketSettings, threshold);
   const marketAdmin = new MarketAdminService(
-    orm,
+    new MarketAdminRepository(orm),
     chain,
     duels,
     distribution,

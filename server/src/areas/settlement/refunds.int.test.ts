@@ -15,8 +15,10 @@ import { DuelRepository } from '../markets/duel.repository.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { insertDuel } from '../../../test/support/duel-fixture.js';
+import { DistributionLedgerRepository } from './distribution-ledger.repository.js';
 import { DistributionService, type DistributionFaults } from './distribution.service.js';
 import { MarketAdminQueries } from './market-admin.queries.js';
+import { MarketAdminRepository } from './market-admin.repository.js';
 import { MarketAdminService } from './market-admin.service.js';
 import { MarketSettingsStore } from './market-settings.js';
 
@@ -97,7 +99,7 @@ async function index() {
 }
 
 function services(faults?: DistributionFaults) {
-  const distribution = new DistributionService(orm, chain, logger, {
+  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, {
     concurrency: 1,
     confirmTimeoutMs: 5_000,
     ...(faults ? { faults } : {}),
@@ -120,7 +122,16 @@ function services(faults?: DistributionFaults) {
   });
   const threshold = { minParticipants: 2, minVolume: 0n };
   const queries = new MarketAdminQueries(orm, duels, distribution, settings, threshold);
-  const admin = new MarketAdminService(orm, chain, duels, distribution, queries, settings, threshold, logger);
+  const admin = new MarketAdminService(
+    new MarketAdminRepository(orm),
+    chain,
+    duels,
+    distribution,
+    queries,
+    settings,
+    threshold,
+    logger,
+  );
   return { distribution, admin, queries };
 }
 
@@ -177,7 +188,7 @@ beforeAll(async () => {
   orm = await initOrm(db.url, 4, false);
   chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
-  const sink = new DistributionService(orm, chain, logger).paidSink;
+  const sink = new DistributionService(new DistributionLedgerRepository(orm), chain, logger).paidSink;
   indexer = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'test', 30_000), logger, 2_000n, () => {}, [
     sink,
   ]);
