@@ -40,6 +40,7 @@ import { LeaderboardService } from './areas/analytics/leaderboard.service.js';
 import { PortfolioRepository } from './areas/analytics/portfolio.repository.js';
 import { PortfolioService } from './areas/analytics/portfolio.service.js';
 import { StatsService } from './areas/analytics/stats.service.js';
+import { ProtocolStatsRepository } from './areas/analytics/protocol-stats.repository.js';
 import { HealthService } from './platform/health/health.service.js';
 import { DuelRepository } from './areas/markets/duel.repository.js';
 import { PriceHistoryService } from './areas/markets/price-history.service.js';
@@ -348,7 +349,7 @@ export async function createContainer(
   const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
   const analyticsRepo = new AnalyticsRepository(orm);
   const analytics = {
-    stats: new StatsService(orm, analyticsRepo),
+    stats: new StatsService(new ProtocolStatsRepository(orm), analyticsRepo),
     leaderboards: new LeaderboardService(analyticsRepo),
     portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
   };
