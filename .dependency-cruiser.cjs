@@ -2,12 +2,14 @@
  * Import boundaries of the repository, checked by `pnpm boundaries` (part of `pnpm lint` and
  * `pnpm test`). The layout and what each folder may import are described in CONTRIBUTING.md.
  *
- * Test files (`*.test.ts`) sit beside the code they test but are not part of its layer: they may
- * start a whole server, so the layer rules do not apply to them. The cycle rule does.
+ * Test files (`*.test.ts`) and the test kits beside them (`*.test-kit.ts`) sit beside the code
+ * they test but are not part of its layer: they may start a whole server or build real adapters,
+ * so the layer rules do not apply to them. The cycle rule does.
  *
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const TEST = '\\.test\\.ts$';
+const TEST_KIT = '\\.test-kit\\.ts$';
 const COMPOSITION_ROOT = '^server/src/(container|app|main|server)\\.ts$';
 
 module.exports = {
@@ -16,7 +18,7 @@ module.exports = {
       name: 'domain-not-to-http',
       comment: 'Areas and platform code never import the HTTP layer: services take plain values and throw DomainError.',
       severity: 'error',
-      from: { path: '^server/src/(areas|platform)/', pathNot: TEST },
+      from: { path: '^server/src/(areas|platform)/', pathNot: [TEST, TEST_KIT] },
       to: { path: '^server/src/http/' },
     },
     {
@@ -24,15 +26,23 @@ module.exports = {
       comment:
         'Areas and platform code never import the wiring (container, app, main, server): they receive their dependencies.',
       severity: 'error',
-      from: { path: '^server/src/(areas|platform)/', pathNot: TEST },
+      from: { path: '^server/src/(areas|platform)/', pathNot: [TEST, TEST_KIT] },
       to: { path: COMPOSITION_ROOT },
     },
     {
       name: 'adapters-not-to-http',
       comment: 'Adapters implement a port; they never import the HTTP layer or the wiring.',
       severity: 'error',
-      from: { path: '^server/src/adapters/', pathNot: TEST },
+      from: { path: '^server/src/adapters/', pathNot: [TEST, TEST_KIT] },
       to: { path: ['^server/src/http/', COMPOSITION_ROOT] },
+    },
+    {
+      name: 'only-the-container-picks-adapters',
+      comment:
+        'Concrete adapters (*.adapter.ts) are chosen and built in container.ts alone; everything else depends on their port.',
+      severity: 'error',
+      from: { path: '^server/src/', pathNot: [TEST, TEST_KIT, COMPOSITION_ROOT, '^server/src/adapters/'] },
+      to: { path: '^server/src/adapters/.+\\.adapter\\.ts$' },
     },
     {
       name: 'packages-not-to-server',
