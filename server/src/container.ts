@@ -76,6 +76,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdempotencyService } from './platform/idempotency/idempotency.service.js';
+import { IdempotencyRepository } from './platform/idempotency/idempotency.repository.js';
 import { ChainStateRepository } from './platform/chain-tx/chain-state.repository.js';
 import type { ChainTxPipeline } from './platform/chain-tx/chain-tx.pipeline.js';
 import { ChainTxReconciler } from './platform/chain-tx/chain-tx.reconciler.js';
@@ -489,7 +490,7 @@ export async function createContainer(
     orm,
     redis,
     builderKeys: new BuilderKeyService(new BuilderKeyRepository(orm), config.builderKeys.cacheMs),
-    idempotency: new IdempotencyService(orm, config.idempotency),
+    idempotency: new IdempotencyService(new IdempotencyRepository(orm), config.idempotency),
     limits: {
       team: factory.create('key:team', config.rateLimits.teamPerMin),
       selfserve: factory.create('key:selfserve', config.rateLimits.selfservePerMin),
