@@ -45,6 +45,21 @@ module.exports = {
       to: { path: '^server/src/adapters/.+\\.adapter\\.ts$' },
     },
     {
+      name: 'services-query-through-repositories',
+      comment:
+        'Area services hold the rules; every query sits in a repository (or a *.queries.ts read model), so a service never touches the ORM or raw SQL.',
+      severity: 'error',
+      from: { path: '^server/src/areas/.+\\.service\\.ts$' },
+      to: { path: '^server/src/platform/db/(orm|sql)\\.ts$' },
+    },
+    {
+      name: 'services-not-to-the-orm',
+      comment: 'As above; a type alone (an EntityManager handed through to a repository) is fine.',
+      severity: 'error',
+      from: { path: '^server/src/areas/.+\\.service\\.ts$' },
+      to: { path: '@mikro-orm/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'packages-not-to-server',
       comment: 'The contract and the SDK are published packages: they import nothing of the server.',
       severity: 'error',
@@ -68,7 +83,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/', '^server/src/adapters/chain/artifacts/'] },
+    exclude: { path: ['(^|/)dist/', '^server/src/adapters/chain/artifacts/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
