@@ -49,7 +49,8 @@ async function write(
 async function trader(): Promise<PrivateKeyAccount> {
   const account = privateKeyToAccount(generatePrivateKey());
   await chain.fundGas(account.address, UNIT);
-  await chain.mint('credits', account.address, 1_000n * UNIT);
+  // Minted once mined: under load a broadcast mint can still be pending when the first buy is simulated.
+  await pub.waitForTransactionReceipt({ hash: await chain.mint('credits', account.address, 1_000n * UNIT) });
   await write(account, chain.addresses.credits, CollateralTokenAbi, 'approve', [chain.addresses.markets, 2n ** 255n]);
   return account;
 }
