@@ -21,7 +21,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
-          include: ['{contract,server,sdk,examples}/**/*.test.ts'],
+          include: ['{contract,server,sdk,examples,e2e}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
           environment: 'node',
         },
@@ -31,7 +31,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
-          include: ['{contract,server,sdk,examples}/**/*.int.test.ts'],
+          include: ['{contract,server,sdk,examples,e2e}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           environment: 'node',
           globalSetup: ['./server/test/global-setup.ts'],
@@ -44,7 +44,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'e2e',
-          include: ['{contract,server,sdk,examples}/**/*.e2e.test.ts'],
+          include: ['{contract,server,sdk,examples,e2e}/**/*.e2e.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           environment: 'node',
           globalSetup: ['./server/test/global-setup.ts'],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { initOrm } from '../src/platform/db/orm.js';
 import { CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
+import { duelsInsert, type DuelFixture } from '../test/support/duel-fixture.js';
 
 const ADMIN_URL = process.env['BENCH_PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const UNIT = 10n ** 18n;
@@ -35,21 +36,32 @@ async function freshDatabase(name: string): Promise<string> {
 async function seedDuels(url: string, count: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(
-    `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type,
-       collateral_stack, is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume,
-       unique_participants, yes_bps, ext_live, is_canonical, fee_bps, initial_liquidity)
-     select gen_random_uuid(), '0x' || lpad(to_hex(i), 64, '0'), gen_random_uuid(),
-       '0x000000000000000000000000000000000000dEaD', 'Bench question ' || i,
-       (array['Football','Cricket','Tennis','Formula 1'])[1 + i % 4], '{}', '{YES,NO}', 'PREDICTION',
-       case when i % 3 = 0 then 'usdc' else 'credits' end, i % 10 = 0,
-       now() + (i || ' minutes')::interval, now() + ((i + 60) || ' minutes')::interval,
-       now() - ((i * 4) || ' minutes')::interval,
-       (array['open','open','pending','settled','pending_contest'])[1 + i % 5], 'confirmed',
-       '{100000000000000000000,100000000000000000000}', 0, 0, 5000, false, false, 100, 0
-     from generate_series(1, $1) as i`,
-    [count],
-  );
+  const categories = ['Football', 'Cricket', 'Tennis', 'Formula 1'];
+  const statuses = ['open', 'open', 'pending', 'settled', 'pending_contest'] as const;
+  const now = Date.now();
+  const minute = 60_000;
+  const fixtures: DuelFixture[] = Array.from({ length: count }, (_, n) => {
+    const i = n + 1;
+    return {
+      duelId: `0x${i.toString(16).padStart(64, '0')}`,
+      creator: '0x000000000000000000000000000000000000dEaD',
+      question: `Bench question ${i}`,
+      category: categories[i % 4] as string,
+      collateralStack: i % 3 === 0 ? 'usdc' : 'credits',
+      isPrivate: i % 10 === 0,
+      startTime: new Date(now + i * minute),
+      endTime: new Date(now + (i + 60) * minute),
+      createdAt: new Date(now - i * 4 * minute),
+      status: statuses[i % 5] ?? 'open',
+      poolBalances: ['100000000000000000000', '100000000000000000000'],
+      feeBps: 100,
+    };
+  });
+  // A thousand rows per statement stays under PostgreSQL's 65,535 parameters.
+  for (let at = 0; at < fixtures.length; at += 1000) {
+    const { sql, params } = duelsInsert(fixtures.slice(at, at + 1000), { placeholders: 'pg' });
+    await client.query(sql, params);
+  }
   await client.query('analyze duels');
   await client.end();
 }

@@ -18,6 +18,7 @@ import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { requestId } from './http/middleware/request-id.js';
+import { routeLedger } from './http/middleware/route-ledger.js';
 import { marketsRouter } from './http/routes/markets.router.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
 import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
@@ -148,6 +149,7 @@ export function createHostApp(
     jsonQuery: false,
     responseValidation: true,
     globalMiddleware: [
+      ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
       responseCache(c.responseCache),
       authenticate(c.authentication),
       geoGate(c.geo),

@@ -1,6 +1,7 @@
 import { toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SPORTS_LIMITS } from './areas/sports/sports-limits.js';
 import { ConfigError, loadConfig, withListeningPort } from './config.js';
 
 describe('loadConfig', () => {
@@ -11,6 +12,13 @@ describe('loadConfig', () => {
     expect(config.http.marketsPort).toBe(3000);
     expect(config.http.tournamentsPort).toBe(3001);
     expect(config.rateLimits).toEqual({ teamPerMin: 120, selfservePerMin: 300, tournamentsIpPerMin: 300 });
+  });
+
+  it('gives the sports proxies their documented limits, each one settable', () => {
+    expect(loadConfig({}).sports.limits).toEqual(DEFAULT_SPORTS_LIMITS);
+    const set = loadConfig({ SPORTS_PER_KEY_CONCURRENCY: '3', SPORTS_BREAKER_OPEN_MS: '5000' }).sports.limits;
+    expect(set).toEqual({ ...DEFAULT_SPORTS_LIMITS, perKeyConcurrency: 3, breakerOpenMs: 5000 });
+    expect(() => loadConfig({ SPORTS_UPSTREAM_CONCURRENCY: '0' })).toThrow(/SPORTS_UPSTREAM_CONCURRENCY/);
   });
 
   it('lists every bad key in one message', () => {

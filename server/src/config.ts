@@ -3,6 +3,7 @@ import type { ChainAddresses } from './adapters/chain/chain.port.js';
 import { EnvSchema, type ParsedEnv } from './env.schema.js';
 import { loadEmbeddedSecrets } from './platform/secrets/embedded-secrets.js';
 import { productionProblems, runtimeDir } from './run-mode.js';
+import type { SportsLimits } from './areas/sports/sports-limits.js';
 
 export type RunMode = 'embedded' | 'production';
 
@@ -20,6 +21,8 @@ export interface Config {
     readonly corsOrigins: '*' | string[];
     readonly jsonBodyLimit: string;
     readonly shutdownGraceMs: number;
+    /** DUELKIT_ROUTE_LEDGER: where test runs record the contract routes served (unset: nothing recorded). */
+    readonly routeLedgerDir: string | undefined;
   };
   readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly database: {
@@ -145,6 +148,7 @@ export interface Config {
     readonly cricketV2BaseUrl: string;
     readonly timeoutMs: number;
     readonly cacheMaxBytes: number;
+    readonly limits: SportsLimits;
     readonly proxyIpPerMin: number;
     readonly helpersIpPerMin: number;
   };
@@ -257,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       corsOrigins: e.CORS_ORIGINS === '*' ? ('*' as const) : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
       jsonBodyLimit: e.JSON_BODY_LIMIT,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      routeLedgerDir: e.DUELKIT_ROUTE_LEDGER,
     },
     logLevel: e.LOG_LEVEL,
     database: {
@@ -376,6 +381,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cricketV2BaseUrl: e.SPORTMONKS_CRICKET_V2_BASE_URL,
       timeoutMs: e.SPORTS_UPSTREAM_TIMEOUT_MS,
       cacheMaxBytes: e.SPORTS_CACHE_MAX_BYTES,
+      limits: {
+        perKeyConcurrency: e.SPORTS_PER_KEY_CONCURRENCY,
+        upstreamConcurrency: e.SPORTS_UPSTREAM_CONCURRENCY,
+        upstreamQueue: e.SPORTS_UPSTREAM_QUEUE,
+        breakerThreshold: e.SPORTS_BREAKER_THRESHOLD,
+        breakerWindowMs: e.SPORTS_BREAKER_WINDOW_MS,
+        breakerOpenMs: e.SPORTS_BREAKER_OPEN_MS,
+        lockTtlMs: e.SPORTS_LOCK_TTL_MS,
+        lockPollMs: e.SPORTS_LOCK_POLL_MS,
+      },
       proxyIpPerMin: e.SPORTS_PROXY_IP_LIMIT_PER_MIN,
       helpersIpPerMin: e.SPORTS_HELPERS_IP_LIMIT_PER_MIN,
     },

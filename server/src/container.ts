@@ -18,7 +18,14 @@ import {
 import { QuoteSigner } from './areas/markets/quote-signer.js';
 import { Quoter } from './areas/markets/bet-quotes.js';
 import { MarketSettingsStore } from './areas/settlement/market-settings.js';
-import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
+import { DistributionLedgerRepository } from './areas/settlement/distribution-ledger.repository.js';
+import { DistributionService } from './areas/settlement/distribution.service.js';
+import { MarketAdminQueries } from './areas/settlement/market-admin.queries.js';
+import { MarketAdminRepository } from './areas/settlement/market-admin.repository.js';
+import { MarketAdminService } from './areas/settlement/market-admin.service.js';
+import { ResolutionService } from './areas/settlement/resolution.service.js';
+import { ContestRepository } from './areas/settlement/contest.repository.js';
+import { settlementTasks } from './areas/settlement/settlement-tasks.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
@@ -33,6 +40,7 @@ import { LeaderboardService } from './areas/analytics/leaderboard.service.js';
 import { PortfolioRepository } from './areas/analytics/portfolio.repository.js';
 import { PortfolioService } from './areas/analytics/portfolio.service.js';
 import { StatsService } from './areas/analytics/stats.service.js';
+import { ProtocolStatsRepository } from './areas/analytics/protocol-stats.repository.js';
 import { HealthService } from './platform/health/health.service.js';
 import { DuelRepository } from './areas/markets/duel.repository.js';
 import { PriceHistoryService } from './areas/markets/price-history.service.js';
@@ -44,6 +52,9 @@ import { startFakeSportmonks } from './adapters/sports-provider/fake-sportmonks.
 import { SportmonksHttpAdapter } from './adapters/sports-provider/sportmonks-http.adapter.js';
 import type { SportsProviderPort } from './adapters/sports-provider/sports-provider.port.js';
 import { SportsService } from './areas/sports/sports.service.js';
+import { upstreamLimits } from './areas/sports/sports-limits.js';
+import { SportsUpstreamClient } from './areas/sports/sports-upstream.client.js';
+import { SwrCache } from './areas/sports/swr.cache.js';
 import type { ChainPort } from './adapters/chain/chain.port.js';
 import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
@@ -65,6 +76,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdempotencyService } from './platform/idempotency/idempotency.service.js';
+import { IdempotencyRepository } from './platform/idempotency/idempotency.repository.js';
 import { ChainStateRepository } from './platform/chain-tx/chain-state.repository.js';
 import type { ChainTxPipeline } from './platform/chain-tx/chain-tx.pipeline.js';
 import { ChainTxReconciler } from './platform/chain-tx/chain-tx.reconciler.js';
@@ -149,7 +161,14 @@ export interface Container {
   /** The durable job engine, when this process runs background work (JOBS_ENABLED). */
   readonly jobs: JobEngine | undefined;
   /** Resolution, contests, payouts and refunds, market administration (§4.7, §4.16). */
-  readonly settlement: Settlement;
+  readonly settlement: {
+    readonly resolution: ResolutionService;
+    readonly distribution: DistributionService;
+    readonly admin: MarketAdminService;
+    /** The admin's read-only views of markets. */
+    readonly adminQueries: MarketAdminQueries;
+    readonly settings: MarketSettingsStore;
+  };
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -331,7 +350,7 @@ export async function createContainer(
   const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
   const analyticsRepo = new AnalyticsRepository(orm);
   const analytics = {
-    stats: new StatsService(orm, analyticsRepo),
+    stats: new StatsService(new ProtocolStatsRepository(orm), analyticsRepo),
     leaderboards: new LeaderboardService(analyticsRepo),
     portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
   };
@@ -356,21 +375,26 @@ export async function createContainer(
     config.markets,
   );
   const sinks: MarketEventSink[] = [];
-  const settlement = createSettlement({
-    orm,
+  const threshold = {
+    minParticipants: config.markets.bootstrapMinParticipants,
+    minVolume: config.markets.bootstrapMinVolume,
+  };
+  const resolution = new ResolutionService(new ContestRepository(orm), chain, duels, signers, access, logger);
+  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger);
+  const adminQueries = new MarketAdminQueries(orm, duels, distribution, marketSettings, threshold);
+  const marketAdmin = new MarketAdminService(
+    new MarketAdminRepository(orm),
     chain,
     duels,
-    signers,
-    access,
+    distribution,
+    adminQueries,
+    marketSettings,
+    threshold,
     logger,
-    settings: marketSettings,
-    threshold: {
-      minParticipants: config.markets.bootstrapMinParticipants,
-      minVolume: config.markets.bootstrapMinVolume,
-    },
-    onChange: () => listCache.invalidate(),
-  });
-  sinks.push(settlement.paidSink);
+  );
+  const settlement = { resolution, distribution, admin: marketAdmin, adminQueries, settings: marketSettings };
+  // Paid events land in the payouts ledger inside the indexer's transaction.
+  sinks.push(distribution.paidSink);
   sinks.push(new InvitationEventSink());
   const invitations = new InvitationService(invitationRepo, duels, chain, signers);
   const parentRepo = new ParentMarketRepository(orm);
@@ -449,9 +473,15 @@ export async function createContainer(
       // Used wallet credentials matter only inside their 5-minute window.
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
     ];
-    settlement.attach(jobs);
+    distribution.attach(jobs);
     packs.attach(jobs);
-    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks], logger);
+    const settling = settlementTasks({
+      resolution,
+      distribution,
+      admin: marketAdmin,
+      onChange: () => listCache.invalidate(),
+    });
+    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks], logger);
     await tournaments.attach(jobs);
   }
   const container: Container = {
@@ -460,7 +490,7 @@ export async function createContainer(
     orm,
     redis,
     builderKeys: new BuilderKeyService(new BuilderKeyRepository(orm), config.builderKeys.cacheMs),
-    idempotency: new IdempotencyService(orm, config.idempotency),
+    idempotency: new IdempotencyService(new IdempotencyRepository(orm), config.idempotency),
     limits: {
       team: factory.create('key:team', config.rateLimits.teamPerMin),
       selfserve: factory.create('key:selfserve', config.rateLimits.selfservePerMin),
@@ -474,9 +504,18 @@ export async function createContainer(
     geo: new GeoGate(overrides.geoLookup ?? createGeoLookup(config), config.geo.blockedCountries),
     health,
     authentication: new AuthenticationService(tokens, admins, new WalletCredentialVerifier(walletCredentials)),
-    sports: new SportsService(sportsProvider, sportsCache, logger, {
-      source: !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
-    }),
+    sports: new SportsService(
+      // The provider's cache windows and breaker periods are wall-clock time, whatever clock the
+      // tournaments run on.
+      new SwrCache(
+        sportsCache,
+        systemClock,
+        logger,
+        config.sports.limits,
+        !overrides.sportsProvider && config.sports.provider === 'fake' ? 'fake' : 'provider',
+      ),
+      new SportsUpstreamClient(sportsProvider, logger, systemClock, upstreamLimits(config.sports.limits)),
+    ),
     chain,
     chainTxs: { pipeline: chain.pipeline, reconciler },
     analytics,

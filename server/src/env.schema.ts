@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SPORTS_LIMITS } from './areas/sports/sports-limits.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -53,6 +54,11 @@ export const EnvSchema = z.object({
   TOURNAMENTS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
   /** Embedded mode: value of the development builder key created on first start when no key exists. */
   DUELKIT_DEV_BUILDER_KEY: z.string().min(16).optional(),
+  /**
+   * Test runs only: a directory where each process appends the contract routes it served over
+   * HTTP (one `<host> <METHOD> <path>` line per route), read by `pnpm routes:check`.
+   */
+  DUELKIT_ROUTE_LEDGER: z.string().min(1).optional(),
   /** Loopback port of the operator surface the operator commands call (keys:create, …); `off`: none. */
   OPERATOR_PORT: z.union([z.literal('off'), port]).default(3002),
   /** Where the operator credential is written when there is no data directory. */
@@ -88,6 +94,18 @@ export const EnvSchema = z.object({
     .int()
     .min(1_000_000)
     .default(64 * 1024 * 1024),
+  /** Sports proxies' protection (docs/sports-proxy.md): requests waiting on one cache key at once. */
+  SPORTS_PER_KEY_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_SPORTS_LIMITS.perKeyConcurrency),
+  /** Upstream calls in flight at once, and how many more may queue for a slot. */
+  SPORTS_UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_SPORTS_LIMITS.upstreamConcurrency),
+  SPORTS_UPSTREAM_QUEUE: z.coerce.number().int().min(0).default(DEFAULT_SPORTS_LIMITS.upstreamQueue),
+  /** Upstream 429s within the window that open a path's breaker, and how long it stays open. */
+  SPORTS_BREAKER_THRESHOLD: z.coerce.number().int().min(1).default(DEFAULT_SPORTS_LIMITS.breakerThreshold),
+  SPORTS_BREAKER_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_SPORTS_LIMITS.breakerWindowMs),
+  SPORTS_BREAKER_OPEN_MS: z.coerce.number().int().min(1).default(DEFAULT_SPORTS_LIMITS.breakerOpenMs),
+  /** Cross-instance collapse of one key's fetch: the lock's lifetime and how often waiters look. */
+  SPORTS_LOCK_TTL_MS: z.coerce.number().int().min(100).default(DEFAULT_SPORTS_LIMITS.lockTtlMs),
+  SPORTS_LOCK_POLL_MS: z.coerce.number().int().min(1).default(DEFAULT_SPORTS_LIMITS.lockPollMs),
   SPORTS_PROXY_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
   SPORTS_HELPERS_IP_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
   /** HMAC key for user and admin JWTs (≥ 32 characters). Embedded mode: generated at first start. */

@@ -4,7 +4,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initContract } from '@ts-rest/core';
-import { AmountSchema, ApiErrorSchema, commonResponses, meta } from '@duelkit/contract';
+import { AmountSchema, ApiErrorSchema, HealthSchema, ReadinessSchema, commonResponses, meta } from '@duelkit/contract';
 
 const c = initContract();
 import { createHostApp, tsRest } from '../app.js';
@@ -99,6 +99,24 @@ describe('builder keys', () => {
     expect((await call(`${server.marketsUrl}/ready`, { key: null })).status).toBe(200);
     const doc = await call(`${server.marketsUrl}/openapi.json`, { key: null });
     expect(doc.body?.['openapi']).toMatch(/^3\./);
+  });
+});
+
+describe('parlay health probes', () => {
+  it('answers liveness and readiness with the builder key, and refuses both without it', async () => {
+    const live = await call(`${server.tournamentsUrl}/api/parlay/health/live`);
+    expect(live.status).toBe(200);
+    expect(HealthSchema.parse(live.body)).toMatchObject({ status: 'ok', service: 'parlay' });
+    const ready = await call(`${server.tournamentsUrl}/api/parlay/health/ready`);
+    expect(ready.status).toBe(200);
+    const readiness = ReadinessSchema.parse(ready.body);
+    expect(readiness.status).not.toBe('not_ready');
+    expect(readiness.checks['postgres']?.status).toBe('up');
+    for (const path of ['/api/parlay/health/live', '/api/parlay/health/ready']) {
+      const refused = await call(`${server.tournamentsUrl}${path}`, { key: null });
+      expect(refused.status).toBe(401);
+      expect(ApiErrorSchema.parse(refused.body).code).toBe('BUILDER_KEY_INVALID');
+    }
   });
 });
 

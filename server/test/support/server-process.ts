@@ -17,7 +17,7 @@ export interface ServerProcess {
 
 /** The variables a child needs to run, without the test runner's own (NODE_ENV, VITEST, …). */
 function baseEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'TMPDIR', 'XDG_RUNTIME_DIR', 'LANG'];
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'XDG_RUNTIME_DIR', 'LANG', 'DUELKIT_ROUTE_LEDGER'];
   return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 }
 

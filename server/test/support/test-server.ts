@@ -43,6 +43,8 @@ export async function startTestServer(
     // Background jobs (indexer, snapshots, lifecycle sweeps) only where a test asks for them:
     // they would change rows that other tests insert directly.
     JOBS_ENABLED: 'false',
+    // The route-hit ledger of `pnpm test` (see scripts/routes-check.ts).
+    DUELKIT_ROUTE_LEDGER: process.env['DUELKIT_ROUTE_LEDGER'],
     ...env,
   });
   const running = await startDuelkit(config, { logger: createLogger('silent'), overrides });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../errors.js';
 import { CircuitBreaker } from '../../platform/outage/circuit-breaker.js';
-import { HttpTournamentsAdmin, SERVICE_TOKEN_HEADER, ACTING_ADMIN_HEADER } from './http-tournaments-admin.adapter.js';
+import { HttpTournamentsAdmin } from './http-tournaments-admin.adapter.js';
+import { ACTING_ADMIN_HEADER, SERVICE_TOKEN_HEADER } from './tournaments-admin.protocol.js';
 
 const TOKEN = 's'.repeat(40);
 const cancellation = {

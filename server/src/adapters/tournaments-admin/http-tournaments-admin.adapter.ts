@@ -11,12 +11,7 @@ import {
 import { DomainError } from '../../errors.js';
 import type { CircuitBreaker } from '../../platform/outage/circuit-breaker.js';
 import type { TournamentsAdminPort } from './tournaments-admin.port.js';
-
-/** Headers of the markets host's calls to the tournaments host's internal admin routes. */
-export const SERVICE_TOKEN_HEADER = 'x-duelkit-service-token';
-export const ACTING_ADMIN_HEADER = 'x-duelkit-admin-id';
-/** Where the tournaments host serves them. */
-export const INTERNAL_ADMIN_PREFIX = '/internal/tournaments-admin';
+import { ACTING_ADMIN_HEADER, INTERNAL_ADMIN_PREFIX, SERVICE_TOKEN_HEADER } from './tournaments-admin.protocol.js';
 
 /** An answer that says the tournaments side is not serving (as opposed to refusing the request). */
 class Unavailable extends Error {

@@ -64,6 +64,49 @@ describe('analytics over HTTP', () => {
     expect((await api('/svc/analytics/platform')).body['totals']).toMatchObject({ volume: s('62.5'), creators: 2 });
   });
 
+  it('summarises the stored statistics for anyone with the builder key', async () => {
+    const summary = await api('/svc/protocol-stats/summary');
+    expect(summary.status).toBe(200);
+    // The seeded scenario: 62.5 traded by two wallets; at most one stored row so far has no predecessor.
+    expect(summary.body).toMatchObject({ totalVolume: s('62.5'), totalUsers: 2 });
+    expect(summary.body['computedAt']).toEqual((await api('/svc/protocol-stats')).body['computedAt']);
+    const noKey = await fetch(`${server.marketsUrl}/svc/protocol-stats/summary`);
+    expect(noKey.status).toBe(401);
+  });
+
+  it("lists another wallet's created and traded markets and charts its PnL, private markets left out", async () => {
+    const created = await api('/svc/user/portfolio/duels', { body: { userAddress: BOB }, token });
+    expect(created.status).toBe(200);
+    // BOB created a public (cancelled) and a private market; a stranger sees the public one only.
+    expect(created.body['pagination']).toMatchObject({ total: 1 });
+    expect(created.body['data']).toEqual([expect.objectContaining({ isPrivate: false, volume: s('10'), traders: 2 })]);
+
+    const traded = await api('/svc/user/portfolio/table/duels', { body: { userAddress: ALICE, limit: 2 }, token });
+    expect(traded.status).toBe(200);
+    expect(traded.body['pagination']).toEqual({ page: 1, limit: 2, total: 3, hasMore: true });
+    expect((traded.body['data'] as { status: string }[]).map((r) => r.status)).toEqual(['open', 'settled']);
+
+    const chart = await api('/svc/user/portfolio/pnl-chart', { body: { userAddress: ALICE, timeRange: '1D' }, token });
+    expect(chart.status).toBe(200);
+    expect(chart.body).toMatchObject({ realizedPnl: s('11'), unrealizedPnl: s('-0.1'), totalPnl: s('10.9') });
+    expect(chart.body['points']).toHaveLength(24);
+
+    const badRange = await api('/svc/user/portfolio/pnl-chart', {
+      body: { userAddress: ALICE, timeRange: '2D' },
+      token,
+    });
+    expect([badRange.status, badRange.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
+    const badPage = await api('/svc/user/portfolio/table/duels', { body: { userAddress: ALICE, limit: 0 }, token });
+    expect([badPage.status, badPage.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
+    for (const path of [
+      '/svc/user/portfolio/duels',
+      '/svc/user/portfolio/table/duels',
+      '/svc/user/portfolio/pnl-chart',
+    ]) {
+      expect((await api(path, { body: { userAddress: ALICE } })).status).toBe(401);
+    }
+  });
+
   it('reads any wallet portfolio with a bearer token and validates the address', async () => {
     const details = await api('/svc/user/portfolio/accountDetails', {
       body: { userAddress: ALICE.toLowerCase() },

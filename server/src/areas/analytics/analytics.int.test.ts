@@ -5,6 +5,7 @@ import { AnalyticsRepository } from './analytics.repository.js';
 import { ALICE, amount, BOB, CAROL, ReadModelWriter, seedScenario, type Seeded } from './analytics.test-kit.js';
 import { LeaderboardService } from './leaderboard.service.js';
 import { StatsService } from './stats.service.js';
+import { ProtocolStatsRepository } from './protocol-stats.repository.js';
 
 let db: TestDatabase;
 let orm: Orm;
@@ -189,7 +190,7 @@ describe('global aggregate and charts', () => {
 describe('protocol statistics', () => {
   it('stores a row on refresh, returns it inside the window and stores another after it', async () => {
     let clock = new Date(now.getTime() + 1_000);
-    const stats = new StatsService(orm, repo, 30, 0, () => clock);
+    const stats = new StatsService(new ProtocolStatsRepository(orm), repo, 30, 0, () => clock);
     const first = await stats.refresh();
     expect(first.recomputed).toBe(true);
     expect(first.stats).toMatchObject({
@@ -251,7 +252,7 @@ describe('protocol statistics', () => {
   });
 
   it('reports totals and breakdowns by collateral, category and status', async () => {
-    const stats = new StatsService(orm, repo, 30, 0);
+    const stats = new StatsService(new ProtocolStatsRepository(orm), repo, 30, 0);
     const report = await stats.platform();
     expect(report.totals).toEqual({
       duels: 3,

@@ -1,3 +1,4 @@
+import { pgArray } from '../../platform/db/sql.js';
 import { prices } from '../markets/fpmm.math.js';
 import type { CollateralStack } from './analytics.types.js';
 
@@ -32,11 +33,6 @@ export function scopeWhere(scope: Scope, alias = 'd'): Fragment {
     params.push(scope.collateralStack);
   }
   return { sql: clauses.join(' and '), params };
-}
-
-/** A PostgreSQL array literal (the query builder would expand a JS array into a list). */
-export function pgArray(values: readonly (string | number)[]): string {
-  return `{${values.join(',')}}`;
 }
 
 /** Marginal price (scaled by 10^18) of every option of some open markets, as SQL array parameters. */

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { Orm } from '../../platform/db/orm.js';
+import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
 
 /** One collateral unit in base units (18 decimals). */
 export const U = 10n ** 18n;
@@ -48,31 +49,22 @@ export class ReadModelWriter {
   constructor(private readonly orm: Orm) {}
 
   async duel(seed: DuelSeed): Promise<string> {
-    const duelId = `0x${randomBytes(32).toString('hex')}`;
-    await this.conn().execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type,
-         collateral_stack, is_private, start_time, end_time, created_at, status, chain_state, winning_option_index,
-         pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
-       values (?, ?, ?, ?, ?, ?, '{}', '{YES,NO}', 'PREDICTION', ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], 0, 0, 5000, false, false)`,
-      [
-        randomUUID(),
-        duelId,
-        randomUUID(),
-        seed.creator,
-        `Question ${duelId.slice(2, 8)}?`,
-        seed.category,
-        seed.collateralStack,
-        seed.isPrivate ?? false,
-        new Date(seed.endTime.getTime() - 30 * DAY),
-        seed.endTime,
-        new Date(seed.endTime.getTime() - 31 * DAY),
-        seed.status,
-        seed.chainState ?? 'confirmed',
-        seed.winningOptionIndex ?? null,
-        `{${seed.poolBalances.join(',')}}`,
-      ],
-    );
-    return duelId;
+    const duelId = newDuelId();
+    return insertDuel(this.conn(), {
+      duelId,
+      creator: seed.creator,
+      question: `Question ${duelId.slice(2, 8)}?`,
+      category: seed.category,
+      collateralStack: seed.collateralStack,
+      isPrivate: seed.isPrivate ?? false,
+      startTime: new Date(seed.endTime.getTime() - 30 * DAY),
+      endTime: seed.endTime,
+      createdAt: new Date(seed.endTime.getTime() - 31 * DAY),
+      status: seed.status,
+      chainState: seed.chainState ?? 'confirmed',
+      winningOptionIndex: seed.winningOptionIndex ?? null,
+      poolBalances: seed.poolBalances,
+    });
   }
 
   /** Inserts the trade and moves the position exactly as the indexer does. */

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Orm } from '../../platform/db/orm.js';
-import { sqlIn } from '../../platform/db/sql.js';
 import { ListCache } from '../markets/duel-list.cache.js';
 import type { AnalyticsRepository, BreakdownRow } from './analytics.repository.js';
-import { iso, type Scope } from './analytics.sql.js';
+import type { Scope } from './analytics.sql.js';
+import type { ProtocolStatsRepository } from './protocol-stats.repository.js';
 import type {
   CollateralStack,
   PlatformReport,
@@ -14,16 +13,6 @@ import type {
 
 /** Protocol statistics cover every confirmed public market, both collaterals summed. */
 const PLATFORM: Scope = { includePrivate: false };
-
-/** Serialises refreshes across instances (an arbitrary constant key of pg_advisory_xact_lock). */
-const REFRESH_LOCK = 0x64_6b_73_74; // "dkst"
-
-const COLUMNS = `"id", ${iso('"computed_at"')} as "computedAt", "total_volume"::text as "totalVolume",
-  "volume24h"::text as "volume24h", "previous_volume24h"::text as "previousVolume24h",
-  "total_fees"::text as "totalFees", "total_trades" as "totalTrades", "trades24h" as "trades24h",
-  "total_users" as "totalUsers", "active_users24h" as "activeUsers24h", "total_creators" as "totalCreators",
-  "total_duels" as "totalDuels", "active_duels" as "activeDuels", "settled_duels" as "settledDuels",
-  "cancelled_duels" as "cancelledDuels"`;
 
 /** A stored row as read back; computedAt is ISO-8601. */
 type StoredStats = ProtocolStats;
@@ -42,7 +31,7 @@ export class StatsService {
   private readonly cache: ListCache<object>;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly stored: ProtocolStatsRepository,
     private readonly repo: AnalyticsRepository,
     private readonly minIntervalSeconds = 30,
     ttlMs = 5_000,
@@ -88,39 +77,7 @@ export class StatsService {
       settledDuels: t.settledDuels,
       cancelledDuels: t.cancelledDuels,
     };
-    return this.orm.em.fork().transactional(async (em) => {
-      // Inside the transaction: the lock is held until it commits.
-      const conn = { execute: sqlIn(em) };
-      await conn.execute('select pg_advisory_xact_lock(?)', [REFRESH_LOCK]);
-      const [latest] = await conn.execute<StoredStats>(
-        `select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit 1`,
-      );
-      if (latest && this.withinWindow(latest, now)) return { row: latest, recomputed: false };
-      await conn.execute(
-        `insert into "protocol_stats" ("id", "computed_at", "total_volume", "volume24h", "previous_volume24h",
-           "total_fees", "total_trades", "trades24h", "total_users", "active_users24h", "total_creators",
-           "total_duels", "active_duels", "settled_duels", "cancelled_duels")
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          row.id,
-          now,
-          row.totalVolume,
-          row.volume24h,
-          row.previousVolume24h,
-          row.totalFees,
-          row.totalTrades,
-          row.trades24h,
-          row.totalUsers,
-          row.activeUsers24h,
-          row.totalCreators,
-          row.totalDuels,
-          row.activeDuels,
-          row.settledDuels,
-          row.cancelledDuels,
-        ],
-      );
-      return { row, recomputed: true };
-    });
+    return this.stored.storeUnlessFresh(row, now, (latest) => this.withinWindow(latest, now));
   }
 
   private withinWindow(row: StoredStats, now: Date): boolean {
@@ -200,13 +157,7 @@ export class StatsService {
   }
 
   private latest(n: number): Promise<StoredStats[]> {
-    return this.orm.em
-      .fork()
-      .getConnection()
-      .execute<StoredStats[]>(
-        `select ${COLUMNS} from "protocol_stats" order by "computed_at" desc, "id" desc limit ?`,
-        [n],
-      );
+    return this.stored.latest(n);
   }
 
   private cached<T extends object>(key: string, load: () => Promise<T>): Promise<T> {

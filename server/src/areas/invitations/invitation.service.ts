@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
+import { assertCreator } from '../markets/market-creator.js';
 import type { Duel } from '../markets/duel.entity.js';
 import type { DuelInvitationRow } from './invitation.entity.js';
 import { toInvitationDto } from './invitation.mapper.js';
@@ -32,13 +33,6 @@ export interface DuelLookup {
 }
 
 export const sameAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
-
-/** 403 unless `caller` created the duel. */
-export function assertCreator(duel: Pick<Duel, 'creatorAddress' | 'duelId'>, caller: Caller, action: string): void {
-  if (!sameAddress(duel.creatorAddress, caller.address)) {
-    throw new DomainError('FORBIDDEN', `Only the market's creator may ${action}`, { details: { duelId: duel.duelId } });
-  }
-}
 
 /**
  * Invitations to private duels: created on chain by the creator's managed wallet and recorded

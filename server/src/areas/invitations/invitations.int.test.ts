@@ -189,6 +189,64 @@ describe('private-market invitations against PostgreSQL and the chain', () => {
     expect(check.body).toMatchObject({ isMember: true, source: 'database' });
   });
 
+  it('joins through the platform signer with a code, once, and refuses an unknown code', async () => {
+    const invite = await api('/svc/user/duel-invitations/create', { token: creator.token, body: { duelId } });
+    const code = invite.body['inviteCode'] as string;
+    const joiner = await signUp('inv_legacy');
+    const joined = await api('/svc/user/duel-invitations/join', {
+      token: joiner.token,
+      body: { inviteCode: code, duelId },
+    });
+    expect(joined.status).toBe(200);
+    expect(joined.body).toMatchObject({ duelId, userAddress: joiner.address, via: 'invite' });
+    await until(
+      () => server.container.chain.isMember(duelId as `0x${string}`, joiner.address),
+      (isMember) => isMember,
+    );
+    const twice = await api('/svc/user/duel-invitations/join', { token: joiner.token, body: { inviteCode: code } });
+    expect([twice.status, twice.body['code']]).toEqual([409, 'ALREADY_MEMBER']);
+    const unknown = await api('/svc/user/duel-invitations/join', {
+      token: (await signUp('inv_nocode')).token,
+      body: { inviteCode: 'AAAAAAAAAAAAAAAA' },
+    });
+    expect([unknown.status, unknown.body['code']]).toEqual([404, 'INVITE_NOT_FOUND']);
+    const anonymous = await api('/svc/user/duel-invitations/join', { body: { inviteCode: code } });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('lets only the creator add and remove members; removing a non-member is refused', async () => {
+    const member = await signUp('inv_added');
+    const body = { duelId, memberAddress: member.address };
+    const notCreator = await api('/svc/user/duel-invitations/add-member', { token: member.token, body });
+    expect([notCreator.status, notCreator.body['code']]).toEqual([403, 'FORBIDDEN']);
+    const added = await api('/svc/user/duel-invitations/add-member', { token: creator.token, body });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ duelId, userAddress: member.address, via: 'added' });
+    const again = await api('/svc/user/duel-invitations/add-member', { token: creator.token, body });
+    expect([again.status, again.body['code']]).toEqual([409, 'ALREADY_MEMBER']);
+    await until(
+      () => server.container.chain.isMember(duelId as `0x${string}`, member.address),
+      (isMember) => isMember,
+    );
+
+    const byMember = await api('/svc/user/duel-invitations/remove-member', { token: member.token, body });
+    expect([byMember.status, byMember.body['code']]).toEqual([403, 'FORBIDDEN']);
+    const removed = await api('/svc/user/duel-invitations/remove-member', { token: creator.token, body });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ duelId, userAddress: member.address, removed: true });
+    await until(
+      () => server.container.chain.isMember(duelId as `0x${string}`, member.address),
+      (isMember) => !isMember,
+    );
+    const gone = await api('/svc/user/duel-invitations/remove-member', { token: creator.token, body });
+    expect([gone.status, gone.body['code']]).toEqual([409, 'NOT_MEMBER']);
+    const creatorItself = await api('/svc/user/duel-invitations/remove-member', {
+      token: creator.token,
+      body: { duelId, memberAddress: creator.address },
+    });
+    expect([creatorItself.status, creatorItself.body['code']]).toEqual([403, 'FORBIDDEN']);
+  });
+
   it('applies membership events once, in chain order, whatever is replayed', async () => {
     const sink = new InvitationEventSink();
     const member = getAddress(privateKeyToAccount(generatePrivateKey()).address);

@@ -5,7 +5,8 @@ import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { DuelMembershipRow } from './invitation.entity.js';
 import { toMembershipDto } from './invitation.mapper.js';
 import type { InvitationRepository } from './invitation.repository.js';
-import { assertCreator, sameAddress, type DuelLookup, type InvitationService } from './invitation.service.js';
+import { assertCreator } from '../markets/market-creator.js';
+import { sameAddress, type DuelLookup, type InvitationService } from './invitation.service.js';
 import type {
   Caller,
   JoinInput,

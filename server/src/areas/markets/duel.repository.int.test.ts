@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { insertDuels } from '../../../test/support/duel-fixture.js';
 import { DuelRepository, type DuelListFilter } from './duel.repository.js';
 
 let db: TestDatabase;
@@ -14,32 +14,26 @@ beforeAll(async () => {
   db = await createTestDatabase();
   orm = await initOrm(db.url, 2, false);
   repo = new DuelRepository(orm);
-  const conn = orm.em.fork().getConnection();
-  for (let i = 0; i < 30; i++) {
-    await conn.execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps,
-         ext_live, is_canonical, ext_volume24h)
-       values (?, ?, ?, '0x0000000000000000000000000000000000000001', ?, ?, '{}', '{YES,NO}', 'PREDICTION', ?, ?,
-         now() + (? || ' hours')::interval, now() + (? || ' hours')::interval, now() - (? || ' minutes')::interval,
-         ?, 'confirmed', '{1,1}', 0, 0, 5000, false, ?, ?)`,
-      [
-        randomUUID(),
-        `0x${i.toString(16).padStart(64, '0')}`,
-        randomUUID(),
-        `Question ${i}`,
-        i % 2 ? 'Football' : 'Cricket',
-        i % 3 ? 'credits' : 'usdc',
-        i % 5 === 0,
-        String(i + 1),
-        String(i + 2),
-        String(i),
-        i % 4 ? 'open' : 'settled',
-        i % 6 === 0,
-        i % 6 === 0 ? String(1000 - i) : null,
-      ],
-    );
-  }
+  const now = Date.now();
+  const minute = 60_000;
+  const hour = 60 * minute;
+  await insertDuels(
+    orm.em.fork().getConnection(),
+    Array.from({ length: 30 }, (_, i) => ({
+      duelId: `0x${i.toString(16).padStart(64, '0')}`,
+      question: `Question ${i}`,
+      category: i % 2 ? 'Football' : 'Cricket',
+      collateralStack: i % 3 ? ('credits' as const) : ('usdc' as const),
+      isPrivate: i % 5 === 0,
+      startTime: new Date(now + (i + 1) * hour),
+      endTime: new Date(now + (i + 2) * hour),
+      createdAt: new Date(now - i * minute),
+      status: i % 4 ? ('open' as const) : ('settled' as const),
+      poolBalances: ['1', '1'],
+      isCanonical: i % 6 === 0,
+      extVolume24h: i % 6 === 0 ? String(1000 - i) : null,
+    })),
+  );
 });
 afterAll(async () => {
   await orm?.close(true);

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Orm } from '../../platform/db/orm.js';
-import type { SqlExec } from '../../platform/db/sql.js';
+import { pgArray, type SqlExec } from '../../platform/db/sql.js';
 import type { Duel, DuelStatus } from './duel.entity.js';
 
 export type DuelSortBy = 'createdAt' | 'startTime' | 'endTime' | 'extMarketVolume24h';
@@ -65,6 +66,30 @@ function where(filter: DuelListFilter): { sql: string; params: unknown[] } {
   return { sql: clauses.length ? `where ${clauses.join(' and ')}` : '', params };
 }
 
+/** A duel whose creation is being recorded (status open, chainState pending). */
+export interface PendingDuel {
+  readonly duelId: string;
+  readonly builderAppId: string;
+  readonly creatorUserId: string;
+  readonly creatorAddress: string;
+  readonly question: string;
+  readonly description: string | null;
+  readonly category: string;
+  readonly tags: readonly string[];
+  readonly options: readonly string[];
+  readonly duelType: string;
+  readonly collateralStack: string;
+  readonly isPrivate: boolean;
+  readonly leagueId: string | null;
+  readonly coverImageUrl: string | null;
+  readonly startTime: Date;
+  readonly endTime: Date;
+  readonly yesBps: number;
+  readonly feeBps: number;
+  readonly initialLiquidity: bigint;
+  readonly parentMarketId: string | null;
+}
+
 /** Reads of the duel read model. */
 export class DuelRepository {
   constructor(private readonly orm: Orm) {}
@@ -73,7 +98,30 @@ export class DuelRepository {
    * Writes the duel of a creation that is being recorded (chainState pending), inside the
    * recording transaction. Idempotent: a creation signed again only moves its tx_hash.
    */
-  async insertPending(sql: SqlExec, row: readonly unknown[], txHash: string): Promise<void> {
+  async insertPending(sql: SqlExec, duel: PendingDuel, txHash: string): Promise<void> {
+    const row = [
+      randomUUID(),
+      duel.duelId,
+      duel.builderAppId,
+      duel.creatorUserId,
+      duel.creatorAddress,
+      duel.question,
+      duel.description,
+      duel.category,
+      pgArray(duel.tags),
+      pgArray(duel.options),
+      duel.duelType,
+      duel.collateralStack,
+      duel.isPrivate,
+      duel.leagueId,
+      duel.coverImageUrl,
+      duel.startTime,
+      duel.endTime,
+      duel.yesBps,
+      duel.feeBps,
+      duel.initialLiquidity.toString(),
+      duel.parentMarketId,
+    ];
     await sql(
       `insert into duels (id, duel_id, builder_app_id, creator_user_id, creator_address, question, description, category, tags,
          options, duel_type, collateral_stack, is_private, league_id, cover_image_url, start_time, end_time, created_at, status,

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contract';
 import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
@@ -9,7 +9,7 @@ import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
 import type { ListCache } from './duel-list.cache.js';
 import { duelPrices, toDuelDto } from './duel.mapper.js';
-import type { DuelPageRequest, DuelRepository } from './duel.repository.js';
+import type { DuelPageRequest, DuelRepository, PendingDuel } from './duel.repository.js';
 import type { MarketAccess } from './market-access.js';
 
 export interface DuelSettings {
@@ -105,29 +105,28 @@ export class DuelService {
     // request's Idempotency-Key when it has one.
     const scoped = requestScopedKey('duel');
     const duelId = scoped ? keccak256(toHex(`${creator.builderAppId}:${scoped}`)) : toHex(randomBytes(32));
-    const row = [
-      randomUUID(),
+    const row: PendingDuel = {
       duelId,
-      creator.builderAppId,
-      creator.userId,
+      builderAppId: creator.builderAppId,
+      creatorUserId: creator.userId,
       creatorAddress,
-      input.question,
-      input.description ?? null,
-      input.category,
-      pgArray(input.tags ?? []),
-      pgArray(options),
+      question: input.question,
+      description: input.description ?? null,
+      category: input.category,
+      tags: input.tags ?? [],
+      options,
       duelType,
-      stack,
+      collateralStack: stack,
       isPrivate,
-      input.leagueId ?? null,
-      input.coverImageUrl ?? null,
-      new Date(start),
-      new Date(end),
-      Math.floor(10_000 / options.length),
-      this.settings.feeBps,
-      funding.toString(),
+      leagueId: input.leagueId ?? null,
+      coverImageUrl: input.coverImageUrl ?? null,
+      startTime: new Date(start),
+      endTime: new Date(end),
+      yesBps: Math.floor(10_000 / options.length),
+      feeBps: this.settings.feeBps,
+      initialLiquidity: funding,
       parentMarketId,
-    ];
+    };
     const answer = (txHash: `0x${string}`) => ({ duelId, txHash, chainState: 'pending' as const });
     const txHash = await this.chain.createMarket(
       signer,
@@ -267,11 +266,6 @@ export class DuelService {
 
 function percentOf(price: string | undefined): string {
   return (Number(BigInt(price ?? '0') / 10n ** 14n) / 100).toFixed(2);
-}
-
-/** A PostgreSQL array literal of text values, quoted so commas and braces stay inside. */
-export function pgArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { Lease } from '../../platform/jobs/lease.js';
 import { createLogger } from '../../logger.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { insertDuel } from '../../../test/support/duel-fixture.js';
 import { MarketIndexer } from './market-indexer.js';
 
 const UNIT = 10n ** 18n;
@@ -44,16 +45,15 @@ async function trader(): Promise<PrivateKeyAccount> {
 async function pendingMarket(creator: PrivateKeyAccount): Promise<`0x${string}`> {
   const duelId = keccak256(toHex(randomUUID()));
   const now = Math.floor(Date.now() / 1000);
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps, ext_live, is_canonical)
-       values (?, ?, ?, ?, 'Will it rain', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?), now(),
-         'open', 'pending', '{}', 0, 0, 5000, false, false)`,
-      [randomUUID(), duelId, randomUUID(), creator.address, now + 3600, now + 7200],
-    );
+  await insertDuel(orm.em.fork().getConnection(), {
+    duelId,
+    creator: creator.address,
+    question: 'Will it rain',
+    category: 'Weather',
+    startTime: new Date((now + 3600) * 1000),
+    endTime: new Date((now + 7200) * 1000),
+    chainState: 'pending',
+  });
   const args = [
     duelId,
     chain.addresses.credits,

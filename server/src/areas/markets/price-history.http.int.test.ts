@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE } from './fpmm.math.js';
+import { insertDuel as insertDuelRow, newDuelId } from '../../../test/support/duel-fixture.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { recordTradeSnapshot } from './price-snapshot.repository.js';
 
@@ -12,22 +13,16 @@ let builderKey: string;
 let creatorToken: string;
 let strangerToken: string;
 
-const newDuelId = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`;
-
 async function insertDuel(isPrivate: boolean, parent: string | null = null): Promise<string> {
-  const duelId = newDuelId();
-  await server.container.orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, parent_market_id, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume,
-         unique_participants, yes_bps, ext_live, is_canonical)
-       values (?, ?, ?, ?, 'Will it rain', 'Weather', '{}', '{YES,NO}', 'PREDICTION', 'credits', ?, ?, now(), now() + interval '1 day',
-         now() - interval '1 day', 'open', 'confirmed', ?::text[], 0, 0, 5000, false, false)`,
-      [randomUUID(), duelId, randomUUID(), CREATOR.toLowerCase(), isPrivate, parent, `{${ONE},${ONE}}`],
-    );
-  return duelId;
+  return insertDuelRow(server.container.orm.em.fork().getConnection(), {
+    creator: CREATOR.toLowerCase(),
+    question: 'Will it rain',
+    category: 'Weather',
+    isPrivate,
+    parentMarketId: parent,
+    createdAt: new Date(Date.now() - 86_400_000),
+    poolBalances: [ONE, ONE],
+  });
 }
 
 async function get(path: string, token?: string) {

@@ -9,6 +9,7 @@ import { Lease } from '../../platform/jobs/lease.js';
 import { createLogger } from '../../logger.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { insertDuel as insertDuelRow, newDuelId, type DuelFixture } from '../../../test/support/duel-fixture.js';
 import { DuelRepository } from './duel.repository.js';
 import { MarketAccess } from './market-access.js';
 import { PriceHistoryService, type PriceHistoryQuery } from './price-history.service.js';
@@ -24,40 +25,25 @@ interface DuelSeed {
   isPrivate?: boolean;
   creator?: string;
   parent?: string | null;
-  status?: string;
-  chainState?: string;
+  status?: DuelFixture['status'];
+  chainState?: DuelFixture['chainState'];
   balances?: readonly bigint[];
   createdAt?: Date;
 }
 
-const newDuelId = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`;
-
 async function insertDuel(orm: Orm, seed: DuelSeed = {}): Promise<string> {
   const duelId = newDuelId();
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, parent_market_id, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume,
-         unique_participants, yes_bps, ext_live, is_canonical)
-       values (?, ?, ?, ?, ?, 'Football', '{}', '{YES,NO}', 'PREDICTION', 'credits', ?, ?, now(), now() + interval '1 day',
-         ?::timestamptz, ?, ?, ?::text[], 0, 0, 5000, false, false)`,
-      [
-        randomUUID(),
-        duelId,
-        randomUUID(),
-        (seed.creator ?? CREATOR).toLowerCase(),
-        `Question ${duelId.slice(0, 10)}`,
-        seed.isPrivate ?? false,
-        seed.parent ?? null,
-        (seed.createdAt ?? new Date(NOW.getTime() - 3 * 86_400_000)).toISOString(),
-        seed.status ?? 'open',
-        seed.chainState ?? 'confirmed',
-        `{${(seed.balances ?? [ONE, ONE]).join(',')}}`,
-      ],
-    );
-  return duelId;
+  return insertDuelRow(orm.em.fork().getConnection(), {
+    duelId,
+    creator: (seed.creator ?? CREATOR).toLowerCase(),
+    question: `Question ${duelId.slice(0, 10)}`,
+    isPrivate: seed.isPrivate ?? false,
+    parentMarketId: seed.parent ?? null,
+    createdAt: seed.createdAt ?? new Date(NOW.getTime() - 3 * 86_400_000),
+    status: seed.status ?? 'open',
+    chainState: seed.chainState ?? 'confirmed',
+    poolBalances: seed.balances ?? [ONE, ONE],
+  });
 }
 
 /** A two-option pool whose option-0 price is yes / (yes + no). */

@@ -1,5 +1,5 @@
 import type { Orm } from '../../platform/db/orm.js';
-import { pgArray } from '../markets/duel.service.js';
+import { pgArray } from '../../platform/db/sql.js';
 import type { ParentMarketInvitationRow, ParentMarketMemberRow, ParentMarketRow } from './parent-market.entity.js';
 
 const PARENT = `"id", "builder_app_id" as "builderAppId", "creator_user_id" as "creatorUserId", "creator_address" as "creatorAddress",

@@ -1,16 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { getAddress, type Address } from 'viem';
 import type { Bytes32, ChainPort, MarketEvent } from '../../adapters/chain/chain.port.js';
-import type { Orm } from '../../platform/db/orm.js';
-import { sqlIn } from '../../platform/db/sql.js';
 import { isDomainError } from '../../errors.js';
 import type { MarketEventSink } from '../markets/market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { Logger } from '../../logger.js';
-import { DuelEntity, type Duel } from '../markets/duel.entity.js';
+import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition } from '../markets/duel-state.js';
+import type { DistributionLedgerRepository, LedgerRow } from './distribution-ledger.repository.js';
 import type { DistributionKind, DistributionStatus } from './settlement.entities.js';
 
 export const SETTLEMENT_QUEUE = 'settlement';
@@ -21,21 +19,6 @@ export interface PayJob {
   readonly holder: string;
   readonly kind: DistributionKind;
   readonly generation: number;
-}
-
-interface LedgerRow {
-  id: string;
-  duel_id: string;
-  holder: string;
-  kind: DistributionKind;
-  is_creator: boolean;
-  status: DistributionStatus;
-  amount: string | null;
-  tx_hash: string | null;
-  generation: number;
-  attempts: number;
-  last_error: string | null;
-  enqueued_at: Date | null;
 }
 
 /** Test hooks that stand in for a dying worker: before sending a payment, or after sending it but before recording it. */
@@ -65,7 +48,7 @@ export class DistributionService {
   private jobs: JobEngine | undefined;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly ledger: DistributionLedgerRepository,
     private readonly chain: ChainPort,
     private readonly logger: Logger,
     private readonly options: DistributionOptions = {},
@@ -90,13 +73,9 @@ export class DistributionService {
     assertTransition(duel, kind ?? 'payout', 'system', Date.now());
     if (!kind) throw new Error('unreachable: a terminal market has a distribution kind');
     const holders = await this.holders(duel, kind);
-    const conn = this.conn();
     for (const holder of holders) {
-      await conn.execute(
-        `insert into duel_distributions (id, duel_id, holder, kind, is_creator, status, batch_id, created_at, updated_at)
-         values (?, ?, ?, ?, ?, 'queued', ?, now(), now()) on conflict (duel_id, holder, kind) do nothing`,
-        [randomUUID(), duel.duelId, holder, kind, holder.toLowerCase() === duel.creatorAddress.toLowerCase(), batchId],
-      );
+      const isCreator = holder.toLowerCase() === duel.creatorAddress.toLowerCase();
+      await this.ledger.ensureEntry({ duelId: duel.duelId, holder, kind, isCreator, batchId });
     }
     await this.enqueueReady(duel.duelId, kind);
     return { kind, participants: holders.length };
@@ -108,21 +87,17 @@ export class DistributionService {
    */
   async requeue(duel: Duel, batchId: string | null) {
     const { kind } = await this.dispatch(duel, batchId);
-    const rows = await this.rows(duel.duelId, kind);
+    const rows = await this.ledger.rows(duel.duelId, kind);
     let requeued = 0;
     let alreadyPaid = 0;
     for (const row of rows.filter((r) => r.status !== 'paid')) {
       const onChain = await this.chain.owed(duel.duelId as Bytes32, row.holder as Address);
       if (onChain.paid) {
-        await this.markPaid(row);
+        await this.ledger.markPaid(row);
         alreadyPaid++;
         continue;
       }
-      await this.conn().execute(
-        `update duel_distributions set generation = generation + 1, status = 'queued', enqueued_at = null,
-           updated_at = now() where id = ? and status <> 'paid'`,
-        [row.id],
-      );
+      await this.ledger.requeue(row.id);
       requeued++;
     }
     await this.enqueueReady(duel.duelId, kind);
@@ -132,15 +107,8 @@ export class DistributionService {
   /** Progress of a market's distribution. */
   async status(duel: Duel) {
     const kind = kindOf(duel.status) ?? null;
-    const rows = kind ? await this.rows(duel.duelId, kind) : [];
-    const [cancellation] = await this.conn().execute<
-      {
-        source: 'discard' | 'bootstrap_threshold' | 'unresolved';
-        reason: string;
-        requested_at: Date;
-        tx_hash: string | null;
-      }[]
-    >('select source, reason, requested_at, tx_hash from duel_cancellations where duel_id = ?', [duel.duelId]);
+    const rows = kind ? await this.ledger.rows(duel.duelId, kind) : [];
+    const cancellation = await this.ledger.cancellation(duel.duelId);
     const count = (s: DistributionStatus[]) => rows.filter((r) => s.includes(r.status)).length;
     const paid = count(['paid']);
     return {
@@ -182,21 +150,13 @@ export class DistributionService {
    * creator once everyone else is paid).
    */
   async sweep(): Promise<void> {
-    const conn = this.conn();
-    const cancelled = await conn.execute<{ duel_id: string; batch_id: string | null }[]>(
-      `select c.duel_id, c.batch_id from duel_cancellations c join duels d on d.duel_id = c.duel_id
-        where c.refunds_dispatched_at is null and d.status = 'cancelled' limit 50`,
-    );
-    for (const c of cancelled) {
-      const duel = await this.duel(c.duel_id);
+    for (const c of await this.ledger.undispatchedCancellations(50)) {
+      const duel = await this.ledger.duel(c.duel_id);
       if (!duel) continue;
       await this.dispatch(duel, c.batch_id);
-      await conn.execute('update duel_cancellations set refunds_dispatched_at = now() where duel_id = ?', [c.duel_id]);
+      await this.ledger.markRefundsDispatched(c.duel_id);
     }
-    const ready = await conn.execute<{ duel_id: string; kind: DistributionKind }[]>(
-      `select distinct duel_id, kind from duel_distributions where status = 'queued' and enqueued_at is null limit 100`,
-    );
-    for (const r of ready) await this.enqueueReady(r.duel_id, r.kind);
+    for (const r of await this.ledger.unqueued(100)) await this.enqueueReady(r.duel_id, r.kind);
   }
 
   /** Records a Paid event, whoever triggered the payment: the chain's amount is the truth. */
@@ -204,43 +164,19 @@ export class DistributionService {
     apply: async (em: EntityManager, e: MarketEvent) => {
       if (e.kind !== 'paid') return;
       // Inside the indexer's transaction: recorded exactly when its cursor moves past the event.
-      await sqlIn(em)(
-        `insert into duel_distributions (id, duel_id, holder, kind, is_creator, status, amount, tx_hash, paid_at, created_at, updated_at)
-         select ?, d.duel_id, ?, ?, lower(d.creator_address) = lower(?), 'paid', ?, ?, to_timestamp(?), now(), now()
-           from duels d where d.duel_id = ?
-         on conflict (duel_id, holder, kind) do update set status = 'paid', amount = excluded.amount,
-           tx_hash = excluded.tx_hash, paid_at = excluded.paid_at, updated_at = now()`,
-        [
-          randomUUID(),
-          getAddress(e.holder),
-          e.refund ? 'refund' : 'payout',
-          e.holder,
-          e.amount.toString(),
-          e.txHash.toLowerCase(),
-          e.timestamp,
-          e.duelId.toLowerCase(),
-        ],
-      );
+      await this.ledger.recordPaidEvent(em, e);
     },
   };
 
   /** The job: pays one holder once. */
   async handle(data: PayJob, job: Pick<Job, 'attemptsMade' | 'opts'>): Promise<void> {
-    const [row] = await this.conn().execute<LedgerRow[]>(
-      'select * from duel_distributions where duel_id = ? and holder = ? and kind = ?',
-      [data.duelId, data.holder, data.kind],
-    );
+    const row = await this.ledger.entry(data.duelId, data.holder, data.kind);
     if (!row || row.status === 'paid' || row.generation !== data.generation) return;
     try {
       await this.pay(row);
     } catch (err) {
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      await this.conn().execute(
-        `update duel_distributions set attempts = attempts + 1, last_error = ?, updated_at = now(),
-           status = case when ? then 'failed' else status end
-         where id = ? and generation = ? and status <> 'paid'`,
-        [String((err as Error).message).slice(0, 500), final, row.id, row.generation],
-      );
+      await this.ledger.recordFailure(row, String((err as Error).message), final);
       throw err;
     }
     await this.enqueueReady(row.duel_id, row.kind);
@@ -251,37 +187,26 @@ export class DistributionService {
     const holder = row.holder as Address;
     const owed = await this.chain.owed(duelId, holder);
     if (owed.paid) {
-      await this.markPaid(row);
+      await this.ledger.markPaid(row);
       return;
     }
     await this.options.faults?.beforeSubmit?.({ duelId: row.duel_id, holder: row.holder });
     // Record the intent first: a crash after sending leaves a row the next attempt can explain.
-    await this.conn().execute(
-      `update duel_distributions set status = 'submitted', amount = ?, updated_at = now() where id = ? and generation = ?`,
-      [owed.amount.toString(), row.id, row.generation],
-    );
+    await this.ledger.markSubmitted(row, owed.amount);
     let txHash: `0x${string}`;
     try {
       // Keyed by (duel, holder): a rerun job finds the recorded payment instead of sending another.
       txHash = await this.chain.payout(duelId, holder, {
-        record: (sql, hash) =>
-          sql('update duel_distributions set tx_hash = ?, updated_at = now() where id = ? and generation = ?', [
-            hash,
-            row.id,
-            row.generation,
-          ]).then(() => undefined),
+        record: (sql, hash) => this.ledger.recordTxHash(row, hash, sql),
       });
     } catch (err) {
       if (isDomainError(err) && err.code === 'ALREADY_PAID') {
-        await this.markPaid(row);
+        await this.ledger.markPaid(row);
         return;
       }
       throw err;
     }
-    await this.conn().execute(
-      'update duel_distributions set tx_hash = ?, updated_at = now() where id = ? and generation = ?',
-      [txHash, row.id, row.generation],
-    );
+    await this.ledger.recordTxHash(row, txHash);
     await this.options.faults?.afterSubmit?.({ duelId: row.duel_id, holder: row.holder });
     const deadline = Date.now() + (this.options.confirmTimeoutMs ?? 20_000);
     for (;;) {
@@ -291,32 +216,21 @@ export class DistributionService {
       if (Date.now() > deadline) throw new Error(`payout transaction ${txHash} not mined yet`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    await this.markPaid(row);
-  }
-
-  private async markPaid(row: Pick<LedgerRow, 'id'>): Promise<void> {
-    await this.conn().execute(
-      `update duel_distributions set status = 'paid', paid_at = coalesce(paid_at, now()), last_error = null,
-         updated_at = now() where id = ?`,
-      [row.id],
-    );
+    await this.ledger.markPaid(row);
   }
 
   /** Queues entries not yet queued in their generation; the creator only once everyone else is paid. */
   private async enqueueReady(duelId: string, kind: DistributionKind): Promise<void> {
     const jobs = this.jobs;
     if (!jobs) return;
-    const rows = await this.rows(duelId, kind);
+    const rows = await this.ledger.rows(duelId, kind);
     const othersUnpaid = rows.some((r) => !r.is_creator && r.status !== 'paid');
     for (const r of rows) {
       if (r.status !== 'queued' || r.enqueued_at) continue;
       if (r.is_creator && othersUnpaid) continue;
       const data: PayJob = { duelId, holder: r.holder, kind, generation: r.generation };
       await jobs.add(SETTLEMENT_QUEUE, 'pay', data, { jobId: `${kind}_${duelId}_${r.holder}_g${r.generation}` });
-      await this.conn().execute(
-        'update duel_distributions set enqueued_at = now(), updated_at = now() where id = ? and generation = ?',
-        [r.id, r.generation],
-      );
+      await this.ledger.markEnqueued(r);
     }
   }
 
@@ -325,35 +239,12 @@ export class DistributionService {
    * holder of winning shares; the creator always (funding back, or the pool's winning balance).
    */
   private async holders(duel: Duel, kind: DistributionKind): Promise<string[]> {
-    const rows =
+    const owed =
       kind === 'refund'
-        ? await this.conn().execute<{ holder: string }[]>(
-            `select trader as holder from trades where duel_id = ? group by trader
-              having sum(case when side = 'buy' then collateral else -collateral end) > 0 order by trader`,
-            [duel.duelId],
-          )
-        : await this.conn().execute<{ holder: string }[]>(
-            'select holder from positions where duel_id = ? and option_index = ? and shares > 0 order by holder',
-            [duel.duelId, duel.winningOptionIndex ?? -1],
-          );
+        ? await this.ledger.netDepositors(duel.duelId)
+        : await this.ledger.winningHolders(duel.duelId, duel.winningOptionIndex ?? -1);
     const creator = getAddress(duel.creatorAddress);
-    const holders = rows.map((r) => getAddress(r.holder)).filter((h) => h !== creator);
+    const holders = owed.map((h) => getAddress(h)).filter((h) => h !== creator);
     return [...holders, creator];
-  }
-
-  private rows(duelId: string, kind: DistributionKind): Promise<LedgerRow[]> {
-    return this.conn().execute<LedgerRow[]>(
-      `select id, duel_id, holder, kind, is_creator, status, amount::text as amount, tx_hash, generation, attempts,
-         last_error, enqueued_at from duel_distributions where duel_id = ? and kind = ? order by is_creator desc, holder`,
-      [duelId, kind],
-    );
-  }
-
-  private async duel(duelId: string): Promise<Duel | null> {
-    return this.orm.em.fork().findOne(DuelEntity, { duelId });
-  }
-
-  private conn() {
-    return this.orm.em.fork().getConnection();
   }
 }

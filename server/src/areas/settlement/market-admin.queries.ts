@@ -5,7 +5,7 @@ import { toDuelDto } from '../markets/duel.mapper.js';
 import type { DistributionService } from './distribution.service.js';
 import type { MarketSettingsStore } from './market-settings.js';
 import type { DuelLookup, Page } from './resolution.service.js';
-import { toContest } from './resolution.service.js';
+import { toContest, type ContestRow } from './contest.repository.js';
 import type { DuelCancellationRow } from './settlement.entities.js';
 
 /** What a public market needs by its start to go live (cancel-expired cancels the others). */
@@ -142,18 +142,12 @@ export class MarketAdminQueries {
     const conn = this.conn();
     const [rows, [count]] = await Promise.all([
       conn.execute<
-        {
-          id: string;
-          duel_id: string;
-          user_address: string;
-          reason: string;
-          proposed_option_index: number | null;
-          created_at: Date;
+        (ContestRow & {
           question: string;
           status: Duel['status'];
           winning_option_index: number | null;
           contest_ends_at: Date | null;
-        }[]
+        })[]
       >(
         `select c.*, d.question, d.status, d.winning_option_index, d.contest_ends_at
            from duel_contests c join duels d on d.duel_id = c.duel_id ${filter}

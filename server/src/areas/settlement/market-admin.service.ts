@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@duelkit/contract';
 import type { Bytes32, ChainPort } from '../../adapters/chain/chain.port.js';
-import type { Orm } from '../../platform/db/orm.js';
 import { isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition } from '../markets/duel-state.js';
 import type { DistributionService } from './distribution.service.js';
 import type { BootstrapThreshold, MarketAdminQueries } from './market-admin.queries.js';
+import type { BatchKind, MarketAdminRepository } from './market-admin.repository.js';
 import type { MarketSettingsStore, TimingChanges } from './market-settings.js';
 import type { DuelLookup } from './resolution.service.js';
 import type { DuelCancellationRow } from './settlement.entities.js';
@@ -26,7 +25,7 @@ type CancelSource = DuelCancellationRow['source'];
  */
 export class MarketAdminService {
   constructor(
-    private readonly orm: Orm,
+    private readonly repo: MarketAdminRepository,
     private readonly chain: ChainPort,
     private readonly duels: DuelLookup,
     private readonly distribution: DistributionService,
@@ -87,16 +86,7 @@ export class MarketAdminService {
 
   /** Queues the payouts of settled markets (named, or every settled one with unpaid holders). */
   async autoDistribute(admin: AdminActor, duelIds: readonly string[] | undefined) {
-    const ids =
-      duelIds ??
-      (
-        await this.conn().execute<{ duel_id: string }[]>(
-          `select d.duel_id from duels d where d.status = 'settled'
-             and (not exists (select 1 from duel_distributions x where x.duel_id = d.duel_id and x.kind = 'payout')
-               or exists (select 1 from duel_distributions x where x.duel_id = d.duel_id and x.kind = 'payout' and x.status = 'failed'))
-           order by d.resolved_at nulls last limit 100`,
-        )
-      ).map((r) => r.duel_id);
+    const ids = duelIds ?? (await this.repo.settledAwaitingPayout(100));
     const duels = [];
     for (const id of ids) duels.push(await this.duels.require(id));
     const batchId = await this.batch('auto_distribute', admin, duels, null);
@@ -132,10 +122,7 @@ export class MarketAdminService {
     const duel = await this.duels.require(duelId);
     assertTransition(duel, 'refund', 'admin', this.now());
     const r = await this.distribution.requeue(duel, null);
-    await this.conn().execute(
-      'update duel_cancellations set refunds_dispatched_at = coalesce(refunds_dispatched_at, now()) where duel_id = ?',
-      [duel.duelId],
-    );
+    await this.repo.markRefundsDispatched(duel.duelId);
     return {
       duelId: duel.duelId,
       requeued: r.requeued,
@@ -151,11 +138,7 @@ export class MarketAdminService {
 
   /** System job: marks markets past their end as pending (awaiting resolution). */
   async closeEnded(): Promise<number> {
-    const rows = await this.conn().execute<{ duel_id: string }[]>(
-      `update duels set status = 'pending' where status = 'open' and chain_state = 'confirmed' and end_time <= now()
-       returning duel_id`,
-    );
-    return rows.length;
+    return this.repo.closeEnded();
   }
 
   /**
@@ -163,23 +146,23 @@ export class MarketAdminService {
    * platform, and removes the record when the chain refuses up front.
    */
   private async cancelOne(duel: Duel, source: CancelSource, reason: string, admin: AdminActor, batchId: string) {
-    const conn = this.conn();
-    const inserted = await conn.execute<{ duel_id: string }[]>(
-      `insert into duel_cancellations (duel_id, source, reason, admin_id, batch_id, requested_at)
-       values (?, ?, ?, ?, ?, now()) on conflict (duel_id) do nothing returning duel_id`,
-      [duel.duelId, source, reason, admin.adminId, batchId],
-    );
+    const inserted = await this.repo.recordCancellation({
+      duelId: duel.duelId,
+      source,
+      reason,
+      adminId: admin.adminId,
+      batchId,
+    });
     try {
       const txHash = await this.chain.cancel(duel.duelId as Bytes32, {
-        record: (sql, hash) =>
-          sql('update duel_cancellations set tx_hash = ? where duel_id = ?', [hash, duel.duelId]).then(() => undefined),
+        record: (sql, hash) => this.repo.recordCancellationTx(duel.duelId, hash, sql),
       });
-      await conn.execute('update duel_cancellations set tx_hash = ? where duel_id = ?', [txHash, duel.duelId]);
+      await this.repo.recordCancellationTx(duel.duelId, txHash);
       return { duelId: duel.duelId, success: true as const, txHash };
     } catch (err) {
       // Only a refusal before recording (a DomainError from simulation) proves nothing was sent.
-      if (inserted.length && isDomainError(err)) {
-        await conn.execute('delete from duel_cancellations where duel_id = ?', [duel.duelId]);
+      if (inserted && isDomainError(err)) {
+        await this.repo.deleteCancellation(duel.duelId);
       }
       if (!isDomainError(err)) {
         this.logger.error({ duelId: duel.duelId, err }, 'cancel failed');
@@ -195,21 +178,12 @@ export class MarketAdminService {
     }
   }
 
-  private async batch(
-    kind: 'discard' | 'cancel_expired' | 'auto_distribute',
-    admin: AdminActor,
-    duels: Duel[],
-    reason: string | null,
-  ) {
-    const id = randomUUID();
-    await this.conn().execute(
-      'insert into settlement_batches (id, kind, admin_id, duel_ids, reason, created_at) values (?, ?, ?, ?::text[], ?, now())',
-      [id, kind, admin.adminId, `{${duels.map((d) => d.duelId).join(',')}}`, reason],
+  private batch(kind: BatchKind, admin: AdminActor, duels: Duel[], reason: string | null) {
+    return this.repo.insertBatch(
+      kind,
+      admin.adminId,
+      duels.map((d) => d.duelId),
+      reason,
     );
-    return id;
-  }
-
-  private conn() {
-    return this.orm.em.fork().getConnection();
   }
 }

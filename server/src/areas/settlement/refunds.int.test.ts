@@ -14,8 +14,11 @@ import { createLogger } from '../../logger.js';
 import { DuelRepository } from '../markets/duel.repository.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { insertDuel } from '../../../test/support/duel-fixture.js';
+import { DistributionLedgerRepository } from './distribution-ledger.repository.js';
 import { DistributionService, type DistributionFaults } from './distribution.service.js';
 import { MarketAdminQueries } from './market-admin.queries.js';
+import { MarketAdminRepository } from './market-admin.repository.js';
 import { MarketAdminService } from './market-admin.service.js';
 import { MarketSettingsStore } from './market-settings.js';
 
@@ -46,7 +49,8 @@ async function write(
 async function trader(): Promise<PrivateKeyAccount> {
   const account = privateKeyToAccount(generatePrivateKey());
   await chain.fundGas(account.address, UNIT);
-  await chain.mint('credits', account.address, 1_000n * UNIT);
+  // Minted once mined: under load a broadcast mint can still be pending when the first buy is simulated.
+  await pub.waitForTransactionReceipt({ hash: await chain.mint('credits', account.address, 1_000n * UNIT) });
   await write(account, chain.addresses.credits, CollateralTokenAbi, 'approve', [chain.addresses.markets, 2n ** 255n]);
   return account;
 }
@@ -66,17 +70,15 @@ async function chainNow(): Promise<number> {
 async function market(creator: PrivateKeyAccount, startIn: number, endIn: number): Promise<`0x${string}`> {
   const duelId = keccak256(toHex(randomUUID()));
   const now = await chainNow();
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `insert into duels (id, duel_id, builder_app_id, creator_address, question, category, tags, options, duel_type, collateral_stack,
-         is_private, start_time, end_time, created_at, status, chain_state, pool_balances, total_volume, unique_participants, yes_bps,
-         ext_live, is_canonical, initial_liquidity)
-       values (?, ?, ?, ?, 'Refund me', 'Football', '{}', '{YES,NO}', 'PREDICTION', 'credits', false, to_timestamp(?), to_timestamp(?),
-         now(), 'open', 'pending', '{}', 0, 0, 5000, false, false, ?)`,
-      [randomUUID(), duelId, randomUUID(), creator.address, now + startIn, now + endIn, FUNDING.toString()],
-    );
+  await insertDuel(orm.em.fork().getConnection(), {
+    duelId,
+    creator: creator.address,
+    question: 'Refund me',
+    startTime: new Date((now + startIn) * 1000),
+    endTime: new Date((now + endIn) * 1000),
+    chainState: 'pending',
+    initialLiquidity: FUNDING,
+  });
   await write(creator, chain.addresses.markets, DuelMarketsAbi, 'createMarket', [
     duelId,
     chain.addresses.credits,
@@ -98,7 +100,7 @@ async function index() {
 }
 
 function services(faults?: DistributionFaults) {
-  const distribution = new DistributionService(orm, chain, logger, {
+  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, {
     concurrency: 1,
     confirmTimeoutMs: 5_000,
     ...(faults ? { faults } : {}),
@@ -121,7 +123,16 @@ function services(faults?: DistributionFaults) {
   });
   const threshold = { minParticipants: 2, minVolume: 0n };
   const queries = new MarketAdminQueries(orm, duels, distribution, settings, threshold);
-  const admin = new MarketAdminService(orm, chain, duels, distribution, queries, settings, threshold, logger);
+  const admin = new MarketAdminService(
+    new MarketAdminRepository(orm),
+    chain,
+    duels,
+    distribution,
+    queries,
+    settings,
+    threshold,
+    logger,
+  );
   return { distribution, admin, queries };
 }
 
@@ -178,7 +189,7 @@ beforeAll(async () => {
   orm = await initOrm(db.url, 4, false);
   chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
-  const sink = new DistributionService(orm, chain, logger).paidSink;
+  const sink = new DistributionService(new DistributionLedgerRepository(orm), chain, logger).paidSink;
   indexer = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'test', 30_000), logger, 2_000n, () => {}, [
     sink,
   ]);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   ContestWithAddress,
   ErrorCode,
@@ -6,14 +5,14 @@ import type {
   ResolveRequest,
   SubmitContestRequest,
 } from '@duelkit/contract';
-import { getAddress } from 'viem';
 import type { Bytes32, ChainPort, Signer } from '../../adapters/chain/chain.port.js';
-import type { Orm } from '../../platform/db/orm.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition, canTransition } from '../markets/duel-state.js';
+import { assertCreator } from '../markets/market-creator.js';
 import type { MarketAccess } from '../markets/market-access.js';
+import type { ContestRepository } from './contest.repository.js';
 import type { LocalAccount } from 'viem';
 
 /** The signed-in user acting on a market. */
@@ -36,27 +35,7 @@ export interface Page {
   readonly limit: number;
 }
 
-interface ContestRow {
-  id: string;
-  duel_id: string;
-  user_address: string;
-  reason: string;
-  proposed_option_index: number | null;
-  created_at: Date;
-}
-
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-export function toContest(row: ContestRow): ContestWithAddress {
-  return {
-    id: row.id,
-    duelId: row.duel_id,
-    userAddress: getAddress(row.user_address),
-    reason: row.reason,
-    proposedOptionIndex: row.proposed_option_index,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
 
 export function withoutAddress({ userAddress: _omit, ...contest }: ContestWithAddress) {
   return contest;
@@ -69,7 +48,7 @@ export function withoutAddress({ userAddress: _omit, ...contest }: ContestWithAd
  */
 export class ResolutionService {
   constructor(
-    private readonly orm: Orm,
+    private readonly contests: ContestRepository,
     private readonly chain: ChainPort,
     private readonly duels: DuelLookup,
     private readonly signers: SignerLookup,
@@ -88,7 +67,7 @@ export class ResolutionService {
     const checked: { duel: Duel; outcome: number }[] = [];
     for (const [i, item] of request.duelIds.entries()) {
       const duel = await this.duels.require(item.duelId);
-      this.assertCreator(duel, caller, 'resolve');
+      assertCreator(duel, caller, 'resolve it');
       assertTransition(duel, 'resolve', 'creator', now);
       this.assertOption(duel, item.winningOptionIndex, `body.duelIds.${i}.winningOptionIndex`);
       checked.push({ duel, outcome: item.winningOptionIndex });
@@ -121,7 +100,7 @@ export class ResolutionService {
         details: { duelId: duel.duelId },
       });
     }
-    if (!(await this.isParticipant(duel.duelId, caller.address))) {
+    if (!(await this.contests.isParticipant(duel.duelId, caller.address))) {
       throw new DomainError(
         'NOT_PARTICIPANT',
         'Only participants (traders and holders) of this market may contest it',
@@ -139,24 +118,19 @@ export class ResolutionService {
         });
       }
     }
-    const [row] = await this.conn().execute<ContestRow[]>(
-      `insert into duel_contests (id, duel_id, user_address, user_id, reason, proposed_option_index, created_at)
-       values (?, ?, ?, ?, ?, ?, now()) on conflict (duel_id, user_address) do nothing returning *`,
-      [
-        randomUUID(),
-        duel.duelId,
-        getAddress(caller.address),
-        caller.userId,
-        body.reason,
-        body.proposedOptionIndex ?? null,
-      ],
-    );
-    if (!row) {
+    const contest = await this.contests.insert({
+      duelId: duel.duelId,
+      userAddress: caller.address,
+      userId: caller.userId,
+      reason: body.reason,
+      proposedOptionIndex: body.proposedOptionIndex ?? null,
+    });
+    if (!contest) {
       throw new DomainError('CONTEST_EXISTS', 'You already contested this market; one contest per participant', {
         details: { duelId: duel.duelId },
       });
     }
-    return toContest(row);
+    return contest;
   }
 
   /** Contests of a market, newest first, without addresses; private markets for members only. */
@@ -170,7 +144,7 @@ export class ResolutionService {
   /** Contests with addresses: the creator's view. */
   async creatorContests(caller: Caller, duelId: string, page: Page) {
     const duel = await this.duels.require(duelId);
-    this.assertCreator(duel, caller, 'list the contests with addresses of');
+    assertCreator(duel, caller, 'list its contests with addresses');
     return this.contestPage(duel.duelId, page);
   }
 
@@ -183,18 +157,15 @@ export class ResolutionService {
   async myContest(caller: Caller, duelId: string) {
     const duel = await this.duels.require(duelId);
     await this.access.assertCanView(duel, caller.address);
-    const [row] = await this.conn().execute<ContestRow[]>(
-      'select * from duel_contests where duel_id = ? and user_address = ?',
-      [duel.duelId, getAddress(caller.address)],
-    );
+    const contest = await this.contests.byParticipant(duel.duelId, caller.address);
     const canContest =
-      !row &&
+      !contest &&
       !same(duel.creatorAddress, caller.address) &&
       canTransition(duel, 'contest', 'participant', this.now()) &&
-      (await this.isParticipant(duel.duelId, caller.address));
+      (await this.contests.isParticipant(duel.duelId, caller.address));
     return {
       duelId: duel.duelId,
-      contest: row ? toContest(row) : null,
+      contest,
       canContest,
       contestEndsAt: duel.contestEndsAt ? new Date(duel.contestEndsAt).toISOString() : null,
     };
@@ -210,12 +181,12 @@ export class ResolutionService {
     by: { actor: 'creator'; caller: Caller } | { actor: 'admin' } | { actor: 'system' },
   ) {
     const duel = await this.duels.require(body.duelId);
-    if (by.actor === 'creator') this.assertCreator(duel, by.caller, 'finalize');
+    if (by.actor === 'creator') assertCreator(duel, by.caller, 'finalize it');
     assertTransition(duel, 'finalize', by.actor, this.now());
     const resolved = duel.winningOptionIndex ?? 0;
     const final = body.winningOptionIndex ?? resolved;
     this.assertOption(duel, final, 'body.winningOptionIndex');
-    const contests = await this.contestCount(duel.duelId);
+    const contests = await this.contests.count(duel.duelId);
     if (final !== resolved && by.actor === 'creator' && contests === 0) {
       throw new DomainError(
         'INVALID_STATE',
@@ -238,15 +209,9 @@ export class ResolutionService {
 
   /** System job: settles uncontested markets whose contest period is over, with the resolved outcome. */
   async finalizeUncontested(now: Date, limit = 50): Promise<number> {
-    const due = await this.conn().execute<{ duel_id: string }[]>(
-      `select d.duel_id from duels d
-        where d.status = 'pending_contest' and d.chain_state = 'confirmed' and d.contest_ends_at <= ?
-          and not exists (select 1 from duel_contests c where c.duel_id = d.duel_id)
-        order by d.contest_ends_at limit ?`,
-      [now, limit],
-    );
+    const due = await this.contests.uncontestedDue(now, limit);
     let sent = 0;
-    for (const { duel_id } of due) {
+    for (const duel_id of due) {
       try {
         await this.finalize({ duelId: duel_id }, { actor: 'system' });
         sent++;
@@ -259,47 +224,11 @@ export class ResolutionService {
   }
 
   private async contestPage(duelId: string, page: Page) {
-    const conn = this.conn();
-    const [rows, [count]] = await Promise.all([
-      conn.execute<ContestRow[]>(
-        'select * from duel_contests where duel_id = ? order by created_at desc, id desc limit ? offset ?',
-        [duelId, page.limit, (page.page - 1) * page.limit],
-      ),
-      conn.execute<{ n: number }[]>('select count(*)::int as n from duel_contests where duel_id = ?', [duelId]),
-    ]);
-    const total = count?.n ?? 0;
+    const { rows, total } = await this.contests.page(duelId, page.limit, (page.page - 1) * page.limit);
     return {
-      data: rows.map(toContest),
+      data: rows,
       pagination: { page: page.page, limit: page.limit, total, hasMore: page.page * page.limit < total },
     };
-  }
-
-  private async contestCount(duelId: string): Promise<number> {
-    const [row] = await this.conn().execute<{ n: number }[]>(
-      'select count(*)::int as n from duel_contests where duel_id = ?',
-      [duelId],
-    );
-    return row?.n ?? 0;
-  }
-
-  /** Traders of the market and holders of its shares. */
-  private async isParticipant(duelId: string, address: string): Promise<boolean> {
-    const holder = getAddress(address);
-    const rows = await this.conn().execute<{ one: number }[]>(
-      `select 1 as one from trades where duel_id = ? and trader = ?
-       union all select 1 from positions where duel_id = ? and holder = ? and shares > 0 limit 1`,
-      [duelId, holder, duelId, holder],
-    );
-    return rows.length > 0;
-  }
-
-  private assertCreator(duel: Duel, caller: Caller, action: string): void {
-    const isCreator = duel.creatorUserId === caller.userId || same(duel.creatorAddress, caller.address);
-    if (!isCreator) {
-      throw new DomainError('FORBIDDEN', `Only the creator of duel ${duel.duelId} may ${action} it`, {
-        details: { duelId: duel.duelId },
-      });
-    }
   }
 
   private assertOption(duel: Duel, option: number, field: string): void {
@@ -319,9 +248,5 @@ export class ResolutionService {
       const code: ErrorCode = 'INTERNAL';
       return { duelId, success: false as const, code, message: 'The chain could not take the transaction; retry' };
     }
-  }
-
-  private conn() {
-    return this.orm.em.fork().getConnection();
   }
 }

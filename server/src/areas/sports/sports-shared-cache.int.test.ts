@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedisCacheAdapter } from '../../adapters/cache/redis-cache.adapter.js';
 import { startFakeSportmonks, type FakeSportmonks } from '../../adapters/sports-provider/fake-sportmonks.server.js';
 import { ManualClock } from '../../platform/clock.js';
-import type { SportsLimits } from './sports.service.js';
+import type { SportsLimits } from './sports-limits.js';
 import { settle, sportsHarness, until } from './sports.test-kit.js';
 
 const prefix = `dk:test:sports:${randomBytes(4).toString('hex')}:`;

@@ -1,9 +1,5 @@
 import type { SportsProxyRequest, SportsResponse, SportsTtl } from '@duelkit/contract';
-import type { CachePort } from '../../adapters/cache/cache.port.js';
-import type { SportsProviderPort } from '../../adapters/sports-provider/sports-provider.port.js';
-import type { Logger } from '../../logger.js';
-import { systemClock, type Clock } from '../../platform/clock.js';
-import { UpstreamCallError, SportsUpstreamClient } from './sports-upstream.client.js';
+import { UpstreamCallError, type SportsUpstreamClient } from './sports-upstream.client.js';
 import {
   cacheKeyOf,
   effectiveTtl,
@@ -13,41 +9,7 @@ import {
   type SportsApi,
   type UpstreamRequest,
 } from './sports-request.js';
-import { SwrCache } from './swr.cache.js';
-
-export interface SportsLimits {
-  /** Requests waiting on one cache key at once; more are refused (§8: 8). */
-  readonly perKeyConcurrency: number;
-  /** Upstream calls in flight at once (§8: about 12), and how many may queue for a slot. */
-  readonly upstreamConcurrency: number;
-  readonly upstreamQueue: number;
-  /** 429s within `breakerWindowMs` that open a path's breaker, and for how long (§8: 5, 30 s, 60 s). */
-  readonly breakerThreshold: number;
-  readonly breakerWindowMs: number;
-  readonly breakerOpenMs: number;
-  /** Cross-instance collapse: how long a fetch lock lives, and how often waiters look. */
-  readonly lockTtlMs: number;
-  readonly lockPollMs: number;
-}
-
-export const DEFAULT_SPORTS_LIMITS: SportsLimits = {
-  perKeyConcurrency: 8,
-  upstreamConcurrency: 12,
-  upstreamQueue: 48,
-  breakerThreshold: 5,
-  breakerWindowMs: 30_000,
-  breakerOpenMs: 60_000,
-  lockTtlMs: 10_000,
-  lockPollMs: 50,
-};
-
-export interface SportsServiceOptions {
-  readonly limits?: Partial<SportsLimits>;
-  /** Judges the cache windows and the breaker periods; tests pass a ManualClock. */
-  readonly clock?: Clock;
-  /** `fake` when the provider is the local simulator: every answer says so in `_meta.source`. */
-  readonly source?: 'provider' | 'fake';
-}
+import type { SwrCache } from './swr.cache.js';
 
 /** Fixture states (Sportmonks v3 `state.developer_name`) after which nothing changes. */
 const ENDED_STATES = new Set(['FT', 'AET', 'FT_PEN', 'AWARDED', 'CANCELLED', 'ABANDONED', 'WO', 'DELETED']);
@@ -58,19 +20,11 @@ const LIVE_STATES = new Set(['HT', 'BREAK', 'EXTRA_TIME_BREAK', 'PEN_BREAK']);
  * (SwrCache) in front of the upstream client (breaker, bulkhead, provider). One method per route.
  */
 export class SportsService {
-  private readonly cache: SwrCache;
-  private readonly upstream: SportsUpstreamClient;
-
-  constructor(provider: SportsProviderPort, store: CachePort, logger: Logger, options: SportsServiceOptions = {}) {
-    const limits = { ...DEFAULT_SPORTS_LIMITS, ...options.limits };
-    const clock = options.clock ?? systemClock;
-    this.cache = new SwrCache(store, clock, logger, limits, options.source ?? 'provider');
-    this.upstream = new SportsUpstreamClient(provider, logger, clock, {
-      concurrency: limits.upstreamConcurrency,
-      queue: limits.upstreamQueue,
-      breaker: { threshold: limits.breakerThreshold, windowMs: limits.breakerWindowMs, openMs: limits.breakerOpenMs },
-    });
-  }
+  /** Both built by the container with the configured limits (sports-limits.ts). */
+  constructor(
+    private readonly cache: SwrCache,
+    private readonly upstream: SportsUpstreamClient,
+  ) {}
 
   /** POST /svc/sports/proxy: a GET on the v3 API (football/, cricket/, motorsport/). */
   proxy(body: SportsProxyRequest): Promise<SportsResponse> {

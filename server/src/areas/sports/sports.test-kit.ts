@@ -5,7 +5,10 @@ import { SportmonksHttpAdapter } from '../../adapters/sports-provider/sportmonks
 import { DomainError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
 import { ManualClock } from '../../platform/clock.js';
-import { SportsService, type SportsLimits } from './sports.service.js';
+import { DEFAULT_SPORTS_LIMITS, upstreamLimits, type SportsLimits } from './sports-limits.js';
+import { SportsService } from './sports.service.js';
+import { SportsUpstreamClient } from './sports-upstream.client.js';
+import { SwrCache } from './swr.cache.js';
 
 /** Shared by the sports tests: the real HTTP adapter pointed at the fake, on a manual clock. */
 export interface SportsHarness {
@@ -34,7 +37,11 @@ export function sportsHarness(
   });
   const store = options.store ?? new MemoryCacheAdapter(10_000_000, clock);
   const logger = options.logger ?? createLogger('silent');
-  const service = new SportsService(provider, store, logger, { clock, limits: options.limits ?? {} });
+  const limits = { ...DEFAULT_SPORTS_LIMITS, ...options.limits };
+  const service = new SportsService(
+    new SwrCache(store, clock, logger, limits),
+    new SportsUpstreamClient(provider, logger, clock, upstreamLimits(limits)),
+  );
   return { service, clock, store };
 }
 

@@ -1,5 +1,5 @@
 import type { SqlExec } from '../../platform/db/sql.js';
-import { TOURNAMENT } from './tournament.repository.js';
+import { TOURNAMENT } from './tournament.columns.js';
 import type { TournamentRow, TournamentStatus } from './tournament.types.js';
 
 export type CancelRequestStatus = 'OPEN' | 'REJECTED' | 'ACCEPTED';

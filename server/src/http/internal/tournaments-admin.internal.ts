@@ -13,7 +13,7 @@ import {
   ACTING_ADMIN_HEADER,
   INTERNAL_ADMIN_PREFIX,
   SERVICE_TOKEN_HEADER,
-} from '../../adapters/tournaments-admin/http-tournaments-admin.adapter.js';
+} from '../../adapters/tournaments-admin/tournaments-admin.protocol.js';
 import type { TournamentsAdminPort } from '../../adapters/tournaments-admin/tournaments-admin.port.js';
 import { DomainError } from '../../errors.js';
 import { fieldErrorsOf } from '../middleware/error-handler.js';

@@ -1,12 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import type { Settlement } from '../../areas/settlement/settlement.js';
+import type { Container } from '../../container.js';
 import { adminOf } from '../principal.js';
 
 const s = initServer();
 
 /** §4.16 market administration: writes in MarketAdminService, views in MarketAdminQueries (docs/admin-markets.md). */
-export function adminMarketRoutes(settlement: Settlement) {
+export function adminMarketRoutes(settlement: Container['settlement']) {
   const { admin, adminQueries, resolution } = settlement;
   return s.router(marketsContract.adminMarket, {
     autoDistribute: async ({ body, req }) => ({

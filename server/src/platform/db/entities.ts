@@ -8,7 +8,7 @@ import {
   ChainTxEntity,
 } from '../chain-tx/chain-tx.entities.js';
 import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
-import { LeaseEntity } from '../jobs/lease.js';
+import { LeaseEntity } from '../jobs/lease.entity.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
 import {

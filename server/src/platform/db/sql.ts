@@ -12,3 +12,12 @@ export function sqlIn(em: EntityManager): SqlExec {
   return <T>(sql: string, params: readonly unknown[] = []) =>
     em.getConnection().execute<T[]>(sql, [...params], 'all', em.getTransactionContext());
 }
+
+/**
+ * A PostgreSQL array literal, passed as one parameter (the query builder would expand a JS array
+ * into a list). Every element is quoted, so commas, braces and quotes stay inside it; quoted
+ * elements cast to any element type (`?::text[]`, `?::numeric[]`, `?::int[]`).
+ */
+export function pgArray(values: readonly (string | number | bigint)[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Orm } from '../db/orm.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { IdempotencyRepository } from './idempotency.repository.js';
 
 export interface IdempotencyScope {
   readonly tenantId: string;
@@ -36,32 +37,6 @@ export interface IdempotencySettings {
   readonly lockTimeoutMs: number;
 }
 
-interface Row {
-  id: string;
-  fingerprint: string;
-  state: 'in_flight' | 'completed';
-  response_status: number | null;
-  response_body: unknown;
-  effect_started_at: Date | null;
-  pending_status: number | null;
-  pending_body: unknown;
-  locked_at: Date;
-  expires_at: Date;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj)
-      .sort()
-      .filter((k) => obj[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** Fingerprint of what makes two requests "the same": path, query and body, key order aside. */
 export function requestFingerprint(path: string, query: unknown, body: unknown): string {
   return createHash('sha256')
@@ -84,7 +59,7 @@ export class IdempotencyService {
   private readonly wakeups = new EventEmitter();
 
   constructor(
-    private readonly orm: Orm,
+    private readonly keys: IdempotencyRepository,
     private readonly settings: IdempotencySettings,
   ) {
     this.wakeups.setMaxListeners(0);
@@ -94,25 +69,13 @@ export class IdempotencyService {
     const deadline = Date.now() + this.settings.waitMs;
     let backoff = 25;
     for (;;) {
-      const inserted = await this.execute<{ id: string }>(
-        `insert into idempotency_keys (tenant_id, caller, route, idempotency_key, fingerprint, state, locked_at, created_at, expires_at)
-         values (?, ?, ?, ?, ?, 'in_flight', now(), now(), now() + (? || ' milliseconds')::interval)
-         on conflict (tenant_id, caller, route, idempotency_key) do nothing
-         returning id`,
-        [scope.tenantId, scope.caller, scope.route, scope.key, fingerprint, String(this.settings.ttlMs)],
-      );
-      if (inserted[0]) return { kind: 'proceed', recordId: String(inserted[0].id), resumed: false };
+      const inserted = await this.keys.insertInFlight(scope, fingerprint, this.settings.ttlMs);
+      if (inserted) return { kind: 'proceed', recordId: inserted, resumed: false };
 
-      const [row] = await this.execute<Row>(
-        `select id, fingerprint, state, response_status, response_body, effect_started_at, pending_status, pending_body,
-                locked_at, expires_at
-           from idempotency_keys
-          where tenant_id = ? and caller = ? and route = ? and idempotency_key = ?`,
-        [scope.tenantId, scope.caller, scope.route, scope.key],
-      );
+      const row = await this.keys.find(scope);
       if (!row) continue; // removed between our insert and select: try again
       if (new Date(row.expires_at).getTime() <= Date.now()) {
-        await this.execute('delete from idempotency_keys where id = ? and expires_at <= now()', [row.id]);
+        await this.keys.deleteIfExpired(row.id);
         continue;
       }
       if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -129,14 +92,8 @@ export class IdempotencyService {
           await this.complete(scope, String(row.id), pending);
           return { kind: 'replay', response: pending };
         }
-        const taken = await this.execute<{ id: string }>(
-          `update idempotency_keys set locked_at = now()
-            where id = ? and state = 'in_flight'
-              and locked_at < now() - (? || ' milliseconds')::interval
-            returning id`,
-          [row.id, String(this.settings.lockTimeoutMs)],
-        );
-        if (taken[0]) return { kind: 'proceed', recordId: String(row.id), resumed: row.effect_started_at !== null };
+        const taken = await this.keys.takeOver(row.id, this.settings.lockTimeoutMs);
+        if (taken) return { kind: 'proceed', recordId: String(row.id), resumed: row.effect_started_at !== null };
         continue;
       }
       const remaining = deadline - Date.now();
@@ -148,10 +105,7 @@ export class IdempotencyService {
 
   /** Stores the response of the request that ran, so duplicates replay it. */
   async complete(scope: IdempotencyScope, recordId: string, response: StoredResponse): Promise<void> {
-    await this.execute(
-      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json where id = ?`,
-      [response.status, JSON.stringify(response.body ?? null), recordId],
-    );
+    await this.keys.complete(recordId, response.status, response.body);
     this.wakeups.emit(scopeKey(scope));
   }
 
@@ -160,20 +114,13 @@ export class IdempotencyService {
    * — unless its effect started: then the row stays, and a retry gets the recorded outcome.
    */
   async release(scope: IdempotencyScope, recordId: string): Promise<void> {
-    await this.execute(
-      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null`,
-      [recordId],
-    );
+    await this.keys.release(recordId);
     this.wakeups.emit(scopeKey(scope));
   }
 
   /** Deletes expired records; returns how many. */
   async purgeExpired(): Promise<number> {
-    const rows = await this.execute<{ id: string }>(
-      'delete from idempotency_keys where expires_at <= now() returning id',
-      [],
-    );
-    return rows.length;
+    return this.keys.purgeExpired();
   }
 
   private async waitForChange(key: string, ms: number): Promise<void> {
@@ -187,10 +134,6 @@ export class IdempotencyService {
       sleep(ms, undefined, { signal: ac.signal }).catch(() => undefined),
     ]);
     ac.abort();
-  }
-
-  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
   }
 }
 

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarResult } from '../../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
-import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
-import { ManualClock } from '../../server/src/platform/clock.js';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import type { DuelkitClient } from '../src/index.js';
+import { calendarResult } from '../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
+import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
+import { ManualClock } from '../server/src/platform/clock.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import type { DuelkitClient } from '@duelkit/sdk';
 import { signedInClient, until, UNIT } from './support.js';
 
 const HOUR = 3_600_000;

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import { DuelkitClient } from '../src/index.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { DuelkitClient } from '@duelkit/sdk';
 import { signedInClient, until } from './support.js';
 
 const UNIT = 10n ** 18n;
@@ -137,7 +137,7 @@ describe('examples/trade.ts', () => {
       process.execPath,
       ['--import', 'tsx', '--conditions=duelkit-source', 'examples/trade.ts'],
       {
-        cwd: fileURLToPath(new URL('../../', import.meta.url)),
+        cwd: fileURLToPath(new URL('../', import.meta.url)),
         env: {
           ...process.env,
           DUELKIT_BUILDER_KEY: server.builderKey,

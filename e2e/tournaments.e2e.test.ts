@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarResult } from '../../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
-import { ManualClock } from '../../server/src/platform/clock.js';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import type { DuelkitClient } from '../src/index.js';
+import { calendarResult } from '../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
+import { ManualClock } from '../server/src/platform/clock.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import type { DuelkitClient } from '@duelkit/sdk';
 import { signedInClient, until, UNIT } from './support.js';
 
 const HOUR = 3_600_000;

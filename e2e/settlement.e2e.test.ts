@@ -1,9 +1,9 @@
 import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import { ApiError, DuelkitClient } from '../src/index.js';
+import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { ApiError, DuelkitClient } from '@duelkit/sdk';
 import { until } from './support.js';
 
 const UNIT = 10n ** 18n;
@@ -15,6 +15,8 @@ beforeAll(async () => {
     DUEL_CONTEST_PERIOD_SECONDS: '3',
     INDEXER_INTERVAL_MS: '200',
     JOBS_ENABLED: 'true',
+    // The suite polls markets and statuses closely; the default 120/min would throttle it.
+    RATE_LIMIT_TEAM_PER_MIN: '1000',
   });
 }, 120_000);
 afterAll(() => server?.close());
@@ -276,5 +278,84 @@ describe('resolution, contests and payouts through the SDK', () => {
     const timings = await ops.adminMarket.duration({ body: { contestPeriodSeconds: 5 } });
     expect(timings).toMatchObject({ contestPeriodSeconds: 5, publicLeadSeconds: 0 });
     expect(await ops.adminMarket.pendingDuelsCount()).toMatchObject({ awaitingResolution: expect.any(Number) });
+  }, 90_000);
+
+  it('lets an admin settle a contested market with a corrected outcome, once the period is over', async () => {
+    const { client: alice } = await signedIn('st_gina');
+    const { client: bob } = await signedIn('st_hank');
+    const { client: carol } = await signedIn('st_ivy');
+    const { duelId, endTime } = await market(alice, 3_000, 9_000);
+    await bet(bob, duelId, 0, 10n);
+    await bet(carol, duelId, 1, 10n);
+    await sleepUntil(endTime + 1_000);
+    await alice.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } });
+    await until(
+      () => alice.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.status === 'pending_contest',
+    );
+    await carol.resolution.submitContest({
+      body: { duelId, reason: 'The result was reversed on review', proposedOptionIndex: 1 },
+    });
+    const ops = await admin();
+
+    const early = await failure(ops.adminMarket.finalizeContest({ body: { duelId, winningOptionIndex: 1 } }));
+    expect([early.status, early.code]).toEqual([409, 'INVALID_STATE']);
+    const asUser = await failure(alice.adminMarket.finalizeContest({ body: { duelId } }));
+    expect(asUser.status).toBe(401);
+
+    await sleepUntil(Date.parse(String(early.details?.contestEndsAt)) + 1_000);
+    const finalized = await ops.adminMarket.finalizeContest({ body: { duelId, winningOptionIndex: 1 } });
+    expect(finalized).toMatchObject({
+      duelId,
+      winningOptionIndex: 1,
+      resolvedOptionIndex: 0,
+      corrected: true,
+      contests: 1,
+      chainState: 'pending',
+    });
+    const settled = await until(
+      () => alice.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.status === 'settled',
+    );
+    expect(settled.winningOptionIndex).toBe(1);
+    const twice = await failure(ops.adminMarket.finalizeContest({ body: { duelId } }));
+    expect(twice.status).toBe(409);
+  }, 90_000);
+
+  it('cancels markets that missed their bootstrap threshold: a dry run lists them, a run cancels them', async () => {
+    const { client: alice } = await signedIn('st_jane');
+    const { duelId } = await market(alice, 2_000, 60_000);
+    const ops = await admin();
+    const asUser = await failure(alice.adminMarket.cancelExpired({ body: { dryRun: true } }));
+    expect(asUser.status).toBe(401);
+
+    // Nobody but the creator traded before the start: below the two participants required.
+    const dry = await until(
+      () => ops.adminMarket.cancelExpired({ body: { dryRun: true } }),
+      (r) => r.results.some((x) => x.duelId === duelId),
+    );
+    expect(dry).toMatchObject({ batchId: null, dryRun: true });
+    expect(dry.results.find((x) => x.duelId === duelId)).toEqual({
+      duelId,
+      reason: 'bootstrap_threshold',
+      success: true,
+      txHash: null,
+    });
+    expect((await alice.duels.getById({ params: { duelId }, query: {} })).status).toBe('open');
+
+    const run = await ops.adminMarket.cancelExpired({ body: {} });
+    expect(run.dryRun).toBe(false);
+    expect(run.batchId).toEqual(expect.any(String));
+    expect(run.results.find((x) => x.duelId === duelId)).toMatchObject({
+      reason: 'bootstrap_threshold',
+      success: true,
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    await until(
+      () => alice.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.status === 'cancelled',
+    );
+    const after = await ops.adminMarket.cancelExpired({ body: { dryRun: true } });
+    expect(after.results.some((x) => x.duelId === duelId)).toBe(false);
   }, 90_000);
 });

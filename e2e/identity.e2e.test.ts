@@ -5,8 +5,8 @@ import { authenticator } from 'otplib';
 import { verifyMessage } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import { AuthenticationError, DuelkitClient, RegistrationRequiredError } from '../src/index.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { AuthenticationError, DuelkitClient, RegistrationRequiredError } from '@duelkit/sdk';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -77,7 +77,7 @@ describe('identity through the SDK', () => {
       [forge({ ...claims, address: '0x0000000000000000000000000000000000000001' }), 'TOKEN_INVALID'],
       [forge(claims, Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url'), ''), 'TOKEN_INVALID'],
     ];
-    const { TokenService } = await import('../../server/src/areas/identity/token.service.js');
+    const { TokenService } = await import('../server/src/areas/identity/token.service.js');
     const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -5, 60).signUser({
       sub: claims['sub'] as string,
       bap: claims['bap'] as string,
@@ -129,7 +129,7 @@ describe('identity through the SDK', () => {
 describe('examples/quickstart.ts', () => {
   it('signs in against a running server and prints the user', async () => {
     const run = promisify(execFile);
-    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const root = fileURLToPath(new URL('../', import.meta.url));
     const { stdout } = await run(
       process.execPath,
       ['--import', 'tsx', '--conditions=duelkit-source', 'examples/quickstart.ts'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { signedInClient, until } from './support.js';
 
 let server: TestServer;

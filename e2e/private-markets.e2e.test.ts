@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import { ApiError, DuelkitClient } from '../src/index.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { ApiError, DuelkitClient } from '@duelkit/sdk';
 import { signedInClient, until } from './support.js';
 
 const UNIT = 10n ** 18n;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_DIR, startServerProcess, type ServerProcess } from '../../server/test/support/server-process.js';
-import { DuelkitClient } from '../src/index.js';
+import { SERVER_DIR, startServerProcess, type ServerProcess } from '../server/test/support/server-process.js';
+import { DuelkitClient } from '@duelkit/sdk';
 
 const run = promisify(execFile);
 const DIST = join(SERVER_DIR, 'dist');

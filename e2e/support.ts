@@ -1,8 +1,8 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { TestServer } from '../../server/test/support/test-server.js';
-import { DuelkitClient } from '../src/index.js';
+import type { TestServer } from '../server/test/support/test-server.js';
+import { DuelkitClient } from '@duelkit/sdk';
 
-export { until, UNIT } from '../../server/test/support/market-fixtures.js';
+export { until, UNIT } from '../server/test/support/market-fixtures.js';
 
 /** A client signed in as a new wallet (registered under `username`), its managed wallet funded. */
 export async function signedInClient(server: TestServer, username: string, credits = 1_000n * 10n ** 18n) {

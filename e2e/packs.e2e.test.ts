@@ -9,10 +9,10 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrizeVaultAbi } from '../../server/src/adapters/chain/artifacts/PrizeVault.js';
-import type { ViemChainAdapter } from '../../server/src/adapters/chain/viem-chain.adapter.js';
-import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
-import { ApiError, type DuelkitClient } from '../src/index.js';
+import { PrizeVaultAbi } from '../server/src/adapters/chain/artifacts/PrizeVault.js';
+import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { ApiError, type DuelkitClient } from '@duelkit/sdk';
 import { signedInClient, UNIT, until } from './support.js';
 
 const FEE = 10n * UNIT;

@@ -1,0 +1,8 @@
+/**
+ * The wire protocol of the markets host's calls to the tournaments host's internal admin routes,
+ * shared by the calling adapter and the serving router.
+ */
+export const SERVICE_TOKEN_HEADER = 'x-duelkit-service-token';
+export const ACTING_ADMIN_HEADER = 'x-duelkit-admin-id';
+/** Where the tournaments host serves them. */
+export const INTERNAL_ADMIN_PREFIX = '/internal/tournaments-admin';

@@ -1,0 +1,96 @@
+import type { Orm } from '../db/orm.js';
+
+/** The identity of one Idempotency-Key: who sent it, to which route, under which builder app. */
+export interface IdempotencyKeyRef {
+  readonly tenantId: string;
+  readonly caller: string;
+  readonly route: string;
+  readonly key: string;
+}
+
+/** An `idempotency_keys` row as raw SQL returns it. */
+export interface IdempotencyRow {
+  id: string;
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  response_status: number | null;
+  response_body: unknown;
+  effect_started_at: Date | null;
+  pending_status: number | null;
+  pending_body: unknown;
+  locked_at: Date;
+  expires_at: Date;
+}
+
+/** The `idempotency_keys` table: the unique (tenant, caller, route, key) row is the lock. */
+export class IdempotencyRepository {
+  constructor(private readonly orm: Orm) {}
+
+  /** Inserts an in-flight row for the key; its id, or undefined when the key already has one. */
+  async insertInFlight(ref: IdempotencyKeyRef, fingerprint: string, ttlMs: number): Promise<string | undefined> {
+    const [inserted] = await this.execute<{ id: string }>(
+      `insert into idempotency_keys (tenant_id, caller, route, idempotency_key, fingerprint, state, locked_at, created_at, expires_at)
+       values (?, ?, ?, ?, ?, 'in_flight', now(), now(), now() + (? || ' milliseconds')::interval)
+       on conflict (tenant_id, caller, route, idempotency_key) do nothing
+       returning id`,
+      [ref.tenantId, ref.caller, ref.route, ref.key, fingerprint, String(ttlMs)],
+    );
+    return inserted ? String(inserted.id) : undefined;
+  }
+
+  async find(ref: IdempotencyKeyRef): Promise<IdempotencyRow | undefined> {
+    const [row] = await this.execute<IdempotencyRow>(
+      `select id, fingerprint, state, response_status, response_body, effect_started_at, pending_status, pending_body,
+              locked_at, expires_at
+         from idempotency_keys
+        where tenant_id = ? and caller = ? and route = ? and idempotency_key = ?`,
+      [ref.tenantId, ref.caller, ref.route, ref.key],
+    );
+    return row;
+  }
+
+  /** Deletes the row if it has expired. */
+  async deleteIfExpired(id: string): Promise<void> {
+    await this.execute('delete from idempotency_keys where id = ? and expires_at <= now()', [id]);
+  }
+
+  /** Takes over an in-flight row whose lock is older than `lockTimeoutMs`; false when someone else did. */
+  async takeOver(id: string, lockTimeoutMs: number): Promise<boolean> {
+    const taken = await this.execute<{ id: string }>(
+      `update idempotency_keys set locked_at = now()
+        where id = ? and state = 'in_flight'
+          and locked_at < now() - (? || ' milliseconds')::interval
+        returning id`,
+      [id, String(lockTimeoutMs)],
+    );
+    return taken.length > 0;
+  }
+
+  async complete(id: string, status: number, body: unknown): Promise<void> {
+    await this.execute(
+      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json where id = ?`,
+      [status, JSON.stringify(body ?? null), id],
+    );
+  }
+
+  /** Deletes an in-flight row whose effect never started. */
+  async release(id: string): Promise<void> {
+    await this.execute(
+      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null`,
+      [id],
+    );
+  }
+
+  /** Deletes expired rows; how many. */
+  async purgeExpired(): Promise<number> {
+    const rows = await this.execute<{ id: string }>(
+      'delete from idempotency_keys where expires_at <= now() returning id',
+      [],
+    );
+    return rows.length;
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
+  }
+}
