@@ -161,6 +161,8 @@ export interface ChainPort {
   cancel(duelId: Bytes32, opts?: WriteOptions): Promise<Hash>;
   /** Pays a holder their settlement payout or refund (sent by the platform); keyed by (duelId, holder). */
   payout(duelId: Bytes32, holder: Address, opts?: WriteOptions): Promise<Hash>;
+  /** Pays a settled market's trading fees to its creator (sent by the platform); keyed by duelId. */
+  claimFees(duelId: Bytes32, opts?: WriteOptions): Promise<Hash>;
   /** Creates an invitation on chain; keyed by (duelId, codeHash). */
   createInvite(
     signer: Signer,
@@ -182,6 +184,8 @@ export interface ChainPort {
   invite(duelId: Bytes32, codeHash: Bytes32): Promise<ChainInvite>;
   /** What `holder` is owed now (payout once settled, refund once cancelled), and whether already paid. */
   owed(duelId: Bytes32, holder: Address): Promise<{ amount: bigint; refund: boolean; paid: boolean }>;
+  /** Fees a settled market owes its creator now (0 before settlement and once claimed), and whether claimed. */
+  feesOwed(duelId: Bytes32): Promise<{ amount: bigint; claimed: boolean }>;
   sharesOf(duelId: Bytes32, holder: Address, option: number): Promise<bigint>;
   close(): Promise<void>;
 }

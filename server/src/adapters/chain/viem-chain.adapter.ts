@@ -264,6 +264,16 @@ export class ViemChainAdapter implements ChainPort {
     );
   }
 
+  claimFees(duelId: Bytes32, opts?: WriteOptions) {
+    return this.write(
+      'platform',
+      'claimFees',
+      [duelId],
+      { kind: 'markets.claim_fees', key: `markets.claim_fees:${duelId}`, effect: { duelId } },
+      opts,
+    );
+  }
+
   createInvite(
     signer: Signer,
     duelId: Bytes32,
@@ -351,6 +361,11 @@ export class ViemChainAdapter implements ChainPort {
       this.read('paid', [duelId, holder]),
     ]);
     return { amount, refund, paid };
+  }
+
+  async feesOwed(duelId: Bytes32) {
+    const [amount, claimed] = await this.read('feesOwed', [duelId]);
+    return { amount, claimed };
   }
 
   sharesOf(duelId: Bytes32, holder: Address, option: number): Promise<bigint> {
