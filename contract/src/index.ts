@@ -124,3 +124,24 @@ export type {
   AdminTournamentListDto,
   ConfigStatusDto,
 } from './markets/parlay-tournaments-admin.schemas.js';
+export {
+  ClaimStatusSchema,
+  ClaimWinningsRequestSchema,
+  ClaimWinningsResponseSchema,
+  CreatorFeesQuerySchema,
+  CreatorFeesResponseSchema,
+  CreatorFeeMarketSchema,
+  ClaimFeesRequestSchema,
+  ClaimFeesResponseSchema,
+  MarketClaimSchema,
+} from './markets/money.schemas.js';
+export type {
+  ClaimWinningsRequest,
+  ClaimWinningsResponse,
+  CreatorFeesQuery,
+  CreatorFeesResponse,
+  CreatorFeeMarket,
+  ClaimFeesRequest,
+  ClaimFeesResponse,
+  MarketClaim,
+} from './markets/money.schemas.js';

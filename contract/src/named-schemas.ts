@@ -17,6 +17,7 @@ import {
   PackSummarySchema,
   StandingSchema,
 } from './markets/packs.schemas.js';
+import { CreatorFeeMarketSchema, MarketClaimSchema } from './markets/money.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { AdminTournamentSchema, ConfigStatusSchema } from './markets/parlay-tournaments-admin.schemas.js';
 import {
@@ -60,6 +61,8 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
   ProtocolStats: ProtocolStatsSchema,
+  MarketClaim: MarketClaimSchema,
+  CreatorFeeMarket: CreatorFeeMarketSchema,
   Pack: PackSchema,
   PackSummary: PackSummarySchema,
   PackMarket: PackMarketSchema,

@@ -718,6 +718,42 @@ export interface PortfolioNamespace {
 }
 
 /**
+ * §4.4 claims of winnings and creator fees (docs/money.md).
+ */
+export interface MoneyNamespace {
+  /**
+   * Pull your payout of one settled market, or of every settled market you won.
+   *
+   * Pays the caller’s managed wallet what the market contract owes it: the winning shares (1 unit each), plus the pool’s winning balance for the market’s creator. Settled markets also pay every winner by a durable job; this claim and that job share one ledger row and one chain key, so each winner is paid once. A second claim answers `submitted` with the same transaction while it is unmined, then `already_paid`. With a `duelId`: NOT_FOUND for an unknown market, INVALID_STATE (409) when it is not settled (`details.status`). Exactly-once design and statuses: docs/money.md.
+   *
+   * `POST /svc/user/withdraw/claim-winnings` on the markets host · auth: bearer · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly claimWinnings: RouteMethod<Markets['money']['claimWinnings']>;
+  /**
+   * Trading fees of the markets you created: accrued, claimable and paid, per market.
+   *
+   * Lists the caller’s markets in one collateral, newest first, with the fees each has taken and their claim status, and the totals over all of them. Fees become claimable when the market settles; a cancelled market refunds them to its traders. VALIDATION_FAILED when `collateralMode` differs from `collateralStack`.
+   *
+   * `GET /svc/user/withdraw/creator-fees` on the markets host · auth: bearer · spec §4.4
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.money.creatorFees(…))` to walk the `data` of every page.
+   */
+  readonly creatorFees: PaginatedRouteMethod<Markets['money']['creatorFees'], 'data'>;
+  /**
+   * Claim the creator fees of your settled markets (one, or all in a collateral)
+   *
+   * The platform sends one claimFees per market, keyed by the market: the contract pays the creator once and a repeated claim returns the same transaction (`submitted`) or `already_paid`. With a `duelId`: NOT_FOUND for an unknown market, FORBIDDEN when you did not create it, INVALID_STATE (409) when it is not settled. Exactly-once design and statuses: docs/money.md.
+   *
+   * `POST /svc/user/withdraw/claim-fees` on the markets host · auth: bearer · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly claimFees: RouteMethod<Markets['money']['claimFees']>;
+}
+
+/**
  * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
  */
 export interface PriceHistoryNamespace {
@@ -2052,6 +2088,10 @@ export abstract class DuelkitNamespaces {
    * Private markets appear only when `userAddress` is the caller's own managed wallet.
    */
   declare readonly portfolio: PortfolioNamespace;
+  /**
+   * §4.4 claims of winnings and creator fees (docs/money.md).
+   */
+  declare readonly money: MoneyNamespace;
   /**
    * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
    */

@@ -19,6 +19,8 @@ import { QuoteSigner } from './areas/markets/quote-signer.js';
 import { Quoter } from './areas/markets/bet-quotes.js';
 import { MarketSettingsStore } from './areas/settlement/market-settings.js';
 import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
+import { ClaimsRepository } from './areas/money/claims.repository.js';
+import { ClaimsService } from './areas/money/claims.service.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
@@ -150,6 +152,8 @@ export interface Container {
   readonly jobs: JobEngine | undefined;
   /** Resolution, contests, payouts and refunds, market administration (§4.7, §4.16). */
   readonly settlement: Settlement;
+  /** §4.4 money movement: claims of winnings and creator fees. */
+  readonly money: { readonly claims: ClaimsService };
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -482,6 +486,14 @@ export async function createContainer(
     analytics,
     priceHistory,
     settlement,
+    money: {
+      claims: new ClaimsService({
+        repo: new ClaimsRepository(orm),
+        chain,
+        duels,
+        payouts: settlement.distribution,
+      }),
+    },
     prizeVault,
     distributions,
     packs,

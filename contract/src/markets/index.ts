@@ -8,6 +8,7 @@ import { bulkRegisterContract } from './bulk-register.contract.js';
 import { duelsContract } from './duels.contract.js';
 import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
+import { moneyContract } from './money.contract.js';
 import { packsAdminContract } from './packs-admin.contract.js';
 import { packsContract } from './packs.contract.js';
 import { parentMarketsContract } from './parent-markets.contract.js';
@@ -35,6 +36,7 @@ export const marketsContract = c.router(
     protocolStats: statsContract,
     leaderboard: leaderboardContract,
     portfolio: portfolioContract,
+    money: moneyContract,
     priceHistory: priceHistoryContract,
     resolution: resolutionContract,
     adminMarket: adminMarketContract,

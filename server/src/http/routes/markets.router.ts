@@ -8,6 +8,7 @@ import { authRoutes, bulkRegisterRoutes, walletRoutes } from './auth.routes.js';
 import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
+import { moneyRoutes } from './money.routes.js';
 import { packAdminRoutes } from './packs-admin.routes.js';
 import { packRoutes } from './packs.routes.js';
 import { parentMarketRoutes } from './parent-markets.routes.js';
@@ -26,6 +27,7 @@ export function marketsRouter(c: Container) {
     protocolStats: statsRoutes(c.analytics),
     leaderboard: leaderboardRoutes(c.analytics),
     portfolio: portfolioRoutes(c.analytics),
+    money: moneyRoutes(c.money),
     priceHistory: priceHistoryRoutes(c),
     duels: duelRoutes({ duels: c.markets.duels, publicBaseUrl: c.config.markets.publicBaseUrl }),
     bets: betRoutes({ bets: c.markets.bets }),

@@ -11,6 +11,7 @@ import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitati
 import { LeaseEntity } from '../jobs/lease.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
+import { CreatorFeeClaimEntity } from '../../areas/money/creator-fee.entity.js';
 import {
   PackClaimRunEntity,
   PackEntity,
@@ -84,4 +85,5 @@ export const entities = [
   ChainAccountEntity,
   ChainIdentityEntity,
   ChainJournalEntity,
+  CreatorFeeClaimEntity,
 ];
