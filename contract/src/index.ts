@@ -145,3 +145,25 @@ export type {
   ClaimFeesResponse,
   MarketClaim,
 } from './markets/money.schemas.js';
+export {
+  WithdrawRequestSchema,
+  WithdrawalSchema,
+  DailyLimitSchema,
+  PreValidateResponseSchema,
+  WithdrawalRequestSchema,
+  CreateWithdrawalRequestSchema,
+  DecideWithdrawalRequestSchema,
+} from './markets/withdrawals.schemas.js';
+export type {
+  WithdrawRequest,
+  Withdrawal,
+  DailyLimit,
+  DailyLimitQuery,
+  PreValidateResponse,
+  WithdrawalRequestDto,
+  CreateWithdrawalRequest,
+  WithdrawalRequestListQuery,
+  AdminWithdrawalRequestListQuery,
+  WithdrawalRequestList,
+  DecideWithdrawalRequest,
+} from './markets/withdrawals.schemas.js';

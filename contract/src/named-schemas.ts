@@ -18,6 +18,7 @@ import {
   StandingSchema,
 } from './markets/packs.schemas.js';
 import { CreatorFeeMarketSchema, MarketClaimSchema } from './markets/money.schemas.js';
+import { DailyLimitSchema, WithdrawalRequestSchema, WithdrawalSchema } from './markets/withdrawals.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { AdminTournamentSchema, ConfigStatusSchema } from './markets/parlay-tournaments-admin.schemas.js';
 import {
@@ -63,6 +64,9 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   ProtocolStats: ProtocolStatsSchema,
   MarketClaim: MarketClaimSchema,
   CreatorFeeMarket: CreatorFeeMarketSchema,
+  Withdrawal: WithdrawalSchema,
+  WithdrawalRequest: WithdrawalRequestSchema,
+  WithdrawalDailyLimit: DailyLimitSchema,
   Pack: PackSchema,
   PackSummary: PackSummarySchema,
   PackMarket: PackMarketSchema,

@@ -754,6 +754,84 @@ export interface MoneyNamespace {
 }
 
 /**
+ * §4.4 withdrawals from the managed wallet, the daily limit and withdrawal requests (docs/money.md).
+ */
+export interface WithdrawalsNamespace {
+  /**
+   * Send collateral from your managed wallet to an external address, within the 24 h limit.
+   *
+   * `credits` move on chain; `usdc` goes through the bridge provider (geo-gated: GEO_BLOCKED, 403). Refusals: VALIDATION_FAILED for a zero amount or the managed wallet as destination, INSUFFICIENT_BALANCE (400) above the balance, DAILY_LIMIT_EXCEEDED (422, `details.remaining`) above what the rolling 24 h limit has left — larger amounts go through a withdrawal request. Send an Idempotency-Key: a replay answers the same withdrawal.
+   *
+   * `POST /svc/user/withdraw` on the markets host · auth: bearer · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly withdraw: RouteMethod<Markets['withdrawals']['withdraw']>;
+  /**
+   * Every reason a withdrawal (request) would fail, without recording anything.
+   *
+   * Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `POST /svc/user/withdrawal-requests/pre-validate` on the markets host · auth: public · spec §4.4
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly preValidate: RouteMethod<Markets['withdrawals']['preValidate']>;
+  /**
+   * Your rolling 24 h withdrawal limit: limit, used, remaining and when the oldest use leaves the window.
+   *
+   * FORBIDDEN (403) when `user` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `GET /svc/user/withdrawal-requests/daily-limit` on the markets host · auth: public · spec §4.4
+   */
+  readonly dailyLimit: RouteMethod<Markets['withdrawals']['dailyLimit']>;
+  /**
+   * Ask for a withdrawal an admin reviews (amounts above the daily limit)
+   *
+   * Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as pre-validate reports them. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `POST /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly createRequest: RouteMethod<Markets['withdrawals']['createRequest']>;
+  /**
+   * Your withdrawal requests, newest first.
+   *
+   * Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `GET /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.withdrawals.listRequests(…))` to walk the `data` of every page.
+   */
+  readonly listRequests: PaginatedRouteMethod<Markets['withdrawals']['listRequests'], 'data'>;
+}
+
+/**
+ * §4.16 admin review of withdrawal requests.
+ */
+export interface WithdrawalsAdminNamespace {
+  /**
+   * Withdrawal requests of every user, oldest pending first when filtered by status.
+   *
+   * `GET /svc/admin/withdrawal-requests` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.withdrawalsAdmin.list(…))` to walk the `data` of every page.
+   */
+  readonly list: PaginatedRouteMethod<Markets['withdrawalsAdmin']['list'], 'data'>;
+  /**
+   * Approve (executed once, as a durable job) or reject (with a reason) a pending withdrawal request.
+   *
+   * Every decision is kept (who, when, what, why) and a request is decided once: a second decision is a 409 INVALID_STATE with `details.status`. VALIDATION_FAILED to reject without a reason; NOT_FOUND for an unknown id.
+   *
+   * `POST /svc/admin/withdrawal-requests/:requestId/decision` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly decide: RouteMethod<Markets['withdrawalsAdmin']['decide']>;
+}
+
+/**
  * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
  */
 export interface PriceHistoryNamespace {
@@ -2092,6 +2170,14 @@ export abstract class DuelkitNamespaces {
    * §4.4 claims of winnings and creator fees (docs/money.md).
    */
   declare readonly money: MoneyNamespace;
+  /**
+   * §4.4 withdrawals from the managed wallet, the daily limit and withdrawal requests (docs/money.md).
+   */
+  declare readonly withdrawals: WithdrawalsNamespace;
+  /**
+   * §4.16 admin review of withdrawal requests.
+   */
+  declare readonly withdrawalsAdmin: WithdrawalsAdminNamespace;
   /**
    * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
    */

@@ -102,6 +102,13 @@ export interface Config {
     readonly jobsEnabled: boolean;
     readonly publicBaseUrl: string;
   };
+  /** Money movement (docs/money.md). */
+  readonly money: {
+    /** Rolling 24 h withdrawal limit per user and collateral, base units. */
+    readonly dailyLimit: { readonly credits: bigint; readonly usdc: bigint };
+    /** The embedded bridge simulator (production has no bridge adapter: usdc withdrawals are refused). */
+    readonly bridgeSimulator: { readonly delayMs: number; readonly failTo: readonly string[] };
+  };
   readonly packs: {
     readonly feeBps: number;
     readonly treasury: `0x${string}` | undefined;
@@ -334,6 +341,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
       jobsEnabled: e.JOBS_ENABLED,
       publicBaseUrl,
+    },
+    money: {
+      dailyLimit: { credits: BigInt(e.WITHDRAW_DAILY_LIMIT_CREDITS), usdc: BigInt(e.WITHDRAW_DAILY_LIMIT_USDC) },
+      bridgeSimulator: { delayMs: e.BRIDGE_SIM_DELAY_MS, failTo: e.BRIDGE_SIM_FAIL_ADDRESSES },
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

@@ -19,8 +19,8 @@ import { QuoteSigner } from './areas/markets/quote-signer.js';
 import { Quoter } from './areas/markets/bet-quotes.js';
 import { MarketSettingsStore } from './areas/settlement/market-settings.js';
 import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
-import { ClaimsRepository } from './areas/money/claims.repository.js';
-import { ClaimsService } from './areas/money/claims.service.js';
+import { createMoney, type Money } from './areas/money/money.js';
+import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapter.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
@@ -152,8 +152,8 @@ export interface Container {
   readonly jobs: JobEngine | undefined;
   /** Resolution, contests, payouts and refunds, market administration (§4.7, §4.16). */
   readonly settlement: Settlement;
-  /** §4.4 money movement: claims of winnings and creator fees. */
-  readonly money: { readonly claims: ClaimsService };
+  /** §4.4, §4.16 money movement: claims, withdrawals, the daily limit, withdrawal requests. */
+  readonly money: Money;
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -429,6 +429,21 @@ export async function createContainer(
           breaker: new CircuitBreaker({ threshold: 3, cooldownMs: link.breakerCooldownMs }),
         })
       : localTournamentsAdmin;
+  const money = createMoney({
+    orm,
+    chain,
+    duels,
+    payouts: settlement.distribution,
+    signers,
+    // Production has no bridge provider adapter yet: usdc withdrawals are refused (docs/money.md).
+    bridge:
+      config.mode === 'embedded'
+        ? new SimulatedBridgeAdapter(chain, clock, { ...config.money.bridgeSimulator, escrow: chain.operator })
+        : undefined,
+    clock,
+    dailyLimit: config.money.dailyLimit,
+    logger,
+  });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
     // Each worker (markets, settlement, pack claims, tournaments) holds a connection to listen; the rest
@@ -455,7 +470,8 @@ export async function createContainer(
     ];
     settlement.attach(jobs);
     packs.attach(jobs);
-    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks], logger);
+    money.attach(jobs);
+    await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks, ...money.tasks], logger);
     await tournaments.attach(jobs);
   }
   const container: Container = {
@@ -486,14 +502,7 @@ export async function createContainer(
     analytics,
     priceHistory,
     settlement,
-    money: {
-      claims: new ClaimsService({
-        repo: new ClaimsRepository(orm),
-        chain,
-        duels,
-        payouts: settlement.distribution,
-      }),
-    },
+    money,
     prizeVault,
     distributions,
     packs,

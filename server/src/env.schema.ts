@@ -183,6 +183,27 @@ export const EnvSchema = z.object({
   DUEL_LIST_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** How often open markets get a scheduled price snapshot, ms. */
   PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Most a user may withdraw per collateral in any rolling 24 h, base units (docs/money.md); larger amounts go through a withdrawal request. */
+  WITHDRAW_DAILY_LIMIT_CREDITS: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('1000000000000000000000'),
+  WITHDRAW_DAILY_LIMIT_USDC: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('1000000000000000000000'),
+  /** Embedded bridge simulator (usdc withdrawals): delivery delay, ms, and comma-separated destinations it fails to deliver to. */
+  BRIDGE_SIM_DELAY_MS: z.coerce.number().int().min(0).default(5_000),
+  BRIDGE_SIM_FAIL_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'comma-separated 0x addresses'))),
   /** Platform fee on a pack's prize pool, basis points (docs/packs.md). */
   PACK_FEE_BPS: z.coerce.number().int().min(0).max(2_000).default(500),
   /** Receives the fee of settled packs; default the chain operator's address. */

@@ -9,6 +9,7 @@ import { duelsContract } from './duels.contract.js';
 import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
 import { moneyContract } from './money.contract.js';
+import { withdrawalsAdminContract, withdrawalsContract } from './withdrawals.contract.js';
 import { packsAdminContract } from './packs-admin.contract.js';
 import { packsContract } from './packs.contract.js';
 import { parentMarketsContract } from './parent-markets.contract.js';
@@ -37,6 +38,8 @@ export const marketsContract = c.router(
     leaderboard: leaderboardContract,
     portfolio: portfolioContract,
     money: moneyContract,
+    withdrawals: withdrawalsContract,
+    withdrawalsAdmin: withdrawalsAdminContract,
     priceHistory: priceHistoryContract,
     resolution: resolutionContract,
     adminMarket: adminMarketContract,

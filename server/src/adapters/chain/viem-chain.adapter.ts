@@ -115,6 +115,16 @@ export class ViemChainAdapter implements ChainPort {
     );
   }
 
+  async transfer(signer: LocalAccount, stack: CollateralKind, to: Address, amount: bigint, opts?: WriteOptions) {
+    await this.writer.ensureGas(signer.address);
+    return this.writer.contract(
+      signer,
+      { address: this.addresses[stack], abi: CollateralTokenAbi, functionName: 'transfer', args: [to, amount] },
+      { kind: 'collateral.transfer', effect: { stack, from: signer.address, to, amount: amount.toString() } },
+      opts,
+    );
+  }
+
   fundGas(to: Address, amount: bigint): Promise<void> {
     return this.writer.fundGas(to, amount, { kind: 'chain.fund_gas', effect: { to, amount: amount.toString() } });
   }

@@ -150,7 +150,11 @@ export class DistributionService {
     await this.dispatch(duel, null);
     const rows = await this.rows(duel.duelId, 'payout');
     const row = rows.find((r) => r.holder.toLowerCase() === holder.toLowerCase());
-    const outcome = (status: ClaimStatus, amount: bigint | null = null, txHash: string | null = null): ClaimOutcome => ({
+    const outcome = (
+      status: ClaimStatus,
+      amount: bigint | null = null,
+      txHash: string | null = null,
+    ): ClaimOutcome => ({
       duelId: duel.duelId,
       status,
       amount,

@@ -9,6 +9,7 @@ import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
 import { moneyRoutes } from './money.routes.js';
+import { withdrawalAdminRoutes, withdrawalRoutes } from './withdrawals.routes.js';
 import { packAdminRoutes } from './packs-admin.routes.js';
 import { packRoutes } from './packs.routes.js';
 import { parentMarketRoutes } from './parent-markets.routes.js';
@@ -28,6 +29,8 @@ export function marketsRouter(c: Container) {
     leaderboard: leaderboardRoutes(c.analytics),
     portfolio: portfolioRoutes(c.analytics),
     money: moneyRoutes(c.money),
+    withdrawals: withdrawalRoutes(c.money),
+    withdrawalsAdmin: withdrawalAdminRoutes(c.money),
     priceHistory: priceHistoryRoutes(c),
     duels: duelRoutes({ duels: c.markets.duels, publicBaseUrl: c.config.markets.publicBaseUrl }),
     bets: betRoutes({ bets: c.markets.bets }),

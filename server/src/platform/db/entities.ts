@@ -13,6 +13,11 @@ import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distributi
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
 import { CreatorFeeClaimEntity } from '../../areas/money/creator-fee.entity.js';
 import {
+  WithdrawalDecisionEntity,
+  WithdrawalEntity,
+  WithdrawalRequestEntity,
+} from '../../areas/money/withdrawal.entities.js';
+import {
   PackClaimRunEntity,
   PackEntity,
   PackEntryEntity,
@@ -86,4 +91,7 @@ export const entities = [
   ChainIdentityEntity,
   ChainJournalEntity,
   CreatorFeeClaimEntity,
+  WithdrawalEntity,
+  WithdrawalRequestEntity,
+  WithdrawalDecisionEntity,
 ];

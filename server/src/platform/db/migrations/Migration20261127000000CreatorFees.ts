@@ -7,9 +7,7 @@ export class Migration20261127000000CreatorFees extends Migration {
       `create table "creator_fee_claims" ("id" uuid not null, "duel_id" varchar(66) not null, "creator" varchar(42) not null, "collateral_stack" varchar(8) not null, "amount" numeric(78,0) not null, "status" varchar(10) not null, "tx_hash" varchar(66) null, "paid_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "creator_fee_claims_pkey" primary key ("id"));`,
     );
     this.addSql(`create index "creator_fee_claims_creator_idx" on "creator_fee_claims" ("creator");`);
-    this.addSql(
-      `alter table "creator_fee_claims" add constraint "creator_fee_claims_duel_unique" unique ("duel_id");`,
-    );
+    this.addSql(`alter table "creator_fee_claims" add constraint "creator_fee_claims_duel_unique" unique ("duel_id");`);
   }
 
   override async down(): Promise<void> {

@@ -17,6 +17,7 @@ import { Migration20261124100000ChainTx } from './Migration20261124100000ChainTx
 import { Migration20261126000000TournamentsClose } from './Migration20261126000000TournamentsClose.js';
 import { Migration20261126120000TournamentCancellation } from './Migration20261126120000TournamentCancellation.js';
 import { Migration20261127000000CreatorFees } from './Migration20261127000000CreatorFees.js';
+import { Migration20261127010000Withdrawals } from './Migration20261127010000Withdrawals.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -42,4 +43,5 @@ export const migrationsList = [
   { name: 'Migration20261126000000TournamentsClose', class: Migration20261126000000TournamentsClose },
   { name: 'Migration20261126120000TournamentCancellation', class: Migration20261126120000TournamentCancellation },
   { name: 'Migration20261127000000CreatorFees', class: Migration20261127000000CreatorFees },
+  { name: 'Migration20261127010000Withdrawals', class: Migration20261127010000Withdrawals },
 ];

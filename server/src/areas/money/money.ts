@@ -1,0 +1,73 @@
+import type { BridgePort } from '../../adapters/bridge/bridge.port.js';
+import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Orm } from '../../platform/db/orm.js';
+import type { JobEngine } from '../../platform/jobs/job-engine.js';
+import type { Logger } from '../../logger.js';
+import type { Duel } from '../markets/duel.entity.js';
+import type { ScheduledTask } from '../markets/market-jobs.js';
+import type { ClaimsDeps } from './claims.service.js';
+import { ClaimsRepository } from './claims.repository.js';
+import { ClaimsService } from './claims.service.js';
+import { WithdrawalRequestService } from './withdrawal-requests.service.js';
+import { WithdrawalRepository } from './withdrawal.repository.js';
+import { WithdrawalService } from './withdrawal.service.js';
+import type { LocalAccount } from 'viem';
+
+/** The money area as the container wires it (docs/money.md). */
+export interface Money {
+  readonly claims: ClaimsService;
+  readonly withdrawals: WithdrawalService;
+  readonly requests: WithdrawalRequestService;
+  /** Periodic: complete sent withdrawals, queue approved requests. */
+  readonly tasks: readonly ScheduledTask[];
+  attach(jobs: JobEngine): void;
+}
+
+export interface MoneyDeps {
+  readonly orm: Orm;
+  readonly chain: ChainPort;
+  readonly duels: { require(duelId: string): Promise<Duel> };
+  readonly payouts: ClaimsDeps['payouts'];
+  readonly signers: { forUser(userId: string): Promise<LocalAccount> };
+  readonly bridge: BridgePort | undefined;
+  readonly clock: Clock;
+  readonly dailyLimit: { readonly credits: bigint; readonly usdc: bigint };
+  readonly logger: Logger;
+}
+
+export function createMoney(deps: MoneyDeps): Money {
+  const claims = new ClaimsService({
+    repo: new ClaimsRepository(deps.orm),
+    chain: deps.chain,
+    duels: deps.duels,
+    payouts: deps.payouts,
+  });
+  const repo = new WithdrawalRepository(deps.orm);
+  const withdrawals = new WithdrawalService({
+    repo,
+    chain: deps.chain,
+    signers: deps.signers,
+    bridge: deps.bridge,
+    clock: deps.clock,
+    dailyLimit: deps.dailyLimit,
+    logger: deps.logger,
+  });
+  const requests = new WithdrawalRequestService(repo, withdrawals, deps.clock, deps.logger);
+  return {
+    claims,
+    withdrawals,
+    requests,
+    tasks: [
+      {
+        name: 'withdrawals-sweep',
+        everyMs: 2_000,
+        run: async () => {
+          await withdrawals.completeSubmitted();
+          await requests.sweep();
+        },
+      },
+    ],
+    attach: (jobs) => requests.attach(jobs),
+  };
+}
