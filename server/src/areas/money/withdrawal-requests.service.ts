@@ -47,7 +47,7 @@ function toDto(r: RequestRecord): WithdrawalRequestDto {
             decidedAt: iso(r.decided_at),
           }
         : null,
-    txHash: r.tx_hash as `0x${string}` | null,
+    txHash: r.tx_hash,
     failureReason: r.failure_reason,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),

@@ -90,7 +90,9 @@ export class WithdrawalService {
     }
     throw new DomainError('VALIDATION_FAILED', first.message, {
       details: { reasons },
-      fieldErrors: Object.fromEntries(reasons.filter((r) => r.field).map((r) => [r.field, [r.message]])),
+      fieldErrors: Object.fromEntries(
+        reasons.flatMap((r): [string, string[]][] => (r.field ? [[r.field, [r.message]]] : [])),
+      ),
     });
   }
 

@@ -274,7 +274,7 @@ describe('withdrawal requests', () => {
     ).toBe(401);
 
     const mine = await call('/svc/user/withdrawal-requests', { token: bob.token });
-    expect(mine.body['data'].map((r: Body) => r['id'])).toEqual([id]);
+    expect((mine.body['data'] as Body[]).map((r) => r['id'] as string)).toEqual([id]);
     const theirs = await call('/svc/user/withdrawal-requests', { token: carol.token });
     expect(theirs.body['data']).toEqual([]);
     expect((await call('/svc/user/withdrawal-requests')).status).toBe(401);
@@ -282,7 +282,7 @@ describe('withdrawal requests', () => {
     const admin = await adminToken();
     expect((await call('/svc/admin/withdrawal-requests', { token: bob.token })).status).toBe(401);
     const pending = await call(`/svc/admin/withdrawal-requests?status=pending&user=${bob.addr}`, { token: admin });
-    expect(pending.body['data'].map((r: Body) => r['id'])).toEqual([id]);
+    expect((pending.body['data'] as Body[]).map((r) => r['id'] as string)).toEqual([id]);
     const noReason = await call(`/svc/admin/withdrawal-requests/${id}/decision`, {
       body: { decision: 'reject' },
       token: admin,
