@@ -470,7 +470,6 @@ export async function createContainer(
     ];
     settlement.attach(jobs);
     packs.attach(jobs);
-    money.attach(jobs);
     await scheduleMarketJobs(jobs, [...tasks, ...settlement.tasks, ...packs.tasks, ...money.tasks], logger);
     await tournaments.attach(jobs);
   }

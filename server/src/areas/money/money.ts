@@ -2,7 +2,6 @@ import type { BridgePort } from '../../adapters/bridge/bridge.port.js';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Orm } from '../../platform/db/orm.js';
-import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import type { ScheduledTask } from '../markets/market-jobs.js';
@@ -19,9 +18,8 @@ export interface Money {
   readonly claims: ClaimsService;
   readonly withdrawals: WithdrawalService;
   readonly requests: WithdrawalRequestService;
-  /** Periodic: complete sent withdrawals, queue approved requests. */
+  /** Periodic work on the job engine: complete sent withdrawals, execute approved requests. */
   readonly tasks: readonly ScheduledTask[];
-  attach(jobs: JobEngine): void;
 }
 
 export interface MoneyDeps {
@@ -68,6 +66,5 @@ export function createMoney(deps: MoneyDeps): Money {
         },
       },
     ],
-    attach: (jobs) => requests.attach(jobs),
   };
 }

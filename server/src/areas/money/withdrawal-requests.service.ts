@@ -9,18 +9,10 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { getAddress, type Address } from 'viem';
 import type { Clock } from '../../platform/clock.js';
-import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RequestRecord, WithdrawalRepository } from './withdrawal.repository.js';
 import type { Withdrawer, WithdrawalService } from './withdrawal.service.js';
-
-export const WITHDRAWALS_QUEUE = 'withdrawals';
-
-/** The job that executes one approved request. */
-export interface ExecuteRequestJob {
-  readonly requestId: string;
-}
 
 export interface Reviewer {
   readonly adminId: string;
@@ -59,23 +51,12 @@ function toDto(r: RequestRecord): WithdrawalRequestDto {
  * audit trail), and an approved one executed once by a durable job (docs/money.md).
  */
 export class WithdrawalRequestService {
-  private jobs: JobEngine | undefined;
-
   constructor(
     private readonly repo: WithdrawalRepository,
     private readonly withdrawals: WithdrawalService,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
-
-  attach(jobs: JobEngine): void {
-    this.jobs = jobs;
-    jobs.work<ExecuteRequestJob>({
-      queue: WITHDRAWALS_QUEUE,
-      concurrency: 2,
-      handler: (data) => this.execute(data.requestId),
-    });
-  }
 
   async create(caller: Withdrawer, body: CreateWithdrawalRequest): Promise<WithdrawalRequestDto> {
     await this.withdrawals.assertValid(caller, body);
@@ -123,17 +104,29 @@ export class WithdrawalRequestService {
         details: { requestId, status: result.status },
       });
     }
-    if (body.decision === 'approve') await this.enqueue(requestId);
     return this.get(requestId);
   }
 
-  /** Periodic: queues approved requests not finished (an instance without jobs approved them, or a crash). */
+  /**
+   * The durable job (a scheduled task on the job engine): executes approved requests and finishes
+   * the ones a crash left `executing`. The request row is the unit of work; it needs no worker of
+   * its own (the embedded database has connections for only so many).
+   */
   async sweep(): Promise<void> {
-    for (const id of await this.repo.approvedIds(50)) await this.enqueue(id);
+    for (const id of await this.repo.approvedIds(20)) {
+      try {
+        await this.execute(id);
+      } catch (err) {
+        this.logger.warn(
+          { requestId: id, err: (err as Error).message },
+          'withdrawal request execution will be retried',
+        );
+      }
+    }
   }
 
   /**
-   * The job: executes an approved request once. Its withdrawal row is unique per request and its
+   * Executes an approved request once. Its withdrawal row is unique per request and its
    * chain write keyed by that row's id, so a rerun finds the first write and never sends again.
    */
   async execute(requestId: string): Promise<void> {
@@ -166,11 +159,6 @@ export class WithdrawalRequestService {
       this.logger.warn({ requestId, code: err.code }, 'withdrawal request failed');
       await this.repo.moveRequest(requestId, ['executing'], 'failed', err.message);
     }
-  }
-
-  private async enqueue(requestId: string): Promise<void> {
-    if (!this.jobs) return;
-    await this.jobs.add<ExecuteRequestJob>(WITHDRAWALS_QUEUE, 'execute', { requestId }, { jobId: `wr_${requestId}` });
   }
 
   private async get(id: string): Promise<WithdrawalRequestDto> {
