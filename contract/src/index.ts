@@ -167,3 +167,18 @@ export type {
   WithdrawalRequestList,
   DecideWithdrawalRequest,
 } from './markets/withdrawals.schemas.js';
+export {
+  ReferralAnalyticsSchema,
+  ReferralSummarySchema,
+  ReferrerListSchema,
+  MarketCreationSchema,
+} from './markets/referrals.schemas.js';
+export type {
+  ReferralQuery,
+  Referee,
+  ReferralAnalytics,
+  ReferrerRow,
+  ReferrerList,
+  ReferralSummary,
+  MarketCreation,
+} from './markets/referrals.schemas.js';

@@ -832,6 +832,66 @@ export interface WithdrawalsAdminNamespace {
 }
 
 /**
+ * §4.5 the caller's referral analytics.
+ */
+export interface ReferralsNamespace {
+  /**
+   * People you referred through your invitations and their volume.
+   *
+   * Totals and a page of referees of the caller's managed wallet, by volume. A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/user/referral-analytics` on the markets host · auth: bearer · spec §4.5
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referrals.mine(…))` to walk the `data` of every page.
+   */
+  readonly mine: PaginatedRouteMethod<Markets['referrals']['mine'], 'data'>;
+}
+
+/**
+ * §4.16 referral and market-creation analytics for admins.
+ */
+export interface ReferralsAdminNamespace {
+  /**
+   * Every referrer with their referees, invitations and invite volume, by volume.
+   *
+   * A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/admin/referral-analytics` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referralsAdmin.referrers(…))` to walk the `data` of every page.
+   */
+  readonly referrers: PaginatedRouteMethod<Markets['referralsAdmin']['referrers'], 'data'>;
+  /**
+   * Platform totals of referrers, referees, invitations and invite volume.
+   *
+   * A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/admin/referral-analytics/summary` on the markets host · auth: admin · spec §4.16
+   */
+  readonly summary: RouteMethod<Markets['referralsAdmin']['summary']>;
+  /**
+   * One referrer’s referees and totals (what the referrer sees of itself)
+   *
+   * An address with no referees answers zero totals and an empty page. A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/admin/referral-analytics/referrer/:address` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referralsAdmin.referrer(…))` to walk the `data` of every page.
+   */
+  readonly referrer: PaginatedRouteMethod<Markets['referralsAdmin']['referrer'], 'data'>;
+  /**
+   * Markets an address created: totals by status, volume, invitations, and a page of markets.
+   *
+   * Newest markets first. An address that created nothing answers zero totals and an empty page.
+   *
+   * `GET /svc/admin/referral-analytics/market-creation/:address` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referralsAdmin.marketCreation(…))` to walk the `data` of every page.
+   */
+  readonly marketCreation: PaginatedRouteMethod<Markets['referralsAdmin']['marketCreation'], 'data'>;
+}
+
+/**
  * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
  */
 export interface PriceHistoryNamespace {
@@ -2178,6 +2238,14 @@ export abstract class DuelkitNamespaces {
    * §4.16 admin review of withdrawal requests.
    */
   declare readonly withdrawalsAdmin: WithdrawalsAdminNamespace;
+  /**
+   * §4.5 the caller's referral analytics.
+   */
+  declare readonly referrals: ReferralsNamespace;
+  /**
+   * §4.16 referral and market-creation analytics for admins.
+   */
+  declare readonly referralsAdmin: ReferralsAdminNamespace;
   /**
    * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
    */

@@ -9,6 +9,7 @@ import { duelsContract } from './duels.contract.js';
 import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
 import { moneyContract } from './money.contract.js';
+import { referralsAdminContract, referralsContract } from './referrals.contract.js';
 import { withdrawalsAdminContract, withdrawalsContract } from './withdrawals.contract.js';
 import { packsAdminContract } from './packs-admin.contract.js';
 import { packsContract } from './packs.contract.js';
@@ -40,6 +41,8 @@ export const marketsContract = c.router(
     money: moneyContract,
     withdrawals: withdrawalsContract,
     withdrawalsAdmin: withdrawalsAdminContract,
+    referrals: referralsContract,
+    referralsAdmin: referralsAdminContract,
     priceHistory: priceHistoryContract,
     resolution: resolutionContract,
     adminMarket: adminMarketContract,

@@ -8,6 +8,8 @@ import type { ScheduledTask } from '../markets/market-jobs.js';
 import type { ClaimsDeps } from './claims.service.js';
 import { ClaimsRepository } from './claims.repository.js';
 import { ClaimsService } from './claims.service.js';
+import { ReferralsRepository } from './referrals.repository.js';
+import { ReferralsService } from './referrals.service.js';
 import { WithdrawalRequestService } from './withdrawal-requests.service.js';
 import { WithdrawalRepository } from './withdrawal.repository.js';
 import { WithdrawalService } from './withdrawal.service.js';
@@ -18,6 +20,7 @@ export interface Money {
   readonly claims: ClaimsService;
   readonly withdrawals: WithdrawalService;
   readonly requests: WithdrawalRequestService;
+  readonly referrals: ReferralsService;
   /** Periodic work on the job engine: complete sent withdrawals, execute approved requests. */
   readonly tasks: readonly ScheduledTask[];
 }
@@ -56,6 +59,7 @@ export function createMoney(deps: MoneyDeps): Money {
     claims,
     withdrawals,
     requests,
+    referrals: new ReferralsService(new ReferralsRepository(deps.orm)),
     tasks: [
       {
         name: 'withdrawals-sweep',

@@ -9,6 +9,7 @@ import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
 import { moneyRoutes } from './money.routes.js';
+import { referralAdminRoutes, referralRoutes } from './referrals.routes.js';
 import { withdrawalAdminRoutes, withdrawalRoutes } from './withdrawals.routes.js';
 import { packAdminRoutes } from './packs-admin.routes.js';
 import { packRoutes } from './packs.routes.js';
@@ -31,6 +32,8 @@ export function marketsRouter(c: Container) {
     money: moneyRoutes(c.money),
     withdrawals: withdrawalRoutes(c.money),
     withdrawalsAdmin: withdrawalAdminRoutes(c.money),
+    referrals: referralRoutes(c.money),
+    referralsAdmin: referralAdminRoutes(c.money),
     priceHistory: priceHistoryRoutes(c),
     duels: duelRoutes({ duels: c.markets.duels, publicBaseUrl: c.config.markets.publicBaseUrl }),
     bets: betRoutes({ bets: c.markets.bets }),
