@@ -182,3 +182,5 @@ export type {
   ReferralSummary,
   MarketCreation,
 } from './markets/referrals.schemas.js';
+export { BridgeDepositEventSchema, BridgeDepositReceiptSchema } from './markets/bridge-webhook.schemas.js';
+export type { BridgeDepositEvent, BridgeDepositReceipt } from './markets/bridge-webhook.schemas.js';

@@ -892,6 +892,22 @@ export interface ReferralsAdminNamespace {
 }
 
 /**
+ * §4.5, §6 the inbound deposit webhook of the bridge provider.
+ */
+export interface BridgeWebhookNamespace {
+  /**
+   * Deposit-completed webhook of the bridge provider: credits the user once and notifies them.
+   *
+   * No builder key and no bearer: the delivery is authenticated by `x-bridge-signature: v1=<hex>`, an HMAC-SHA256 of `<x-bridge-timestamp>.<raw body>` with a shared secret. SIGNATURE_INVALID (401) for a missing or wrong signature or a timestamp more than 5 minutes away (`details.reason`); NOT_FOUND when no user has the address; SERVICE_UNAVAILABLE (503) where no secret or bridge is configured. A retry of a delivered event answers 200 `duplicate` and credits nothing. Verification and a worked example: docs/money.md.
+   *
+   * `POST /svc/webhooks/bridge/deposit` on the markets host · auth: webhook · spec §4.5
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly deposit: RouteMethod<Markets['bridgeWebhook']['deposit']>;
+}
+
+/**
  * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
  */
 export interface PriceHistoryNamespace {
@@ -2246,6 +2262,10 @@ export abstract class DuelkitNamespaces {
    * §4.16 referral and market-creation analytics for admins.
    */
   declare readonly referralsAdmin: ReferralsAdminNamespace;
+  /**
+   * §4.5, §6 the inbound deposit webhook of the bridge provider.
+   */
+  declare readonly bridgeWebhook: BridgeWebhookNamespace;
   /**
    * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
    */

@@ -17,6 +17,7 @@ import { inputGuard } from './http/middleware/input-guard.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
+import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
 import { requestId } from './http/middleware/request-id.js';
 import { marketsRouter } from './http/routes/markets.router.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
@@ -130,7 +131,8 @@ export function createHostApp(
       rateLimit({ scope: 'client IP', pick: () => c.limits.tournamentsIp, keyOf: (req) => req.ip, headers: false }),
     );
   }
-  app.use(requireBuilderKey(c.builderKeys));
+  const webhooks = webhookRoutes(host === 'markets' ? marketsContract : tournamentsContract);
+  app.use(unlessWebhook(webhooks, requireBuilderKey(c.builderKeys)));
   app.use(
     rateLimit({
       scope: 'builder key',
@@ -140,7 +142,14 @@ export function createHostApp(
     }),
   );
   app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
-  app.use(express.json({ limit: c.config.http.jsonBodyLimit }));
+  app.use(
+    express.json({
+      limit: c.config.http.jsonBodyLimit,
+      verify: (req: Request, _res, buf) => {
+        if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
+      },
+    }),
+  );
   app.use(inputGuard());
 
   mount(app, {

@@ -108,6 +108,8 @@ export interface Config {
     readonly dailyLimit: { readonly credits: bigint; readonly usdc: bigint };
     /** The embedded bridge simulator (production has no bridge adapter: usdc withdrawals are refused). */
     readonly bridgeSimulator: { readonly delayMs: number; readonly failTo: readonly string[] };
+    /** Secrets that verify the bridge deposit webhook (empty: the webhook is refused), and its replay window. */
+    readonly bridgeWebhook: { readonly secrets: readonly string[]; readonly toleranceSeconds: number };
   };
   readonly packs: {
     readonly feeBps: number;
@@ -345,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     money: {
       dailyLimit: { credits: BigInt(e.WITHDRAW_DAILY_LIMIT_CREDITS), usdc: BigInt(e.WITHDRAW_DAILY_LIMIT_USDC) },
       bridgeSimulator: { delayMs: e.BRIDGE_SIM_DELAY_MS, failTo: e.BRIDGE_SIM_FAIL_ADDRESSES },
+      bridgeWebhook: { secrets: e.BRIDGE_WEBHOOK_SECRET, toleranceSeconds: e.BRIDGE_WEBHOOK_TOLERANCE_SECONDS },
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

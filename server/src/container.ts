@@ -21,6 +21,8 @@ import { MarketSettingsStore } from './areas/settlement/market-settings.js';
 import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
 import { createMoney, type Money } from './areas/money/money.js';
 import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapter.js';
+import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
+import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
@@ -207,6 +209,8 @@ export interface ContainerOverrides {
   storage?: StoragePort;
   /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
   clock?: Clock;
+  /** Where user push notifications go (default: kept in memory and logged). */
+  notifications?: NotificationsPort;
   fixtures?: FixturesPort;
 }
 
@@ -442,6 +446,8 @@ export async function createContainer(
         : undefined,
     clock,
     dailyLimit: config.money.dailyLimit,
+    notifications: overrides.notifications ?? new MemoryNotificationsAdapter(logger),
+    bridgeWebhook: config.money.bridgeWebhook,
     logger,
   });
   let jobs: JobEngine | undefined;

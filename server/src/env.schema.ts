@@ -204,6 +204,23 @@ export const EnvSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'comma-separated 0x addresses'))),
+  /**
+   * Shared secret(s) of the bridge provider's deposit webhook (HMAC-SHA256), comma-separated: the
+   * first signs nothing, all verify, so a rotation lists the new and the old. Unset: the webhook
+   * answers 503 (docs/money.md).
+   */
+  BRIDGE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().min(16, 'each secret needs at least 16 characters'))),
+  /** How old a webhook's timestamp may be (either way), seconds. */
+  BRIDGE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
   /** Platform fee on a pack's prize pool, basis points (docs/packs.md). */
   PACK_FEE_BPS: z.coerce.number().int().min(0).max(2_000).default(500),
   /** Receives the fee of settled packs; default the chain operator's address. */

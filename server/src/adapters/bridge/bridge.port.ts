@@ -23,6 +23,14 @@ export interface BridgePort {
     w: BridgeWithdrawal,
     record: (sql: SqlExec, txHash: Hash) => Promise<void>,
   ): Promise<{ ref: string; txHash: Hash }>;
+  /**
+   * Puts a completed inbound deposit on chain in the user's managed wallet, once per `eventId`
+   * (a provider that delivers on chain by itself answers its own transaction).
+   */
+  deliverDeposit(
+    d: { eventId: string; to: Address; amount: bigint },
+    record: (sql: SqlExec, txHash: Hash) => Promise<void>,
+  ): Promise<Hash>;
   /** After a failed delivery: gives the collateral back to `from` (once per withdrawal). */
   returnFunds(w: { withdrawalId: string; from: Address; amount: bigint }): Promise<void>;
   status(ref: string, w: { to: Address; sentAt: Date }): Promise<{ status: BridgeTransferStatus; reason?: string }>;

@@ -38,6 +38,14 @@ export class SimulatedBridgeAdapter implements BridgePort {
     return { ref: `sim_${w.withdrawalId}`, txHash };
   }
 
+  deliverDeposit(
+    d: { eventId: string; to: Address; amount: bigint },
+    record: (sql: SqlExec, txHash: Hash) => Promise<void>,
+  ) {
+    // The simulated provider's bridged usdc appears in the wallet as a mint on the test chain.
+    return this.chain.mint('usdc', d.to, d.amount, { key: `bridge.deposit:${d.eventId}`, record });
+  }
+
   async returnFunds(w: { withdrawalId: string; from: Address; amount: bigint }): Promise<void> {
     // The test chain's usdc is mintable by the operator: the escrow "sends it back" as a fresh mint.
     await this.chain.mint('usdc', w.from, w.amount, { key: `bridge.return:${w.withdrawalId}` });

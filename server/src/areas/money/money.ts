@@ -9,6 +9,9 @@ import type { ClaimsDeps } from './claims.service.js';
 import { ClaimsRepository } from './claims.repository.js';
 import { ClaimsService } from './claims.service.js';
 import { ReferralsRepository } from './referrals.repository.js';
+import { DepositRepository } from './deposit.repository.js';
+import { DepositWebhookService } from './deposit-webhook.service.js';
+import type { NotificationsPort } from '../../adapters/notifications/notifications.port.js';
 import { ReferralsService } from './referrals.service.js';
 import { WithdrawalRequestService } from './withdrawal-requests.service.js';
 import { WithdrawalRepository } from './withdrawal.repository.js';
@@ -21,6 +24,7 @@ export interface Money {
   readonly withdrawals: WithdrawalService;
   readonly requests: WithdrawalRequestService;
   readonly referrals: ReferralsService;
+  readonly deposits: DepositWebhookService;
   /** Periodic work on the job engine: complete sent withdrawals, execute approved requests. */
   readonly tasks: readonly ScheduledTask[];
 }
@@ -34,6 +38,8 @@ export interface MoneyDeps {
   readonly bridge: BridgePort | undefined;
   readonly clock: Clock;
   readonly dailyLimit: { readonly credits: bigint; readonly usdc: bigint };
+  readonly notifications: NotificationsPort;
+  readonly bridgeWebhook: { readonly secrets: readonly string[]; readonly toleranceSeconds: number };
   readonly logger: Logger;
 }
 
@@ -55,11 +61,21 @@ export function createMoney(deps: MoneyDeps): Money {
     logger: deps.logger,
   });
   const requests = new WithdrawalRequestService(repo, withdrawals, deps.clock, deps.logger);
+  const deposits = new DepositWebhookService({
+    repo: new DepositRepository(deps.orm),
+    bridge: deps.bridge,
+    notifications: deps.notifications,
+    clock: deps.clock,
+    secrets: deps.bridgeWebhook.secrets,
+    toleranceSeconds: deps.bridgeWebhook.toleranceSeconds,
+    logger: deps.logger,
+  });
   return {
     claims,
     withdrawals,
     requests,
     referrals: new ReferralsService(new ReferralsRepository(deps.orm)),
+    deposits,
     tasks: [
       {
         name: 'withdrawals-sweep',
@@ -69,6 +85,7 @@ export function createMoney(deps: MoneyDeps): Money {
           await requests.sweep();
         },
       },
+      { name: 'bridge-deposits-sweep', everyMs: 1_000, run: () => deposits.sweep() },
     ],
   };
 }

@@ -12,6 +12,7 @@ import { LeaseEntity } from '../jobs/lease.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
 import { CreatorFeeClaimEntity } from '../../areas/money/creator-fee.entity.js';
+import { BridgeDepositEntity, NotificationOutboxEntity } from '../../areas/money/deposit.entities.js';
 import {
   WithdrawalDecisionEntity,
   WithdrawalEntity,
@@ -94,4 +95,6 @@ export const entities = [
   WithdrawalEntity,
   WithdrawalRequestEntity,
   WithdrawalDecisionEntity,
+  BridgeDepositEntity,
+  NotificationOutboxEntity,
 ];

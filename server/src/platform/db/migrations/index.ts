@@ -18,6 +18,7 @@ import { Migration20261126000000TournamentsClose } from './Migration202611260000
 import { Migration20261126120000TournamentCancellation } from './Migration20261126120000TournamentCancellation.js';
 import { Migration20261127000000CreatorFees } from './Migration20261127000000CreatorFees.js';
 import { Migration20261127010000Withdrawals } from './Migration20261127010000Withdrawals.js';
+import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -44,4 +45,5 @@ export const migrationsList = [
   { name: 'Migration20261126120000TournamentCancellation', class: Migration20261126120000TournamentCancellation },
   { name: 'Migration20261127000000CreatorFees', class: Migration20261127000000CreatorFees },
   { name: 'Migration20261127010000Withdrawals', class: Migration20261127010000Withdrawals },
+  { name: 'Migration20261127020000BridgeDeposits', class: Migration20261127020000BridgeDeposits },
 ];
