@@ -184,3 +184,5 @@ export type {
 } from './markets/referrals.schemas.js';
 export { BridgeDepositEventSchema, BridgeDepositReceiptSchema } from './markets/bridge-webhook.schemas.js';
 export type { BridgeDepositEvent, BridgeDepositReceipt } from './markets/bridge-webhook.schemas.js';
+export { PresignedUrlRequestSchema, PresignedUrlSchema, UPLOAD_CONTENT_TYPES } from './markets/uploads.schemas.js';
+export type { PresignedUrlRequest, PresignedUrl } from './markets/uploads.schemas.js';

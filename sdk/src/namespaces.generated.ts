@@ -908,6 +908,22 @@ export interface BridgeWebhookNamespace {
 }
 
 /**
+ * §4.5 upload URLs for object storage.
+ */
+export interface UploadsNamespace {
+  /**
+   * A signed, expiring URL to PUT one image of a declared type and size to object storage.
+   *
+   * The URL is bound to the content type and exact size declared here (the storage refuses a different one) and expires after 5 minutes by default. With STORAGE_DRIVER=s3 it is an S3 presigned PUT; on the embedded default the markets host serves it itself. VALIDATION_FAILED for another type; PAYLOAD_TOO_LARGE (413) above the size limit (`details.maxBytes`). Limits: docs/money.md.
+   *
+   * `POST /svc/user/aws/generate-presigned-url` on the markets host · auth: bearer · spec §4.5
+   *
+   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
+   */
+  readonly presignedUrl: RouteMethod<Markets['uploads']['presignedUrl']>;
+}
+
+/**
  * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
  */
 export interface PriceHistoryNamespace {
@@ -2266,6 +2282,10 @@ export abstract class DuelkitNamespaces {
    * §4.5, §6 the inbound deposit webhook of the bridge provider.
    */
   declare readonly bridgeWebhook: BridgeWebhookNamespace;
+  /**
+   * §4.5 upload URLs for object storage.
+   */
+  declare readonly uploads: UploadsNamespace;
   /**
    * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
    */

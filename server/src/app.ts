@@ -20,6 +20,8 @@ import { rateLimit } from './http/middleware/rate-limit.js';
 import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
 import { requestId } from './http/middleware/request-id.js';
 import { marketsRouter } from './http/routes/markets.router.js';
+import { localUploadRouter } from './http/routes/uploads.routes.js';
+import { LOCAL_UPLOAD_PREFIX } from './adapters/storage/local-upload-signer.adapter.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
 import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
 import { redactUrl } from './logger.js';
@@ -113,6 +115,17 @@ export function createHostApp(
         dotfiles: 'deny',
         maxAge: '1y',
         immutable: true,
+      }),
+    );
+  }
+  if (host === 'markets' && c.uploads.local) {
+    // Uploads to signed URLs of the embedded default: the URL is the credential, not a builder key.
+    app.use(
+      LOCAL_UPLOAD_PREFIX.slice(0, -1),
+      localUploadRouter({
+        service: c.uploads.service,
+        signer: c.uploads.local,
+        maxBytes: c.config.money.uploads.maxBytes,
       }),
     );
   }

@@ -110,6 +110,8 @@ export interface Config {
     readonly bridgeSimulator: { readonly delayMs: number; readonly failTo: readonly string[] };
     /** Secrets that verify the bridge deposit webhook (empty: the webhook is refused), and its replay window. */
     readonly bridgeWebhook: { readonly secrets: readonly string[]; readonly toleranceSeconds: number };
+    /** Presigned uploads: size limit (bytes) and URL lifetime (seconds). */
+    readonly uploads: { readonly maxBytes: number; readonly ttlSeconds: number };
   };
   readonly packs: {
     readonly feeBps: number;
@@ -348,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dailyLimit: { credits: BigInt(e.WITHDRAW_DAILY_LIMIT_CREDITS), usdc: BigInt(e.WITHDRAW_DAILY_LIMIT_USDC) },
       bridgeSimulator: { delayMs: e.BRIDGE_SIM_DELAY_MS, failTo: e.BRIDGE_SIM_FAIL_ADDRESSES },
       bridgeWebhook: { secrets: e.BRIDGE_WEBHOOK_SECRET, toleranceSeconds: e.BRIDGE_WEBHOOK_TOLERANCE_SECONDS },
+      uploads: { maxBytes: e.UPLOAD_MAX_BYTES, ttlSeconds: e.UPLOAD_URL_TTL_SECONDS },
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { MarketIndexer, type MarketEventSink } from './areas/markets/market-indexer.js';
@@ -21,6 +21,9 @@ import { MarketSettingsStore } from './areas/settlement/market-settings.js';
 import { createSettlement, type Settlement } from './areas/settlement/settlement.js';
 import { createMoney, type Money } from './areas/money/money.js';
 import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapter.js';
+import { LocalUploadSigner } from './adapters/storage/local-upload-signer.adapter.js';
+import type { UploadSignerPort } from './adapters/storage/upload-signer.port.js';
+import { UploadService } from './areas/uploads/upload.service.js';
 import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
 import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
@@ -163,6 +166,8 @@ export interface Container {
     readonly auth: AuthService;
     readonly admins: AdminAuthService;
   };
+  /** §4.5 presigned uploads; `local` is the embedded default's signer (the markets host receives its uploads). */
+  readonly uploads: { readonly service: UploadService; readonly local: LocalUploadSigner | undefined };
   /** Directory the markets host serves at /media, when files are stored on local disk. */
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
@@ -433,6 +438,23 @@ export async function createContainer(
           breaker: new CircuitBreaker({ threshold: 3, cooldownMs: link.breakerCooldownMs }),
         })
       : localTournamentsAdmin;
+  let localUploads: LocalUploadSigner | undefined;
+  let uploadSigner: UploadSignerPort;
+  if (config.storage.driver === 's3' && !overrides.storage) {
+    const { S3UploadSigner } = await import('./adapters/storage/s3-upload-signer.adapter.js');
+    const { bucket, region, endpoint, publicBaseUrl } = config.storage.s3;
+    const base = publicBaseUrl ?? `https://${bucket}.s3.${region}.amazonaws.com`;
+    uploadSigner = new S3UploadSigner(bucket as string, region, endpoint, base);
+  } else {
+    // Its own key, derived from the JWT secret so embedded mode needs no new secret.
+    const key = createHash('sha256').update(`duelkit-local-uploads:${config.auth.jwtSecret}`).digest('hex');
+    localUploads = new LocalUploadSigner(key, config.storage.publicBaseUrl, clock);
+    uploadSigner = localUploads;
+  }
+  const uploads = {
+    service: new UploadService(uploadSigner, storage, clock, config.money.uploads),
+    local: localUploads,
+  };
   const money = createMoney({
     orm,
     chain,
@@ -508,6 +530,7 @@ export async function createContainer(
     priceHistory,
     settlement,
     money,
+    uploads,
     prizeVault,
     distributions,
     packs,

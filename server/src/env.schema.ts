@@ -221,6 +221,15 @@ export const EnvSchema = z.object({
     .pipe(z.array(z.string().min(16, 'each secret needs at least 16 characters'))),
   /** How old a webhook's timestamp may be (either way), seconds. */
   BRIDGE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
+  /** Largest file a presigned upload URL is issued for, bytes (docs/money.md). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
+  /** How long a presigned upload URL stays valid, seconds. */
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** Platform fee on a pack's prize pool, basis points (docs/packs.md). */
   PACK_FEE_BPS: z.coerce.number().int().min(0).max(2_000).default(500),
   /** Receives the fee of settled packs; default the chain operator's address. */

@@ -9,6 +9,7 @@ import { duelsContract } from './duels.contract.js';
 import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
 import { moneyContract } from './money.contract.js';
+import { uploadsContract } from './uploads.contract.js';
 import { bridgeWebhookContract } from './bridge-webhook.contract.js';
 import { referralsAdminContract, referralsContract } from './referrals.contract.js';
 import { withdrawalsAdminContract, withdrawalsContract } from './withdrawals.contract.js';
@@ -45,6 +46,7 @@ export const marketsContract = c.router(
     referrals: referralsContract,
     referralsAdmin: referralsAdminContract,
     bridgeWebhook: bridgeWebhookContract,
+    uploads: uploadsContract,
     priceHistory: priceHistoryContract,
     resolution: resolutionContract,
     adminMarket: adminMarketContract,

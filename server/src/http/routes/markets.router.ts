@@ -9,6 +9,7 @@ import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
 import { moneyRoutes } from './money.routes.js';
+import { uploadRoutes } from './uploads.routes.js';
 import { bridgeWebhookRoutes } from './bridge-webhook.routes.js';
 import { referralAdminRoutes, referralRoutes } from './referrals.routes.js';
 import { withdrawalAdminRoutes, withdrawalRoutes } from './withdrawals.routes.js';
@@ -36,6 +37,7 @@ export function marketsRouter(c: Container) {
     referrals: referralRoutes(c.money),
     referralsAdmin: referralAdminRoutes(c.money),
     bridgeWebhook: bridgeWebhookRoutes(c.money),
+    uploads: uploadRoutes(c.uploads),
     priceHistory: priceHistoryRoutes(c),
     duels: duelRoutes({ duels: c.markets.duels, publicBaseUrl: c.config.markets.publicBaseUrl }),
     bets: betRoutes({ bets: c.markets.bets }),
