@@ -918,7 +918,7 @@ export interface UploadsNamespace {
    *
    * `POST /svc/user/aws/generate-presigned-url` on the markets host · auth: bearer · spec §4.5
    *
-   * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
+   * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly presignedUrl: RouteMethod<Markets['uploads']['presignedUrl']>;
 }

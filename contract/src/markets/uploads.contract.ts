@@ -15,6 +15,7 @@ export const uploadsContract = c.router({
       'expires after 5 minutes by default. With STORAGE_DRIVER=s3 it is an S3 presigned PUT; on the embedded default ' +
       'the markets host serves it itself. VALIDATION_FAILED for another type; PAYLOAD_TOO_LARGE (413) above the ' +
       'size limit (`details.maxBytes`). Limits: docs/money.md.',
-    metadata: meta('Uploads', '4.5', 'bearer'),
+    // Issuing another URL has no effect of its own: a client may retry freely.
+    metadata: meta('Uploads', '4.5', 'bearer', { repeatable: true }),
   },
 });
