@@ -136,6 +136,15 @@ export class WithdrawalRepository {
     return row;
   }
 
+  /** Direct withdrawals reserved before `before` and never sent (the process died in between). */
+  stranded(before: Date, limit: number): Promise<WithdrawalRecord[]> {
+    return this.sql()<WithdrawalRecord>(
+      `select *, amount::text as amount from withdrawals
+        where status = 'reserved' and request_id is null and created_at < ? order by created_at limit ?`,
+      [before, limit],
+    );
+  }
+
   /** Sent withdrawals still waiting for the chain or the bridge. */
   submitted(limit: number): Promise<WithdrawalRecord[]> {
     return this.sql()<WithdrawalRecord>(

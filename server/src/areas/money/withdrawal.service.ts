@@ -15,6 +15,9 @@ import {
 
 type Stack = 'usdc' | 'credits';
 
+/** How long a reserved withdrawal may wait for its own request to send it before the sweep does. */
+const STRANDED_AFTER_MS = 60_000;
+
 /** The caller of a withdrawal: a signed-in user. */
 export interface Withdrawer {
   readonly userId: string;
@@ -162,9 +165,23 @@ export class WithdrawalService {
     return row;
   }
 
-  /** Periodic: completes sent withdrawals the chain (credits) or the bridge (usdc) finished. */
+  /**
+   * Periodic: sends withdrawals a crash left reserved (counted, never sent: the pipeline records a
+   * write together with `submitted`, so `reserved` means no write exists — the keyed send makes it
+   * one either way), then completes sent ones the chain (credits) or the bridge (usdc) finished.
+   */
   async completeSubmitted(): Promise<number> {
     const { repo, chain, bridge } = this.deps;
+    const cutoff = new Date(this.deps.clock.now() - STRANDED_AFTER_MS);
+    for (const w of await repo.stranded(cutoff, 20)) {
+      await this.send(w.id, w.user_id, w.collateral_stack, w.to_address as Address, BigInt(w.amount)).catch(
+        (err: unknown) =>
+          this.deps.logger.warn(
+            { withdrawalId: w.id, err: (err as Error).message },
+            'stranded withdrawal not sent yet',
+          ),
+      );
+    }
     let done = 0;
     for (const w of await repo.submitted(50)) {
       if (!w.tx_hash) continue;

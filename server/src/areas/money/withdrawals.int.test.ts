@@ -136,6 +136,39 @@ describe('withdrawals and the daily limit', () => {
     expect(limit.body).toMatchObject({ used: units(90n), remaining: units(10n), limit: LIMIT.toString() });
   });
 
+  it('sends a withdrawal a crash left reserved, once', async () => {
+    const u = await user('wd_crash');
+    const to = external();
+    // The process counted the withdrawal against the limit and died before sending it.
+    const id = crypto.randomUUID();
+    const reserved = await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ id: string }[]>(
+        `insert into withdrawals (id, user_id, address, collateral_stack, to_address, amount, status, created_at, updated_at)
+       values (?, ?, ?, 'credits', ?, ?, 'reserved', ?, ?) returning id`,
+        [id, u.user.id, u.addr, to, units(7n), new Date(clock.now()), new Date(clock.now())],
+      );
+    expect(reserved).toHaveLength(1);
+    await server.container.money.withdrawals.completeSubmitted();
+    expect(await balance('credits', to)).toBe(0n); // still within its own request's time
+    clock.advance(61_000);
+    await server.container.money.withdrawals.completeSubmitted();
+    await server.container.money.withdrawals.completeSubmitted();
+    await until(
+      () => balance('credits', to),
+      (b) => b === 7n * UNIT,
+    );
+    const [txs] = await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: string }[]>('select count(*) as n from chain_txs where intent_key = ? or retired_key = ?', [
+        `withdraw:${id}`,
+        `withdraw:${id}`,
+      ]);
+    expect(Number(txs?.n)).toBe(1);
+  });
+
   it('rolls the 24 h window on the injected clock', async () => {
     const u = await user('wd_roll');
     const to = external();
