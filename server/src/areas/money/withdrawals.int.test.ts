@@ -136,6 +136,32 @@ describe('withdrawals and the daily limit', () => {
     expect(limit.body).toMatchObject({ used: units(90n), remaining: units(10n), limit: LIMIT.toString() });
   });
 
+  it('replays the stored answer for a repeated Idempotency-Key and sends once', async () => {
+    const u = await user('wd_replay');
+    const to = external();
+    const key = `wd-${crypto.randomUUID()}`;
+    const send = () =>
+      call('/svc/user/withdraw', {
+        body: { collateralStack: 'credits', amount: units(4n), toAddress: to },
+        token: u.token,
+        headers: { 'idempotency-key': key },
+      });
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body['id']).toBe(first.body['id']);
+    await until(
+      () => balance('credits', to),
+      (b) => b === 4n * UNIT,
+    );
+    const limit = await call(
+      `/svc/user/withdrawal-requests/daily-limit?user=${u.addr}&collateralStack=credits&collateralMode=credits`,
+      { token: u.token },
+    );
+    expect(limit.body['used']).toBe(units(4n));
+  });
+
   it('sends a withdrawal a crash left reserved, once', async () => {
     const u = await user('wd_crash');
     const to = external();
