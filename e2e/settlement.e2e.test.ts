@@ -191,6 +191,16 @@ describe('resolution, contests and payouts through the SDK', () => {
       bob.resolution.submitContest({ body: { duelId, reason: 'Too late, but still filing' } }),
     );
     expect(late.status).toBe(409);
+    // What settlement on option 0 owes: Bob's winning shares, and Alice (the creator) the pool's balance of it.
+    const chain = server.container.chain;
+    const owedBob = await chain.sharesOf(duelId as `0x${string}`, bobAddress, 0);
+    const [owedAlice = 0n] = await chain.poolBalances(duelId as `0x${string}`);
+    expect(owedBob).toBeGreaterThan(20n * UNIT);
+    const [bobBefore, aliceBefore, carolBefore] = await Promise.all([
+      balance(bobAddress),
+      balance(aliceAddress),
+      balance(carolAddress),
+    ]);
     const finalized = await alice.resolution.finalizeContest({ body: { duelId } });
     expect(finalized).toMatchObject({ duelId, winningOptionIndex: 0, corrected: false, contests: 1 });
     await until(
@@ -198,38 +208,29 @@ describe('resolution, contests and payouts through the SDK', () => {
       (d) => d.status === 'settled',
     );
 
-    const chain = server.container.chain;
-    const owedBob = await chain.owed(duelId as `0x${string}`, bobAddress);
-    const owedAlice = await chain.owed(duelId as `0x${string}`, aliceAddress);
-    expect(owedBob.amount).toBeGreaterThan(20n * UNIT);
-    expect((await chain.owed(duelId as `0x${string}`, carolAddress)).amount).toBe(0n);
-    const [bobBefore, aliceBefore, carolBefore] = await Promise.all([
-      balance(bobAddress),
-      balance(aliceAddress),
-      balance(carolAddress),
-    ]);
-
-    const ops = await admin();
-    const distributed = await ops.adminMarket.autoDistribute({ body: { duelIds: [duelId] } });
-    expect(distributed.duels[0]).toMatchObject({ duelId, enqueued: true, participants: 2 });
-    const status = await until(
-      () => ops.adminMarket.discardStatus({ params: { duelId } }),
-      (s) => s.complete,
+    // Settlement pays its winners by itself (a durable job per holder): no admin call.
+    await until(
+      () => balance(aliceAddress),
+      (b) => b === aliceBefore + owedAlice,
+      60_000,
     );
-    expect(status).toMatchObject({ kind: 'payout', participants: 2, paid: 2, failed: 0 });
-    expect(await balance(bobAddress)).toBe(bobBefore + owedBob.amount);
-    expect(await balance(aliceAddress)).toBe(aliceBefore + owedAlice.amount);
+    expect(await balance(bobAddress)).toBe(bobBefore + owedBob);
     expect(await balance(carolAddress)).toBe(carolBefore);
     expect((await chain.owed(duelId as `0x${string}`, bobAddress)).paid).toBe(true);
-    await until(
+
+    const ops = await admin();
+    const status = await until(
       () => ops.adminMarket.discardStatus({ params: { duelId } }),
-      (s) => BigInt(s.totalPaid) === owedBob.amount + owedAlice.amount,
+      (s) => s.complete && BigInt(s.totalPaid) === owedBob + owedAlice,
     );
+    expect(status).toMatchObject({ kind: 'payout', participants: 2, paid: 2, failed: 0 });
+    const distributed = await ops.adminMarket.autoDistribute({ body: { duelIds: [duelId] } });
+    expect(distributed.duels[0]).toMatchObject({ duelId, enqueued: true, participants: 2, queued: 0 });
 
     // A second run pays nobody twice.
     await ops.adminMarket.autoDistribute({ body: { duelIds: [duelId] } });
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(await balance(bobAddress)).toBe(bobBefore + owedBob.amount);
+    expect(await balance(bobAddress)).toBe(bobBefore + owedBob);
 
     const contests = await ops.adminMarket.duelContests({ params: { duelId }, query: {} });
     expect(contests.data[0]?.userAddress).toBe(carolAddress);

@@ -124,3 +124,65 @@ export type {
   AdminTournamentListDto,
   ConfigStatusDto,
 } from './markets/parlay-tournaments-admin.schemas.js';
+export {
+  ClaimStatusSchema,
+  ClaimWinningsRequestSchema,
+  ClaimWinningsResponseSchema,
+  CreatorFeesQuerySchema,
+  CreatorFeesResponseSchema,
+  CreatorFeeMarketSchema,
+  ClaimFeesRequestSchema,
+  ClaimFeesResponseSchema,
+  MarketClaimSchema,
+} from './markets/money.schemas.js';
+export type {
+  ClaimWinningsRequest,
+  ClaimWinningsResponse,
+  CreatorFeesQuery,
+  CreatorFeesResponse,
+  CreatorFeeMarket,
+  ClaimFeesRequest,
+  ClaimFeesResponse,
+  MarketClaim,
+} from './markets/money.schemas.js';
+export {
+  WithdrawRequestSchema,
+  WithdrawalSchema,
+  DailyLimitSchema,
+  PreValidateResponseSchema,
+  WithdrawalRequestSchema,
+  CreateWithdrawalRequestSchema,
+  DecideWithdrawalRequestSchema,
+} from './markets/withdrawals.schemas.js';
+export type {
+  WithdrawRequest,
+  Withdrawal,
+  DailyLimit,
+  DailyLimitQuery,
+  PreValidateResponse,
+  WithdrawalRequestDto,
+  CreateWithdrawalRequest,
+  WithdrawalRequestListQuery,
+  AdminWithdrawalRequestListQuery,
+  WithdrawalRequestList,
+  DecideWithdrawalRequest,
+} from './markets/withdrawals.schemas.js';
+export {
+  ReferralAnalyticsSchema,
+  ReferralSummarySchema,
+  ReferrerListSchema,
+  MarketCreationSchema,
+} from './markets/referrals.schemas.js';
+export type {
+  ReferralQuery,
+  Referee,
+  ReferralAnalytics,
+  ReferrerRow,
+  ReferrerList,
+  ReferralSummary,
+  MarketCreation,
+} from './markets/referrals.schemas.js';
+export { BridgeDepositEventSchema, BridgeDepositReceiptSchema } from './markets/bridge-webhook.schemas.js';
+export type { BridgeDepositEvent, BridgeDepositReceipt } from './markets/bridge-webhook.schemas.js';
+export { PresignedUrlRequestSchema, PresignedUrlSchema, UPLOAD_CONTENT_TYPES } from './markets/uploads.schemas.js';
+export type { PresignedUrlRequest, PresignedUrl } from './markets/uploads.schemas.js';

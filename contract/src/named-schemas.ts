@@ -17,6 +17,8 @@ import {
   PackSummarySchema,
   StandingSchema,
 } from './markets/packs.schemas.js';
+import { CreatorFeeMarketSchema, MarketClaimSchema } from './markets/money.schemas.js';
+import { DailyLimitSchema, WithdrawalRequestSchema, WithdrawalSchema } from './markets/withdrawals.schemas.js';
 import { ProtocolStatsSchema } from './markets/stats.contract.js';
 import { AdminTournamentSchema, ConfigStatusSchema } from './markets/parlay-tournaments-admin.schemas.js';
 import {
@@ -60,6 +62,11 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
   ProtocolStats: ProtocolStatsSchema,
+  MarketClaim: MarketClaimSchema,
+  CreatorFeeMarket: CreatorFeeMarketSchema,
+  Withdrawal: WithdrawalSchema,
+  WithdrawalRequest: WithdrawalRequestSchema,
+  WithdrawalDailyLimit: DailyLimitSchema,
   Pack: PackSchema,
   PackSummary: PackSummarySchema,
   PackMarket: PackMarketSchema,

@@ -718,6 +718,212 @@ export interface PortfolioNamespace {
 }
 
 /**
+ * §4.4 claims of winnings and creator fees (docs/money.md).
+ */
+export interface MoneyNamespace {
+  /**
+   * Pull your payout of one settled market, or of every settled market you won.
+   *
+   * Pays the caller’s managed wallet what the market contract owes it: the winning shares (1 unit each), plus the pool’s winning balance for the market’s creator. Settled markets also pay every winner by a durable job; this claim and that job share one ledger row and one chain key, so each winner is paid once. A second claim answers `submitted` with the same transaction while it is unmined, then `already_paid`. With a `duelId`: NOT_FOUND for an unknown market, INVALID_STATE (409) when it is not settled (`details.status`). Exactly-once design and statuses: docs/money.md.
+   *
+   * `POST /svc/user/withdraw/claim-winnings` on the markets host · auth: bearer · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly claimWinnings: RouteMethod<Markets['money']['claimWinnings']>;
+  /**
+   * Trading fees of the markets you created: accrued, claimable and paid, per market.
+   *
+   * Lists the caller’s markets in one collateral, newest first, with the fees each has taken and their claim status, and the totals over all of them. Fees become claimable when the market settles; a cancelled market refunds them to its traders. VALIDATION_FAILED when `collateralMode` differs from `collateralStack`.
+   *
+   * `GET /svc/user/withdraw/creator-fees` on the markets host · auth: bearer · spec §4.4
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.money.creatorFees(…))` to walk the `data` of every page.
+   */
+  readonly creatorFees: PaginatedRouteMethod<Markets['money']['creatorFees'], 'data'>;
+  /**
+   * Claim the creator fees of your settled markets (one, or all in a collateral)
+   *
+   * The platform sends one claimFees per market, keyed by the market: the contract pays the creator once and a repeated claim returns the same transaction (`submitted`) or `already_paid`. With a `duelId`: NOT_FOUND for an unknown market, FORBIDDEN when you did not create it, INVALID_STATE (409) when it is not settled. Exactly-once design and statuses: docs/money.md.
+   *
+   * `POST /svc/user/withdraw/claim-fees` on the markets host · auth: bearer · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly claimFees: RouteMethod<Markets['money']['claimFees']>;
+}
+
+/**
+ * §4.4 withdrawals from the managed wallet, the daily limit and withdrawal requests (docs/money.md).
+ */
+export interface WithdrawalsNamespace {
+  /**
+   * Send collateral from your managed wallet to an external address, within the 24 h limit.
+   *
+   * `credits` move on chain; `usdc` goes through the bridge provider (geo-gated: GEO_BLOCKED, 403). Refusals: VALIDATION_FAILED for a zero amount or the managed wallet as destination, INSUFFICIENT_BALANCE (400) above the balance, DAILY_LIMIT_EXCEEDED (422, `details.remaining`) above what the rolling 24 h limit has left — larger amounts go through a withdrawal request. Send an Idempotency-Key: a replay answers the same withdrawal.
+   *
+   * `POST /svc/user/withdraw` on the markets host · auth: bearer · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly withdraw: RouteMethod<Markets['withdrawals']['withdraw']>;
+  /**
+   * Every reason a withdrawal (request) would fail, without recording anything.
+   *
+   * Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `POST /svc/user/withdrawal-requests/pre-validate` on the markets host · auth: public · spec §4.4
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly preValidate: RouteMethod<Markets['withdrawals']['preValidate']>;
+  /**
+   * Your rolling 24 h withdrawal limit: limit, used, remaining and when the oldest use leaves the window.
+   *
+   * FORBIDDEN (403) when `user` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `GET /svc/user/withdrawal-requests/daily-limit` on the markets host · auth: public · spec §4.4
+   */
+  readonly dailyLimit: RouteMethod<Markets['withdrawals']['dailyLimit']>;
+  /**
+   * Ask for a withdrawal an admin reviews (amounts above the daily limit)
+   *
+   * Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as pre-validate reports them. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `POST /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly createRequest: RouteMethod<Markets['withdrawals']['createRequest']>;
+  /**
+   * Your withdrawal requests, newest first.
+   *
+   * Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   *
+   * `GET /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.withdrawals.listRequests(…))` to walk the `data` of every page.
+   */
+  readonly listRequests: PaginatedRouteMethod<Markets['withdrawals']['listRequests'], 'data'>;
+}
+
+/**
+ * §4.16 admin review of withdrawal requests.
+ */
+export interface WithdrawalsAdminNamespace {
+  /**
+   * Withdrawal requests of every user, oldest pending first when filtered by status.
+   *
+   * `GET /svc/admin/withdrawal-requests` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.withdrawalsAdmin.list(…))` to walk the `data` of every page.
+   */
+  readonly list: PaginatedRouteMethod<Markets['withdrawalsAdmin']['list'], 'data'>;
+  /**
+   * Approve (executed once, as a durable job) or reject (with a reason) a pending withdrawal request.
+   *
+   * Every decision is kept (who, when, what, why) and a request is decided once: a second decision is a 409 INVALID_STATE with `details.status`. VALIDATION_FAILED to reject without a reason; NOT_FOUND for an unknown id.
+   *
+   * `POST /svc/admin/withdrawal-requests/:requestId/decision` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly decide: RouteMethod<Markets['withdrawalsAdmin']['decide']>;
+}
+
+/**
+ * §4.5 the caller's referral analytics.
+ */
+export interface ReferralsNamespace {
+  /**
+   * People you referred through your invitations and their volume.
+   *
+   * Totals and a page of referees of the caller's managed wallet, by volume. A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/user/referral-analytics` on the markets host · auth: bearer · spec §4.5
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referrals.mine(…))` to walk the `data` of every page.
+   */
+  readonly mine: PaginatedRouteMethod<Markets['referrals']['mine'], 'data'>;
+}
+
+/**
+ * §4.16 referral and market-creation analytics for admins.
+ */
+export interface ReferralsAdminNamespace {
+  /**
+   * Every referrer with their referees, invitations and invite volume, by volume.
+   *
+   * A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/admin/referral-analytics` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referralsAdmin.referrers(…))` to walk the `data` of every page.
+   */
+  readonly referrers: PaginatedRouteMethod<Markets['referralsAdmin']['referrers'], 'data'>;
+  /**
+   * Platform totals of referrers, referees, invitations and invite volume.
+   *
+   * A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/admin/referral-analytics/summary` on the markets host · auth: admin · spec §4.16
+   */
+  readonly summary: RouteMethod<Markets['referralsAdmin']['summary']>;
+  /**
+   * One referrer’s referees and totals (what the referrer sees of itself)
+   *
+   * An address with no referees answers zero totals and an empty page. A referee of an address is a wallet that joined a private market through an invitation that address created; the invite volume is what referees traded in the markets they were invited to (docs/money.md).
+   *
+   * `GET /svc/admin/referral-analytics/referrer/:address` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referralsAdmin.referrer(…))` to walk the `data` of every page.
+   */
+  readonly referrer: PaginatedRouteMethod<Markets['referralsAdmin']['referrer'], 'data'>;
+  /**
+   * Markets an address created: totals by status, volume, invitations, and a page of markets.
+   *
+   * Newest markets first. An address that created nothing answers zero totals and an empty page.
+   *
+   * `GET /svc/admin/referral-analytics/market-creation/:address` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.referralsAdmin.marketCreation(…))` to walk the `data` of every page.
+   */
+  readonly marketCreation: PaginatedRouteMethod<Markets['referralsAdmin']['marketCreation'], 'data'>;
+}
+
+/**
+ * §4.5, §6 the inbound deposit webhook of the bridge provider.
+ */
+export interface BridgeWebhookNamespace {
+  /**
+   * Deposit-completed webhook of the bridge provider: credits the user once and notifies them.
+   *
+   * No builder key and no bearer: the delivery is authenticated by `x-bridge-signature: v1=<hex>`, an HMAC-SHA256 of `<x-bridge-timestamp>.<raw body>` with a shared secret. SIGNATURE_INVALID (401) for a missing or wrong signature or a timestamp more than 5 minutes away (`details.reason`); NOT_FOUND when no user has the address; SERVICE_UNAVAILABLE (503) where no secret or bridge is configured. A retry of a delivered event answers 200 `duplicate` and credits nothing. Verification and a worked example: docs/money.md.
+   *
+   * `POST /svc/webhooks/bridge/deposit` on the markets host · auth: webhook · spec §4.5
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly deposit: RouteMethod<Markets['bridgeWebhook']['deposit']>;
+}
+
+/**
+ * §4.5 upload URLs for object storage.
+ */
+export interface UploadsNamespace {
+  /**
+   * A signed, expiring URL to PUT one image of a declared type and size to object storage.
+   *
+   * The URL is bound to the content type and exact size declared here (the storage refuses a different one) and expires after 5 minutes by default. With STORAGE_DRIVER=s3 it is an S3 presigned PUT; on the embedded default the markets host serves it itself. VALIDATION_FAILED for another type; PAYLOAD_TOO_LARGE (413) above the size limit (`details.maxBytes`). Limits: docs/money.md.
+   *
+   * `POST /svc/user/aws/generate-presigned-url` on the markets host · auth: bearer · spec §4.5
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly presignedUrl: RouteMethod<Markets['uploads']['presignedUrl']>;
+}
+
+/**
  * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
  */
 export interface PriceHistoryNamespace {
@@ -2052,6 +2258,34 @@ export abstract class DuelkitNamespaces {
    * Private markets appear only when `userAddress` is the caller's own managed wallet.
    */
   declare readonly portfolio: PortfolioNamespace;
+  /**
+   * §4.4 claims of winnings and creator fees (docs/money.md).
+   */
+  declare readonly money: MoneyNamespace;
+  /**
+   * §4.4 withdrawals from the managed wallet, the daily limit and withdrawal requests (docs/money.md).
+   */
+  declare readonly withdrawals: WithdrawalsNamespace;
+  /**
+   * §4.16 admin review of withdrawal requests.
+   */
+  declare readonly withdrawalsAdmin: WithdrawalsAdminNamespace;
+  /**
+   * §4.5 the caller's referral analytics.
+   */
+  declare readonly referrals: ReferralsNamespace;
+  /**
+   * §4.16 referral and market-creation analytics for admins.
+   */
+  declare readonly referralsAdmin: ReferralsAdminNamespace;
+  /**
+   * §4.5, §6 the inbound deposit webhook of the bridge provider.
+   */
+  declare readonly bridgeWebhook: BridgeWebhookNamespace;
+  /**
+   * §4.5 upload URLs for object storage.
+   */
+  declare readonly uploads: UploadsNamespace;
   /**
    * §4.11 price history ("yes-percentage snapshots") of a duel or of every child of a parent market.
    */

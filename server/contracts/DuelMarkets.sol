@@ -59,6 +59,8 @@ contract DuelMarkets {
     mapping(bytes32 => mapping(address => int256)) public netDeposit;
     /// @notice Whether a holder has received their payout or refund.
     mapping(bytes32 => mapping(address => bool)) public paid;
+    /// @notice Whether a settled market's creator fees have been paid to its creator.
+    mapping(bytes32 => bool) public feesClaimed;
     mapping(bytes32 => mapping(address => bool)) public members;
     /// @notice duelId => keccak256(invite code) => invitation.
     mapping(bytes32 => mapping(bytes32 => Invite)) public invites;
@@ -87,6 +89,7 @@ contract DuelMarkets {
     error InviteExhausted(uint256 maxUses);
     error AlreadyMember();
     error AlreadyPaid();
+    error FeesAlreadyClaimed();
 
     event MarketCreated(
         bytes32 indexed duelId,
@@ -109,6 +112,7 @@ contract DuelMarkets {
     event Settled(bytes32 indexed duelId, uint8 outcome);
     event Cancelled(bytes32 indexed duelId);
     event Paid(bytes32 indexed duelId, address indexed holder, uint256 amount, bool refund);
+    event FeesClaimed(bytes32 indexed duelId, address indexed creator, uint256 amount);
     event InviteCreated(bytes32 indexed duelId, bytes32 indexed codeHash, uint32 maxUses, uint64 expiresAt);
     event InviteRevokedEvent(bytes32 indexed duelId, bytes32 indexed codeHash);
     event MemberAdded(bytes32 indexed duelId, address indexed member, bytes32 codeHash);
@@ -282,6 +286,27 @@ contract DuelMarkets {
         m.held -= amount;
         if (amount > 0) m.collateral.safeTransfer(holder, amount);
         emit Paid(duelId, holder, amount, refund);
+    }
+
+    /// @notice Trading fees a settled market owes its creator: what it holds beyond its winners'
+    /// shares and the creator's pool share. A cancelled market refunds them to traders instead.
+    function feesOwed(bytes32 duelId) public view returns (uint256 amount, bool claimed) {
+        Market storage m = markets[duelId];
+        claimed = feesClaimed[duelId];
+        if (claimed || m.status != Status.Settled) return (0, claimed);
+        amount = m.fees > m.held ? m.held : m.fees;
+    }
+
+    /// @notice Pays a settled market's fees to its creator, once. Anyone may trigger it; the money goes to the creator.
+    function claimFees(bytes32 duelId) external returns (uint256 amount) {
+        Market storage m = _known(duelId);
+        if (m.status != Status.Settled) revert MarketNotOpen(uint8(m.status));
+        if (feesClaimed[duelId]) revert FeesAlreadyClaimed();
+        (amount,) = feesOwed(duelId);
+        feesClaimed[duelId] = true;
+        m.held -= amount;
+        if (amount > 0) m.collateral.safeTransfer(m.creator, amount);
+        emit FeesClaimed(duelId, m.creator, amount);
     }
 
     // ---- membership of private markets ----

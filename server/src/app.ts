@@ -17,9 +17,12 @@ import { inputGuard } from './http/middleware/input-guard.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
+import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
 import { requestId } from './http/middleware/request-id.js';
 import { routeLedger } from './http/middleware/route-ledger.js';
 import { marketsRouter } from './http/routes/markets.router.js';
+import { localUploadRouter } from './http/routes/uploads.routes.js';
+import { LOCAL_UPLOAD_PREFIX } from './adapters/storage/local-upload-signer.adapter.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
 import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
 import { redactUrl } from './logger.js';
@@ -116,6 +119,17 @@ export function createHostApp(
       }),
     );
   }
+  if (host === 'markets' && c.uploads.local) {
+    // Uploads to signed URLs of the embedded default: the URL is the credential, not a builder key.
+    app.use(
+      LOCAL_UPLOAD_PREFIX.slice(0, -1),
+      localUploadRouter({
+        service: c.uploads.service,
+        signer: c.uploads.local,
+        maxBytes: c.config.money.uploads.maxBytes,
+      }),
+    );
+  }
   const openapi = openApiDocument(host);
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
@@ -131,7 +145,8 @@ export function createHostApp(
       rateLimit({ scope: 'client IP', pick: () => c.limits.tournamentsIp, keyOf: (req) => req.ip, headers: false }),
     );
   }
-  app.use(requireBuilderKey(c.builderKeys));
+  const webhooks = webhookRoutes(host === 'markets' ? marketsContract : tournamentsContract);
+  app.use(unlessWebhook(webhooks, requireBuilderKey(c.builderKeys)));
   app.use(
     rateLimit({
       scope: 'builder key',
@@ -141,7 +156,14 @@ export function createHostApp(
     }),
   );
   app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
-  app.use(express.json({ limit: c.config.http.jsonBodyLimit }));
+  app.use(
+    express.json({
+      limit: c.config.http.jsonBodyLimit,
+      verify: (req: Request, _res, buf) => {
+        if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
+      },
+    }),
+  );
   app.use(inputGuard());
 
   mount(app, {

@@ -105,6 +105,17 @@ export interface Config {
     readonly jobsEnabled: boolean;
     readonly publicBaseUrl: string;
   };
+  /** Money movement (docs/money.md). */
+  readonly money: {
+    /** Rolling 24 h withdrawal limit per user and collateral, base units. */
+    readonly dailyLimit: { readonly credits: bigint; readonly usdc: bigint };
+    /** The embedded bridge simulator (production has no bridge adapter: usdc withdrawals are refused). */
+    readonly bridgeSimulator: { readonly delayMs: number; readonly failTo: readonly string[] };
+    /** Secrets that verify the bridge deposit webhook (empty: the webhook is refused), and its replay window. */
+    readonly bridgeWebhook: { readonly secrets: readonly string[]; readonly toleranceSeconds: number };
+    /** Presigned uploads: size limit (bytes) and URL lifetime (seconds). */
+    readonly uploads: { readonly maxBytes: number; readonly ttlSeconds: number };
+  };
   readonly packs: {
     readonly feeBps: number;
     readonly treasury: `0x${string}` | undefined;
@@ -339,6 +350,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
       jobsEnabled: e.JOBS_ENABLED,
       publicBaseUrl,
+    },
+    money: {
+      dailyLimit: { credits: BigInt(e.WITHDRAW_DAILY_LIMIT_CREDITS), usdc: BigInt(e.WITHDRAW_DAILY_LIMIT_USDC) },
+      bridgeSimulator: { delayMs: e.BRIDGE_SIM_DELAY_MS, failTo: e.BRIDGE_SIM_FAIL_ADDRESSES },
+      bridgeWebhook: { secrets: e.BRIDGE_WEBHOOK_SECRET, toleranceSeconds: e.BRIDGE_WEBHOOK_TOLERANCE_SECONDS },
+      uploads: { maxBytes: e.UPLOAD_MAX_BYTES, ttlSeconds: e.UPLOAD_URL_TTL_SECONDS },
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

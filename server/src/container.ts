@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { MarketIndexer, type MarketEventSink } from './areas/markets/market-indexer.js';
@@ -26,6 +26,13 @@ import { MarketAdminService } from './areas/settlement/market-admin.service.js';
 import { ResolutionService } from './areas/settlement/resolution.service.js';
 import { ContestRepository } from './areas/settlement/contest.repository.js';
 import { settlementTasks } from './areas/settlement/settlement-tasks.js';
+import { createMoney, type Money } from './areas/money/money.js';
+import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapter.js';
+import { LocalUploadSigner } from './adapters/storage/local-upload-signer.adapter.js';
+import type { UploadSignerPort } from './adapters/storage/upload-signer.port.js';
+import { UploadService } from './areas/uploads/upload.service.js';
+import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
+import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
 import { BuilderKeyRepository } from './areas/builders/builder-key.repository.js';
@@ -169,6 +176,8 @@ export interface Container {
     readonly adminQueries: MarketAdminQueries;
     readonly settings: MarketSettingsStore;
   };
+  /** §4.4, §4.16 money movement: claims, withdrawals, the daily limit, withdrawal requests. */
+  readonly money: Money;
   readonly identity: {
     readonly box: SecretBox;
     readonly tokens: TokenService;
@@ -176,6 +185,8 @@ export interface Container {
     readonly auth: AuthService;
     readonly admins: AdminAuthService;
   };
+  /** §4.5 presigned uploads; `local` is the embedded default's signer (the markets host receives its uploads). */
+  readonly uploads: { readonly service: UploadService; readonly local: LocalUploadSigner | undefined };
   /** Directory the markets host serves at /media, when files are stored on local disk. */
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
@@ -222,6 +233,8 @@ export interface ContainerOverrides {
   storage?: StoragePort;
   /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
   clock?: Clock;
+  /** Where user push notifications go (default: kept in memory and logged). */
+  notifications?: NotificationsPort;
   fixtures?: FixturesPort;
 }
 
@@ -449,6 +462,40 @@ export async function createContainer(
           breaker: new CircuitBreaker({ threshold: 3, cooldownMs: link.breakerCooldownMs }),
         })
       : localTournamentsAdmin;
+  let localUploads: LocalUploadSigner | undefined;
+  let uploadSigner: UploadSignerPort;
+  if (config.storage.driver === 's3' && !overrides.storage) {
+    const { S3UploadSigner } = await import('./adapters/storage/s3-upload-signer.adapter.js');
+    const { bucket, region, endpoint, publicBaseUrl } = config.storage.s3;
+    const base = publicBaseUrl ?? `https://${bucket}.s3.${region}.amazonaws.com`;
+    uploadSigner = new S3UploadSigner(bucket as string, region, endpoint, base);
+  } else {
+    // Its own key, derived from the JWT secret so embedded mode needs no new secret.
+    const key = createHash('sha256').update(`duelkit-local-uploads:${config.auth.jwtSecret}`).digest('hex');
+    localUploads = new LocalUploadSigner(key, config.storage.publicBaseUrl, clock);
+    uploadSigner = localUploads;
+  }
+  const uploads = {
+    service: new UploadService(uploadSigner, storage, clock, config.money.uploads),
+    local: localUploads,
+  };
+  const money = createMoney({
+    orm,
+    chain,
+    duels,
+    payouts: settlement.distribution,
+    signers,
+    // Production has no bridge provider adapter yet: usdc withdrawals are refused (docs/money.md).
+    bridge:
+      config.mode === 'embedded'
+        ? new SimulatedBridgeAdapter(chain, clock, { ...config.money.bridgeSimulator, escrow: chain.operator })
+        : undefined,
+    clock,
+    dailyLimit: config.money.dailyLimit,
+    notifications: overrides.notifications ?? new MemoryNotificationsAdapter(logger),
+    bridgeWebhook: config.money.bridgeWebhook,
+    logger,
+  });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
     // Each worker (markets, settlement, pack claims, tournaments) holds a connection to listen; the rest
@@ -481,7 +528,7 @@ export async function createContainer(
       admin: marketAdmin,
       onChange: () => listCache.invalidate(),
     });
-    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks], logger);
+    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger);
     await tournaments.attach(jobs);
   }
   const container: Container = {
@@ -521,6 +568,8 @@ export async function createContainer(
     analytics,
     priceHistory,
     settlement,
+    money,
+    uploads,
     prizeVault,
     distributions,
     packs,

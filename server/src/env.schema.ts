@@ -201,6 +201,53 @@ export const EnvSchema = z.object({
   DUEL_LIST_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** How often open markets get a scheduled price snapshot, ms. */
   PRICE_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Most a user may withdraw per collateral in any rolling 24 h, base units (docs/money.md); larger amounts go through a withdrawal request. */
+  WITHDRAW_DAILY_LIMIT_CREDITS: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('1000000000000000000000'),
+  WITHDRAW_DAILY_LIMIT_USDC: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
+    .default('1000000000000000000000'),
+  /** Embedded bridge simulator (usdc withdrawals): delivery delay, ms, and comma-separated destinations it fails to deliver to. */
+  BRIDGE_SIM_DELAY_MS: z.coerce.number().int().min(0).default(5_000),
+  BRIDGE_SIM_FAIL_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'comma-separated 0x addresses'))),
+  /**
+   * Shared secret(s) of the bridge provider's deposit webhook (HMAC-SHA256), comma-separated: the
+   * first signs nothing, all verify, so a rotation lists the new and the old. Unset: the webhook
+   * answers 503 (docs/money.md).
+   */
+  BRIDGE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().min(16, 'each secret needs at least 16 characters'))),
+  /** How old a webhook's timestamp may be (either way), seconds. */
+  BRIDGE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
+  /** Largest file a presigned upload URL is issued for, bytes (docs/money.md). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
+  /** How long a presigned upload URL stays valid, seconds. */
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** Platform fee on a pack's prize pool, basis points (docs/packs.md). */
   PACK_FEE_BPS: z.coerce.number().int().min(0).max(2_000).default(500),
   /** Receives the fee of settled packs; default the chain operator's address. */

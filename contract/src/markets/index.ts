@@ -8,6 +8,11 @@ import { bulkRegisterContract } from './bulk-register.contract.js';
 import { duelsContract } from './duels.contract.js';
 import { invitationsContract } from './invitations.contract.js';
 import { leaderboardContract } from './leaderboard.contract.js';
+import { moneyContract } from './money.contract.js';
+import { uploadsContract } from './uploads.contract.js';
+import { bridgeWebhookContract } from './bridge-webhook.contract.js';
+import { referralsAdminContract, referralsContract } from './referrals.contract.js';
+import { withdrawalsAdminContract, withdrawalsContract } from './withdrawals.contract.js';
 import { packsAdminContract } from './packs-admin.contract.js';
 import { packsContract } from './packs.contract.js';
 import { parentMarketsContract } from './parent-markets.contract.js';
@@ -35,6 +40,13 @@ export const marketsContract = c.router(
     protocolStats: statsContract,
     leaderboard: leaderboardContract,
     portfolio: portfolioContract,
+    money: moneyContract,
+    withdrawals: withdrawalsContract,
+    withdrawalsAdmin: withdrawalsAdminContract,
+    referrals: referralsContract,
+    referralsAdmin: referralsAdminContract,
+    bridgeWebhook: bridgeWebhookContract,
+    uploads: uploadsContract,
     priceHistory: priceHistoryContract,
     resolution: resolutionContract,
     adminMarket: adminMarketContract,

@@ -14,6 +14,8 @@ declare global {
       principal?: Principal;
       /** The caller's region, on routes under the geo gate. */
       region?: Region;
+      /** The exact body bytes, kept on webhook routes only (their signature covers them). */
+      rawBody?: Buffer;
     }
   }
 }

@@ -123,6 +123,14 @@ export interface ChainPort {
   collateralBalance(stack: CollateralKind, owner: Address): Promise<bigint>;
   /** Mints collateral to `to` from the operator (credits grants; usdc only on test chains). */
   mint(stack: CollateralKind, to: Address, amount: bigint, opts?: WriteOptions): Promise<Hash>;
+  /** Sends collateral from a managed account to `to` (withdrawals); key it with `opts.key`. */
+  transfer(
+    signer: LocalAccount,
+    stack: CollateralKind,
+    to: Address,
+    amount: bigint,
+    opts?: WriteOptions,
+  ): Promise<Hash>;
   /** Gives `to` native gas on chains where the operator can (embedded: hardhat_setBalance). */
   fundGas(to: Address, amount: bigint): Promise<void>;
   poolBalances(duelId: Bytes32): Promise<bigint[]>;
@@ -161,6 +169,8 @@ export interface ChainPort {
   cancel(duelId: Bytes32, opts?: WriteOptions): Promise<Hash>;
   /** Pays a holder their settlement payout or refund (sent by the platform); keyed by (duelId, holder). */
   payout(duelId: Bytes32, holder: Address, opts?: WriteOptions): Promise<Hash>;
+  /** Pays a settled market's trading fees to its creator (sent by the platform); keyed by duelId. */
+  claimFees(duelId: Bytes32, opts?: WriteOptions): Promise<Hash>;
   /** Creates an invitation on chain; keyed by (duelId, codeHash). */
   createInvite(
     signer: Signer,
@@ -182,6 +192,8 @@ export interface ChainPort {
   invite(duelId: Bytes32, codeHash: Bytes32): Promise<ChainInvite>;
   /** What `holder` is owed now (payout once settled, refund once cancelled), and whether already paid. */
   owed(duelId: Bytes32, holder: Address): Promise<{ amount: bigint; refund: boolean; paid: boolean }>;
+  /** Fees a settled market owes its creator now (0 before settlement and once claimed), and whether claimed. */
+  feesOwed(duelId: Bytes32): Promise<{ amount: bigint; claimed: boolean }>;
   sharesOf(duelId: Bytes32, holder: Address, option: number): Promise<bigint>;
   close(): Promise<void>;
 }

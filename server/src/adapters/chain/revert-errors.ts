@@ -12,6 +12,7 @@ const MAPPED: Record<string, { code: ConstructorParameters<typeof DomainError>[0
   MarketNotEnded: { code: 'INVALID_STATE', message: 'The market has not ended yet' },
   ContestPeriodActive: { code: 'INVALID_STATE', message: 'The contest period is still running' },
   AlreadyPaid: { code: 'ALREADY_PAID', message: 'This holder was already paid' },
+  FeesAlreadyClaimed: { code: 'ALREADY_PAID', message: 'These creator fees were already paid' },
   MarketClosed: { code: 'MARKET_NOT_TRADABLE', message: 'The market has ended: trading is closed' },
   InsufficientShares: { code: 'INSUFFICIENT_SHARES', message: 'Not enough shares to sell' },
   ERC20InsufficientBalance: {

@@ -115,6 +115,16 @@ export class ViemChainAdapter implements ChainPort {
     );
   }
 
+  async transfer(signer: LocalAccount, stack: CollateralKind, to: Address, amount: bigint, opts?: WriteOptions) {
+    await this.writer.ensureGas(signer.address);
+    return this.writer.contract(
+      signer,
+      { address: this.addresses[stack], abi: CollateralTokenAbi, functionName: 'transfer', args: [to, amount] },
+      { kind: 'collateral.transfer', effect: { stack, from: signer.address, to, amount: amount.toString() } },
+      opts,
+    );
+  }
+
   fundGas(to: Address, amount: bigint): Promise<void> {
     return this.writer.fundGas(to, amount, { kind: 'chain.fund_gas', effect: { to, amount: amount.toString() } });
   }
@@ -264,6 +274,16 @@ export class ViemChainAdapter implements ChainPort {
     );
   }
 
+  claimFees(duelId: Bytes32, opts?: WriteOptions) {
+    return this.write(
+      'platform',
+      'claimFees',
+      [duelId],
+      { kind: 'markets.claim_fees', key: `markets.claim_fees:${duelId}`, effect: { duelId } },
+      opts,
+    );
+  }
+
   createInvite(
     signer: Signer,
     duelId: Bytes32,
@@ -351,6 +371,11 @@ export class ViemChainAdapter implements ChainPort {
       this.read('paid', [duelId, holder]),
     ]);
     return { amount, refund, paid };
+  }
+
+  async feesOwed(duelId: Bytes32) {
+    const [amount, claimed] = await this.read('feesOwed', [duelId]);
+    return { amount, claimed };
   }
 
   sharesOf(duelId: Bytes32, holder: Address, option: number): Promise<bigint> {

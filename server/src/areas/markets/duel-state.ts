@@ -77,7 +77,8 @@ export const TRANSITIONS: Readonly<Record<Transition, Rule>> = {
     by: ['admin', 'system'],
     verb: 'cancelled',
   },
-  payout: { from: ['settled'], to: 'same', by: ['admin', 'system'], verb: 'paid out' },
+  // A participant pulls their own payout (claim-winnings); admins and the sweep push everyone's.
+  payout: { from: ['settled'], to: 'same', by: ['admin', 'system', 'participant'], verb: 'paid out' },
   refund: { from: ['cancelled'], to: 'same', by: ['admin', 'system'], verb: 'refunded' },
 };
 

@@ -161,6 +161,32 @@ export class DistributionLedgerRepository {
     return row;
   }
 
+  /** Settled markets whose payouts have not been started (settlement pays its winners by itself). */
+  settledWithoutPayouts(limit: number): Promise<{ duel_id: string }[]> {
+    return this.conn().execute(
+      `select d.duel_id from duels d where d.status = 'settled'
+          and not exists (select 1 from duel_distributions x where x.duel_id = d.duel_id and x.kind = 'payout')
+        order by d.resolved_at nulls last limit ?`,
+      [limit],
+    );
+  }
+
+  /** A holder's own claim: the intent, recorded before the payment is sent, whatever the row's generation. */
+  async markClaimSubmitted(row: Pick<LedgerRow, 'id'>, amount: bigint): Promise<void> {
+    await this.conn().execute(
+      `update duel_distributions set status = 'submitted', amount = coalesce(amount, ?), updated_at = now()
+        where id = ? and status <> 'paid'`,
+      [amount.toString(), row.id],
+    );
+  }
+
+  /** The claim's transaction; with `sql`, inside the chain pipeline's own transaction. */
+  async recordClaimTxHash(row: Pick<LedgerRow, 'id'>, txHash: string, sql?: SqlExec): Promise<void> {
+    const query = 'update duel_distributions set tx_hash = ?, updated_at = now() where id = ?';
+    if (sql) await sql(query, [txHash, row.id]);
+    else await this.conn().execute(query, [txHash, row.id]);
+  }
+
   /** Admin cancellations the indexer has seen whose refunds have not been started. */
   undispatchedCancellations(limit: number): Promise<{ duel_id: string; batch_id: string | null }[]> {
     return this.conn().execute(

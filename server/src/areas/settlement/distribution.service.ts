@@ -27,6 +27,16 @@ export interface DistributionFaults {
   afterSubmit?(row: { duelId: string; holder: string }): Promise<void>;
 }
 
+/** What a holder's pull of their payout did: sent now, paid before, nothing owed, or waiting for the others. */
+export type ClaimStatus = 'submitted' | 'already_paid' | 'nothing_to_claim' | 'deferred';
+
+export interface ClaimOutcome {
+  readonly duelId: string;
+  readonly status: ClaimStatus;
+  readonly amount: bigint | null;
+  readonly txHash: `0x${string}` | null;
+}
+
 export interface DistributionOptions {
   /** How long a job waits for its payment's receipt before retrying later. */
   readonly confirmTimeoutMs?: number;
@@ -104,6 +114,54 @@ export class DistributionService {
     return { kind, participants: rows.length, requeued, alreadyPaid };
   }
 
+  /**
+   * A winner pulls their payout of a settled market now instead of waiting for its job. The same
+   * ledger row and the same chain key as the job (`markets.payout:<duel>:<holder>`), so whichever
+   * runs first sends the one payment and the other finds it: a repeated claim returns the first
+   * transaction, never a second one. The creator, paid from what remains, waits for the others.
+   */
+  async claim(duel: Duel, holder: Address): Promise<ClaimOutcome> {
+    assertTransition(duel, 'payout', 'participant', Date.now());
+    await this.dispatch(duel, null);
+    const rows = await this.ledger.rows(duel.duelId, 'payout');
+    const row = rows.find((r) => r.holder.toLowerCase() === holder.toLowerCase());
+    const outcome = (
+      status: ClaimStatus,
+      amount: bigint | null = null,
+      txHash: string | null = null,
+    ): ClaimOutcome => ({
+      duelId: duel.duelId,
+      status,
+      amount,
+      txHash: txHash as `0x${string}` | null,
+    });
+    if (!row) return outcome('nothing_to_claim');
+    const recorded = () =>
+      this.ledger.rows(duel.duelId, 'payout').then((all) => all.find((r) => r.id === row.id) ?? row);
+    if (row.status === 'paid') return outcome('already_paid', BigInt(row.amount ?? '0'), row.tx_hash);
+    if (row.is_creator && rows.some((r) => !r.is_creator && r.status !== 'paid')) return outcome('deferred');
+    const owed = await this.chain.owed(duel.duelId as Bytes32, row.holder as Address);
+    if (owed.paid) {
+      await this.ledger.markPaid(row);
+      const r = await recorded();
+      return outcome('already_paid', r.amount === null ? null : BigInt(r.amount), r.tx_hash);
+    }
+    await this.ledger.markClaimSubmitted(row, owed.amount);
+    try {
+      const txHash = await this.chain.payout(duel.duelId as Bytes32, row.holder as Address, {
+        record: (sql, hash) => this.ledger.recordClaimTxHash(row, hash, sql),
+      });
+      await this.ledger.recordClaimTxHash(row, txHash);
+      const r = await recorded();
+      return outcome('submitted', BigInt(r.amount ?? owed.amount.toString()), txHash);
+    } catch (err) {
+      if (!isDomainError(err) || err.code !== 'ALREADY_PAID') throw err;
+      await this.ledger.markPaid(row);
+      const r = await recorded();
+      return outcome('already_paid', r.amount === null ? null : BigInt(r.amount), r.tx_hash);
+    }
+  }
+
   /** Progress of a market's distribution. */
   async status(duel: Duel) {
     const kind = kindOf(duel.status) ?? null;
@@ -145,11 +203,16 @@ export class DistributionService {
   }
 
   /**
-   * Periodic: starts the refunds of markets cancelled through the admin surface once the indexer
-   * saw the cancellation, and queues entries that are ready but not queued (after a crash, or the
+   * Periodic: starts the payouts of every settled market (no admin needed) and the refunds of
+   * markets cancelled through the admin surface once the indexer saw the cancellation, and queues entries that are ready but not queued (after a crash, or the
    * creator once everyone else is paid).
    */
   async sweep(): Promise<void> {
+    // Settlement pays its winners by itself: a settled market without a ledger gets one here.
+    for (const s of await this.ledger.settledWithoutPayouts(50)) {
+      const duel = await this.ledger.duel(s.duel_id);
+      if (duel) await this.dispatch(duel, null);
+    }
     for (const c of await this.ledger.undispatchedCancellations(50)) {
       const duel = await this.ledger.duel(c.duel_id);
       if (!duel) continue;

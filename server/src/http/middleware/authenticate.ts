@@ -72,7 +72,8 @@ async function principalFor(
       throw new DomainError('UNAUTHENTICATED', 'A bearer token or wallet credential (x-wallet-* headers) is required');
     }
     case 'webhook':
-      throw new DomainError('UNAUTHENTICATED', 'Webhook signature verification is not configured');
+      // No principal: the route's service verifies the delivery's signature over the raw body.
+      return undefined;
   }
 }
 

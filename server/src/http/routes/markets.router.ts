@@ -8,6 +8,11 @@ import { authRoutes, bulkRegisterRoutes, walletRoutes } from './auth.routes.js';
 import { betRoutes } from './bets.routes.js';
 import { duelRoutes } from './duels.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
+import { moneyRoutes } from './money.routes.js';
+import { uploadRoutes } from './uploads.routes.js';
+import { bridgeWebhookRoutes } from './bridge-webhook.routes.js';
+import { referralAdminRoutes, referralRoutes } from './referrals.routes.js';
+import { withdrawalAdminRoutes, withdrawalRoutes } from './withdrawals.routes.js';
 import { packAdminRoutes } from './packs-admin.routes.js';
 import { packRoutes } from './packs.routes.js';
 import { parentMarketRoutes } from './parent-markets.routes.js';
@@ -26,6 +31,13 @@ export function marketsRouter(c: Container) {
     protocolStats: statsRoutes(c.analytics),
     leaderboard: leaderboardRoutes(c.analytics),
     portfolio: portfolioRoutes(c.analytics),
+    money: moneyRoutes(c.money),
+    withdrawals: withdrawalRoutes(c.money),
+    withdrawalsAdmin: withdrawalAdminRoutes(c.money),
+    referrals: referralRoutes(c.money),
+    referralsAdmin: referralAdminRoutes(c.money),
+    bridgeWebhook: bridgeWebhookRoutes(c.money),
+    uploads: uploadRoutes(c.uploads),
     priceHistory: priceHistoryRoutes(c),
     duels: duelRoutes({ duels: c.markets.duels, publicBaseUrl: c.config.markets.publicBaseUrl }),
     bets: betRoutes({ bets: c.markets.bets }),

@@ -11,6 +11,13 @@ import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitati
 import { LeaseEntity } from '../jobs/lease.entity.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
 import { DuelEntity } from '../../areas/markets/duel.entity.js';
+import { CreatorFeeClaimEntity } from '../../areas/money/creator-fee.entity.js';
+import { BridgeDepositEntity, NotificationOutboxEntity } from '../../areas/money/deposit.entities.js';
+import {
+  WithdrawalDecisionEntity,
+  WithdrawalEntity,
+  WithdrawalRequestEntity,
+} from '../../areas/money/withdrawal.entities.js';
 import {
   PackClaimRunEntity,
   PackEntity,
@@ -84,4 +91,10 @@ export const entities = [
   ChainAccountEntity,
   ChainIdentityEntity,
   ChainJournalEntity,
+  CreatorFeeClaimEntity,
+  WithdrawalEntity,
+  WithdrawalRequestEntity,
+  WithdrawalDecisionEntity,
+  BridgeDepositEntity,
+  NotificationOutboxEntity,
 ];

@@ -16,6 +16,9 @@ import { Migration20261125000000Tournaments } from './Migration20261125000000Tou
 import { Migration20261124100000ChainTx } from './Migration20261124100000ChainTx.js';
 import { Migration20261126000000TournamentsClose } from './Migration20261126000000TournamentsClose.js';
 import { Migration20261126120000TournamentCancellation } from './Migration20261126120000TournamentCancellation.js';
+import { Migration20261127000000CreatorFees } from './Migration20261127000000CreatorFees.js';
+import { Migration20261127010000Withdrawals } from './Migration20261127010000Withdrawals.js';
+import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -40,4 +43,7 @@ export const migrationsList = [
   { name: 'Migration20261125000000Tournaments', class: Migration20261125000000Tournaments },
   { name: 'Migration20261126000000TournamentsClose', class: Migration20261126000000TournamentsClose },
   { name: 'Migration20261126120000TournamentCancellation', class: Migration20261126120000TournamentCancellation },
+  { name: 'Migration20261127000000CreatorFees', class: Migration20261127000000CreatorFees },
+  { name: 'Migration20261127010000Withdrawals', class: Migration20261127010000Withdrawals },
+  { name: 'Migration20261127020000BridgeDeposits', class: Migration20261127020000BridgeDeposits },
 ];

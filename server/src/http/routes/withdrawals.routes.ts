@@ -1,0 +1,63 @@
+import { initServer } from '@ts-rest/express';
+import { marketsContract } from '@duelkit/contract';
+import type { WithdrawalRequestService } from '../../areas/money/withdrawal-requests.service.js';
+import type { WithdrawalService } from '../../areas/money/withdrawal.service.js';
+import { DomainError } from '../../errors.js';
+import { adminOf, userOf } from '../principal.js';
+
+const s = initServer();
+
+/** The withdrawal-requests routes are public in the spec: the bearer token is how a caller proves the wallet. */
+function walletOwner(req: Parameters<typeof userOf>[0]) {
+  if (req.principal?.kind !== 'user') {
+    throw new DomainError(
+      'UNAUTHENTICATED',
+      'Prove the wallet: send the bearer token of the user whose managed wallet this is (docs/money.md)',
+    );
+  }
+  return userOf(req);
+}
+
+/** §4.4 withdrawals, the daily limit and withdrawal requests (rules in WithdrawalService). */
+export function withdrawalRoutes(deps: { withdrawals: WithdrawalService; requests: WithdrawalRequestService }) {
+  const { withdrawals, requests } = deps;
+  return s.router(marketsContract.withdrawals, {
+    withdraw: async ({ body, req }) => ({ status: 200, body: await withdrawals.withdraw(userOf(req), body) }),
+    preValidate: async ({ body, req }) => ({
+      status: 200,
+      body: await withdrawals.preValidate(walletOwner(req), body),
+    }),
+    dailyLimit: async ({ query, req }) => {
+      const caller = walletOwner(req);
+      const user = query.user.toLowerCase();
+      if (user !== caller.address.toLowerCase() && user !== caller.eoaAddress.toLowerCase()) {
+        throw new DomainError('FORBIDDEN', 'The daily limit of another wallet is not yours to read', {
+          details: { user: query.user },
+        });
+      }
+      if (query.collateralMode !== query.collateralStack) {
+        throw new DomainError('VALIDATION_FAILED', 'collateralMode must equal collateralStack', {
+          fieldErrors: { 'query.collateralMode': [`must equal collateralStack (${query.collateralStack})`] },
+        });
+      }
+      return { status: 200, body: await withdrawals.dailyLimit(caller.address, query.collateralStack) };
+    },
+    createRequest: async ({ body, req }) => ({ status: 201, body: await requests.create(walletOwner(req), body) }),
+    listRequests: async ({ query, req }) => ({ status: 200, body: await requests.listMine(walletOwner(req), query) }),
+  });
+}
+
+/** §4.16 admin review of withdrawal requests. */
+export function withdrawalAdminRoutes(deps: { requests: WithdrawalRequestService }) {
+  const { requests } = deps;
+  return s.router(marketsContract.withdrawalsAdmin, {
+    list: async ({ query, req }) => {
+      adminOf(req);
+      return { status: 200, body: await requests.listAll(query) };
+    },
+    decide: async ({ params, body, req }) => ({
+      status: 200,
+      body: await requests.decide(adminOf(req), params.requestId, body),
+    }),
+  });
+}
