@@ -19,10 +19,14 @@ const CREATE = `create table if not exists ${MIGRATION_LOCK_TABLE} (
   expires_at timestamptz not null
 )`;
 
-/** Two processes creating the table at the same instant: the loser sees a duplicate type or relation. */
-function isCreateRace(err: unknown): boolean {
+/**
+ * Two processes creating the table at the same instant: the loser sees a duplicate key in the
+ * catalog (23505), a duplicate relation (42P07) or `type "…" already exists` (42710, the table's
+ * row type).
+ */
+export function isCreateRace(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === '42P07';
+  return code === '23505' || code === '42P07' || code === '42710';
 }
 
 /**
@@ -46,7 +50,8 @@ export async function withMigrationLock<T>(
       await execute(CREATE);
       break;
     } catch (err) {
-      if (!isCreateRace(err) || attempt >= 3) throw err;
+      if (!isCreateRace(err) || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
     }
   }
 
