@@ -1,10 +1,8 @@
-import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
-import { ApiError, type DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, until, UNIT } from './support.js';
+import { ApiError } from '@duelkit/sdk';
+import { bet, chainNow, signedInClient, until, UNIT } from './support.js';
 
 let server: TestServer;
 
@@ -19,32 +17,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-async function chainNow(): Promise<number> {
-  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
-  const block = await createPublicClient({ transport: http(url) }).getBlock();
-  return Math.max(Date.now(), Number(block.timestamp) * 1000);
-}
-
-async function bet(client: DuelkitClient, duelId: string, optionIndex: number, units: bigint) {
-  const quote = await client.bets.estimateBuy({
-    body: { duelId, optionIndex, betAmountUsdc: (units * UNIT).toString(), slippageBps: 100 },
-  });
-  if (!quote.success) throw new Error(quote.message);
-  await client.bets.create({
-    body: {
-      estimate: quote.estimate,
-      duelId,
-      duelType: 'PREDICTION',
-      bet: optionIndex === 0 ? 'YES' : 'NO',
-      optionIndex,
-      betAmount: quote.estimate.amountIn,
-      betAmountUsdc: quote.estimate.amountIn,
-      slippageBps: 100,
-      tokenDecimals: 18,
-    },
-  });
-}
-
 const balance = (a: `0x${string}`) => server.container.chain.collateralBalance('credits', a);
 
 describe('money through the SDK', () => {
@@ -52,7 +24,7 @@ describe('money through the SDK', () => {
     const { client: alice, address: aliceAddress } = await signedInClient(server, 'mn_alice');
     const { client: bob, address: bobAddress } = await signedInClient(server, 'mn_bob');
     const { client: carol } = await signedInClient(server, 'mn_carol');
-    const now = await chainNow();
+    const now = await chainNow(server);
     const endTime = now + 6_000;
     const { duelId } = await alice.duels.create({
       body: {
@@ -73,7 +45,7 @@ describe('money through the SDK', () => {
     expect(early).toBeInstanceOf(ApiError);
     expect((early as ApiError).code).toBe('INVALID_STATE');
 
-    while ((await chainNow()) < endTime + 1_000) await new Promise((r) => setTimeout(r, 200));
+    while ((await chainNow(server)) < endTime + 1_000) await new Promise((r) => setTimeout(r, 200));
     await until(
       async () => {
         const d = await alice.duels.getById({ params: { duelId }, query: {} });

@@ -1,10 +1,8 @@
-import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
-import { until } from './support.js';
+import { bet, chainNow, until } from './support.js';
 
 const UNIT = 10n ** 18n;
 let server: TestServer;
@@ -61,18 +59,8 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
   return err as ApiError;
 }
 
-/**
- * Now on the chain, in ms. Automined blocks take the wall clock but never repeat a second, so a
- * burst of transactions runs the chain's clock ahead of ours: market times are set from it.
- */
-async function chainNow(): Promise<number> {
-  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
-  const block = await createPublicClient({ transport: http(url) }).getBlock();
-  return Math.max(Date.now(), Number(block.timestamp) * 1000);
-}
-
 async function market(client: DuelkitClient, startInMs: number, endInMs: number) {
-  const now = await chainNow();
+  const now = await chainNow(server);
   const startTime = now + startInMs;
   const endTime = now + endInMs;
   const created = await client.duels.create({
@@ -89,26 +77,6 @@ async function market(client: DuelkitClient, startInMs: number, endInMs: number)
     (d) => d.chainState === 'confirmed',
   );
   return { duelId: created.duelId, endTime };
-}
-
-async function bet(client: DuelkitClient, duelId: string, optionIndex: number, units: bigint) {
-  const quote = await client.bets.estimateBuy({
-    body: { duelId, optionIndex, betAmountUsdc: (units * UNIT).toString(), slippageBps: 100 },
-  });
-  if (!quote.success) throw new Error(quote.message);
-  await client.bets.create({
-    body: {
-      estimate: quote.estimate,
-      duelId,
-      duelType: 'PREDICTION',
-      bet: optionIndex === 0 ? 'YES' : 'NO',
-      optionIndex,
-      betAmount: quote.estimate.amountIn,
-      betAmountUsdc: quote.estimate.amountIn,
-      slippageBps: 100,
-      tokenDecimals: 18,
-    },
-  });
 }
 
 async function participants(duelId: string) {
