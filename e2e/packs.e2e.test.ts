@@ -13,7 +13,7 @@ import { PrizeVaultAbi } from '../server/src/adapters/chain/artifacts/PrizeVault
 import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, type DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, UNIT, until } from './support.js';
+import { signedInAdmin, signedInClient, UNIT, until } from './support.js';
 
 const FEE = 10n * UNIT;
 let server: TestServer;
@@ -27,12 +27,7 @@ beforeAll(async () => {
     JOBS_ENABLED: 'true',
     PACK_FEE_BPS: '500',
   });
-  const email = `packs-e2e-${Date.now()}@example.com`;
-  await server.container.identity.admins.create(email, 'packs e2e admin password');
-  const { client } = await signedInClient(server, 'pe_ops');
-  const login = await client.adminAuth.login({ body: { email, password: 'packs e2e admin password' } });
-  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
-  ops = client.withOptions({ adminToken: login.token });
+  ops = await signedInAdmin(server, 'pe_ops');
 }, 120_000);
 afterAll(() => server?.close());
 

@@ -2,7 +2,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
-import { bet, chainNow, until } from './support.js';
+import { bet, chainNow, signedInAdmin, until } from './support.js';
 
 const UNIT = 10n ** 18n;
 let server: TestServer;
@@ -35,15 +35,6 @@ async function signedIn(username: string) {
   const address = session.user?.address as `0x${string}`;
   await server.container.chain.mint('credits', address, 1_000n * UNIT);
   return { client, address };
-}
-
-async function admin() {
-  const email = `settle-${Date.now()}@example.com`;
-  await server.container.identity.admins.create(email, 'settlement admin password');
-  const client = newClient();
-  const login = await client.adminAuth.login({ body: { email, password: 'settlement admin password' } });
-  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
-  return client.withOptions({ adminToken: login.token });
 }
 
 const sleepUntil = async (t: number) => {
@@ -186,7 +177,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     expect(await balance(carolAddress)).toBe(carolBefore);
     expect((await chain.owed(duelId as `0x${string}`, bobAddress)).paid).toBe(true);
 
-    const ops = await admin();
+    const ops = await signedInAdmin(server, 'settle_ops_discard');
     const status = await until(
       () => ops.adminMarket.discardStatus({ params: { duelId } }),
       (s) => s.complete && BigInt(s.totalPaid) === owedBob + owedAlice,
@@ -217,7 +208,7 @@ describe('resolution, contests and payouts through the SDK', () => {
       (n) => n === 1,
     );
     const [bobBefore, aliceBefore] = await Promise.all([balance(bobAddress), balance(aliceAddress)]);
-    const ops = await admin();
+    const ops = await signedInAdmin(server, 'settle_ops_payout');
     const notAdmin = await failure(
       alice.adminMarket.discard({ body: { duelIds: [duelId], reason: 'not allowed for users' } }),
     );
@@ -265,7 +256,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     await carol.resolution.submitContest({
       body: { duelId, reason: 'The result was reversed on review', proposedOptionIndex: 1 },
     });
-    const ops = await admin();
+    const ops = await signedInAdmin(server, 'settle_ops_contest');
 
     const early = await failure(ops.adminMarket.finalizeContest({ body: { duelId, winningOptionIndex: 1 } }));
     expect([early.status, early.code]).toEqual([409, 'INVALID_STATE']);
@@ -294,7 +285,7 @@ describe('resolution, contests and payouts through the SDK', () => {
   it('cancels markets that missed their bootstrap threshold: a dry run lists them, a run cancels them', async () => {
     const { client: alice } = await signedIn('st_jane');
     const { duelId } = await market(alice, 2_000, 60_000);
-    const ops = await admin();
+    const ops = await signedInAdmin(server, 'settle_ops_expired');
     const asUser = await failure(alice.adminMarket.cancelExpired({ body: { dryRun: true } }));
     expect(asUser.status).toBe(401);
 

@@ -53,3 +53,14 @@ export async function signedInClient(server: TestServer, username: string, credi
   if (credits > 0n) await server.container.chain.mint('credits', address, credits);
   return { client, address, userId: session.user?.id as string };
 }
+
+/** A client signed in as a new admin (no second factor), with its admin token set. */
+export async function signedInAdmin(server: TestServer, username: string): Promise<DuelkitClient> {
+  const email = `${username}-${Date.now()}@example.com`;
+  const password = `${username} admin password`;
+  await server.container.identity.admins.create(email, password);
+  const { client } = await signedInClient(server, username);
+  const login = await client.adminAuth.login({ body: { email, password } });
+  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
+  return client.withOptions({ adminToken: login.token });
+}

@@ -7,7 +7,7 @@ import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.a
 import { ManualClock } from '../server/src/platform/clock.js';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, until, UNIT } from './support.js';
+import { signedInAdmin, signedInClient, UNIT, until } from './support.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 11, 1, 8);
@@ -29,12 +29,7 @@ beforeAll(async () => {
     },
     { clock },
   );
-  const email = `tournaments-e2e-${Date.now()}@example.com`;
-  await server.container.identity.admins.create(email, 'tournaments e2e admin password');
-  const { client } = await signedInClient(server, 'tce_ops');
-  const login = await client.adminAuth.login({ body: { email, password: 'tournaments e2e admin password' } });
-  if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');
-  ops = client.withOptions({ adminToken: login.token });
+  ops = await signedInAdmin(server, 'tce_ops');
 }, 120_000);
 afterAll(() => server?.close());
 
