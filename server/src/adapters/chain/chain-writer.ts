@@ -13,7 +13,14 @@ import {
 } from 'viem';
 import { DomainError } from '../../errors.js';
 import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
-import type { SignedTx, SubmitHooks, TxFees, TxQuote, UnsignedTx } from '../../platform/chain-tx/chain-tx.types.js';
+import type {
+  SignedTx,
+  Submitted,
+  SubmitHooks,
+  TxFees,
+  TxQuote,
+  UnsignedTx,
+} from '../../platform/chain-tx/chain-tx.types.js';
 import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
 import type { WriteOptions } from './chain.port.js';
 import { revertToAppError } from './revert-errors.js';
@@ -48,6 +55,12 @@ const GAS_MARGIN_PERCENT = 25n;
 const FEES_TTL_MS = 2_000;
 /** How long an account with twice the gas floor is not looked at again. */
 const FUNDED_TTL_MS = 2_000;
+/**
+ * How long the database's nonce count of an account this process wrote for is trusted without
+ * asking the chain. Only a sender outside the pipeline can make it stale (nothing else holds a
+ * managed key); a stale count costs one refused broadcast and a signing with the chain's count.
+ */
+const NONCE_CURRENT_MS = 30_000;
 /** An allowance this large is an unlimited approval (OpenZeppelin never decreases maxUint256). */
 const UNLIMITED = 2n ** 255n;
 
@@ -63,6 +76,8 @@ export class ChainWriter {
   private readonly funded = new Map<string, number>();
   /** (owner, token, spender) approved without limit: such an allowance never runs out. */
   private readonly approved = new Set<string>();
+  /** Accounts this process wrote for through the pipeline, until when their database nonce is trusted. */
+  private readonly nonceCurrent = new Map<string, number>();
 
   constructor(
     private readonly client: PublicClient,
@@ -83,7 +98,7 @@ export class ChainWriter {
     const data = encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args });
     const submitted = await this.pipeline.submit(
       this.intentOf(intent, opts, { account: account.address, to: call.address, data }),
-      this.hooks(account, opts, async () => {
+      this.hooks(account, opts, async (attempt) => {
         // The gas estimate is the simulation: a revert comes back decoded with the contract's ABI.
         // Against the next block, not the latest: an idle chain's latest block can be far behind
         // the clock, and time checks (end time, contest period) must see the time the tx will see.
@@ -94,11 +109,12 @@ export class ChainWriter {
               throw revertToAppError(err);
             }),
           this.currentFees(),
-          this.client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+          this.pendingNonce(account.address, attempt),
         ]);
         return { gas: withMargin(gas), fees, pendingNonce };
       }),
     );
+    this.noteWritten(account.address, submitted);
     return submitted.txHash;
   }
 
@@ -106,8 +122,9 @@ export class ChainWriter {
   async transfer(to: Address, value: bigint, intent: WriteIntent, opts: WriteOptions = {}): Promise<Hash> {
     const submitted = await this.pipeline.submit(
       { ...this.intentOf(intent, opts, { account: this.operator.address, to, data: '0x' }), value },
-      this.hooks(this.operator, opts, () => this.quote(this.operator.address, to, '0x', value)),
+      this.hooks(this.operator, opts, (attempt) => this.quote(this.operator.address, to, '0x', value, attempt)),
     );
+    this.noteWritten(this.operator.address, submitted);
     return submitted.txHash;
   }
 
@@ -210,7 +227,11 @@ export class ChainWriter {
     };
   }
 
-  private hooks(account: LocalAccount, opts: WriteOptions, prepare: () => Promise<TxQuote>): SubmitHooks {
+  private hooks(
+    account: LocalAccount,
+    opts: WriteOptions,
+    prepare: (attempt: number) => Promise<TxQuote>,
+  ): SubmitHooks {
     return {
       prepare,
       sign: (tx) => sign(account, tx),
@@ -219,15 +240,35 @@ export class ChainWriter {
     };
   }
 
-  private async quote(from: Address, to: Address, data: `0x${string}`, value: bigint): Promise<TxQuote> {
+  private async quote(
+    from: Address,
+    to: Address,
+    data: `0x${string}`,
+    value: bigint,
+    attempt: number,
+  ): Promise<TxQuote> {
     const [gas, fees, pendingNonce] = await Promise.all([
       this.client.estimateGas({ account: from, to, data, value, blockTag: 'pending' }).catch((err: unknown) => {
         throw revertToAppError(err);
       }),
       this.currentFees(),
-      this.client.getTransactionCount({ address: from, blockTag: 'pending' }),
+      this.pendingNonce(from, attempt),
     ]);
     return { gas: withMargin(gas), fees, pendingNonce };
+  }
+
+  /** The chain's pending count, unless the database's is current (see NONCE_CURRENT_MS). */
+  private async pendingNonce(address: Address, attempt: number): Promise<number | undefined> {
+    if (attempt === 0 && (this.nonceCurrent.get(address.toLowerCase()) ?? 0) > Date.now()) return undefined;
+    return this.client.getTransactionCount({ address, blockTag: 'pending' });
+  }
+
+  /** A write this process signed and a node took: the database's count for its account is current. */
+  private noteWritten(address: Address, submitted: Submitted): void {
+    const who = address.toLowerCase();
+    if (!submitted.existing && submitted.delivery === 'accepted')
+      this.nonceCurrent.set(who, Date.now() + NONCE_CURRENT_MS);
+    else this.nonceCurrent.delete(who);
   }
 
   private async currentFees(): Promise<TxFees> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Orm } from '../../platform/db/orm.js';
-import { pgArray, type SqlExec } from '../../platform/db/sql.js';
+import { directSql, pgArray, type SqlExec } from '../../platform/db/sql.js';
 import type { Duel, DuelStatus } from './duel.entity.js';
 
 export type DuelSortBy = 'createdAt' | 'startTime' | 'endTime' | 'extMarketVolume24h';
@@ -92,7 +92,12 @@ export interface PendingDuel {
 
 /** Reads of the duel read model. */
 export class DuelRepository {
-  constructor(private readonly orm: Orm) {}
+  /** Every estimate and bet reads its duel: straight on the driver, outside the ORM's layers. */
+  private readonly sql: SqlExec;
+
+  constructor(orm: Orm) {
+    this.sql = directSql(orm);
+  }
 
   /**
    * Writes the duel of a creation that is being recorded (chainState pending), inside the
@@ -257,6 +262,6 @@ export class DuelRepository {
   }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
+    return this.sql<T>(sql, params);
   }
 }

@@ -1,5 +1,6 @@
 import type { Orm } from '../db/orm.js';
 import type { Hex } from './chain-tx.types.js';
+import { directSql } from '../db/sql.js';
 
 /** The chain a database belongs to. */
 export interface ChainIdentity {
@@ -139,7 +140,8 @@ export class ChainStateRepository {
       }
       return '(?, ?, ?, ?, ?::json, now())';
     });
-    await this.exec(
+    // Straight on the driver: the embedded chain journals every block it mines.
+    await directSql(this.orm)(
       `insert into chain_journal (kind, block_number, block_hash, timestamp, payload, created_at) values ${rows.join(', ')}`,
       values,
     );

@@ -116,4 +116,24 @@ describe('the chain transaction pipeline', () => {
     expect((await dev.client.waitForTransactionReceipt({ hash: next, pollingInterval: 20 })).status).toBe('success');
     expect(await adapters[0]?.collateralBalance('credits', holder)).toBe(101n * UNIT);
   }, 60_000);
+
+  it("signs again with the chain's count when a sender outside the pipeline used the nonce this process trusted", async () => {
+    const holder = privateKeyToAccount(generatePrivateKey()).address;
+    const adapter = adapters[0] as ViemChainAdapter;
+    // A write through the pipeline: from now on this process takes the operator's nonce from the database.
+    const first = await adapter.mint('credits', holder, UNIT);
+    await dev.client.waitForTransactionReceipt({ hash: first, pollingInterval: 20 });
+    // Someone else sends with the operator key: the database's count is one behind the chain.
+    await dev.mint('credits', holder, 10n * UNIT);
+    const second = await adapter.mint('credits', holder, UNIT);
+    expect((await dev.client.waitForTransactionReceipt({ hash: second, pollingInterval: 20 })).status).toBe('success');
+    expect(await adapter.collateralBalance('credits', holder)).toBe(12n * UNIT);
+    const writes = await rows<{ status: string; last_error: string | null }>(
+      `select status, last_error from chain_txs where kind = 'collateral.mint' and effect->>'to' = ? order by id`,
+      [holder],
+    );
+    // The stale signing is recorded as failed (it can never be mined); its re-signing carried the write.
+    expect(writes.map((w) => (w.status === 'failed' ? 'failed' : 'live'))).toEqual(['live', 'failed', 'live']);
+    expect(writes[1]?.last_error).toContain('was used by another transaction');
+  }, 60_000);
 });

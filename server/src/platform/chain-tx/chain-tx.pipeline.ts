@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import { currentIdempotentRun, type IdempotentRun, type PendingAnswer } from '../idempotency/idempotent-run.js';
-import { isDuplicateKey, type ChainTxRecord, type ChainTxRepository } from './chain-tx.repository.js';
+import { isDuplicateKey, type ChainTxRecord, type ChainTxRepository, type NewChainTx } from './chain-tx.repository.js';
 import type {
   BroadcastOutcome,
   Hex,
@@ -28,6 +28,9 @@ export interface PipelineSettings {
 
 const DEFAULTS: PipelineSettings = { gapRetries: 5, gapRetryDelayMs: 40, maxResigns: 2 };
 
+/** How often a write is signed again after another process took the nonce it guessed, before it waits on the row lock. */
+const CAS_TRIES = 3;
+
 interface Recorded {
   readonly tx: ChainTxRecord;
   readonly signed: SignedTx;
@@ -38,9 +41,13 @@ interface Recorded {
  *
  * 1. The caller validates and simulates (`prepare`; a revert is a 4xx and nothing is recorded)
  *    and fetches gas, fees and the pending nonce — all before any database transaction opens.
- * 2. One transaction allocates the nonce under the account's row lock, signs locally, stores the
- *    raw bytes and their hash with the intent, writes the caller's domain rows and marks the
- *    request's idempotency key "effect started" with its pending answer. Then it commits.
+ * 2. The write is signed with the account's next nonce as this process last recorded it (read
+ *    from the database when it has none) and recorded in one statement that advances the
+ *    account's row only if that nonce is still its next (compare-and-set), together with the raw
+ *    bytes, their hash, the intent, and the request's idempotency key marked "effect started"
+ *    with its pending answer. A process that lost the nonce to another reads it and signs again;
+ *    after a few losses, or when the caller writes domain rows with the record, the nonce is
+ *    allocated under the row lock in a transaction that also writes those rows.
  * 3. The bytes are broadcast with a bounded wait. A timeout or a dropped connection is not a
  *    failure: the write is accepted and pending, and the reconciler sends the same bytes again
  *    (same nonce, same hash: at most one can ever be mined) until the chain settles it.
@@ -50,6 +57,10 @@ interface Recorded {
  */
 export class ChainTxPipeline {
   private readonly queue = new SerialQueue();
+  /** Records one write per account at a time in this process (processes meet on the account's row). */
+  private readonly recorder = new SerialQueue();
+  /** Each account's next nonce as this process last recorded it: the guess the next record checks. */
+  private readonly nextNonces = new Map<string, number>();
   private readonly handlers = new Map<string, OutcomeHandler[]>();
   private readonly settings: PipelineSettings;
 
@@ -79,7 +90,7 @@ export class ChainTxPipeline {
     const found = fresh ? null : await this.repo.byKey(key);
     if (found) return this.existing(found, run);
     for (let attempt = 0; ; attempt++) {
-      const quote = await hooks.prepare();
+      const quote = await hooks.prepare(attempt);
       let recorded: Recorded;
       try {
         recorded = await this.record(intent, key, quote, hooks, run);
@@ -170,6 +181,7 @@ export class ChainTxPipeline {
     }
     await this.settle(tx, { status: 'failed', reason: `nonce ${tx.nonce} was used by another transaction` });
     await this.repo.resyncNonce(this.chainId, tx.account, mined);
+    this.nextNonces.delete(tx.account.toLowerCase());
     return true;
   }
 
@@ -223,61 +235,124 @@ export class ChainTxPipeline {
     hooks: SubmitHooks,
     run: IdempotentRun | undefined,
   ): Promise<Recorded> {
-    const value = intent.value ?? 0n;
-    const recorded = await this.repo.transaction(async (sql) => {
-      const nonce = await this.repo.allocateNonce(sql, this.chainId, intent.account, quote.pendingNonce);
-      const signed = await hooks.sign({
-        chainId: this.chainId,
-        account: intent.account,
-        to: intent.to,
-        data: intent.data,
-        value,
-        nonce,
-        gas: quote.gas,
-        fees: quote.fees,
-      });
-      const pending: PendingAnswer | undefined =
-        run && hooks.result ? { status: run.successStatus, body: run.shape(hooks.result(signed.hash)) } : undefined;
-      const id = await this.repo.insert(
-        sql,
-        {
-          chainId: this.chainId,
-          key,
-          kind: intent.kind,
-          account: intent.account,
-          to: intent.to,
-          data: intent.data,
-          value,
-          gas: quote.gas,
-          nonce,
-          rawTx: signed.raw,
-          txHash: signed.hash,
-          effect: intent.effect ?? null,
-          idempotencyRecordId: run?.recordId ?? null,
-        },
-        run ? { recordId: run.recordId, pending } : undefined,
-      );
-      await hooks.record?.(sql, signed.hash);
-      const tx: ChainTxRecord = {
-        id,
-        kind: intent.kind,
-        key,
-        account: intent.account,
-        txHash: signed.hash,
-        nonce,
-        effect: intent.effect ?? null,
-        status: 'signed',
-        rawTx: signed.raw,
-        broadcasts: 0,
-        lastSentAt: new Date(),
-      };
-      return { tx, signed, pending };
+    const account = intent.account.toLowerCase();
+    const recorded = await this.recorder.run(account, async () => {
+      // Domain rows written with the record need a transaction; a plain write needs one statement.
+      if (!hooks.record) {
+        for (let tries = 0; tries < CAS_TRIES; tries++) {
+          const done = await this.recordAtNextNonce(intent, key, quote, hooks, run);
+          if (done) return done;
+        }
+        // Another process keeps taking this account's nonces: queue on its row lock instead.
+      }
+      return this.recordUnderLock(intent, key, quote, hooks, run);
     });
     if (run) {
       run.effectStarted = true;
       if (recorded.pending) run.pending = recorded.pending;
     }
     return recorded;
+  }
+
+  /**
+   * Signs with the account's next nonce as this process last recorded it (read from the database
+   * when it has none) and records the write in one statement that only succeeds if that nonce is
+   * still the next: no transaction, one round trip. Undefined when another process took the nonce.
+   */
+  private async recordAtNextNonce(
+    intent: TxIntent,
+    key: string,
+    quote: TxQuote,
+    hooks: SubmitHooks,
+    run: IdempotentRun | undefined,
+  ): Promise<(Recorded & { pending: PendingAnswer | undefined }) | undefined> {
+    const account = intent.account.toLowerCase();
+    const chainPending = quote.pendingNonce ?? 0;
+    const known = this.nextNonces.get(account);
+    const nonce =
+      known === undefined
+        ? await this.repo.nextNonce(this.chainId, intent.account, chainPending)
+        : Math.max(known, chainPending);
+    const { tx, signed, pending, row } = await this.signed(intent, key, quote, hooks, run, nonce);
+    const id = await this.repo.recordSigned(row, chainPending, run ? { recordId: run.recordId, pending } : undefined);
+    if (id === null) {
+      this.nextNonces.delete(account);
+      return undefined;
+    }
+    this.nextNonces.set(account, nonce + 1);
+    return { tx: { ...tx, id }, signed, pending };
+  }
+
+  /** Allocates the nonce under the account's row lock and records the write in that transaction. */
+  private async recordUnderLock(
+    intent: TxIntent,
+    key: string,
+    quote: TxQuote,
+    hooks: SubmitHooks,
+    run: IdempotentRun | undefined,
+  ): Promise<Recorded & { pending: PendingAnswer | undefined }> {
+    const account = intent.account.toLowerCase();
+    const recorded = await this.repo.transaction(async (sql) => {
+      const nonce = await this.repo.allocateNonce(sql, this.chainId, intent.account, quote.pendingNonce ?? 0);
+      const { tx, signed, pending, row } = await this.signed(intent, key, quote, hooks, run, nonce);
+      const id = await this.repo.insert(sql, row, run ? { recordId: run.recordId, pending } : undefined);
+      await hooks.record?.(sql, signed.hash);
+      return { tx: { ...tx, id }, signed, pending };
+    });
+    this.nextNonces.set(account, recorded.tx.nonce + 1);
+    return recorded;
+  }
+
+  /** Signs the write with `nonce`: the row to record, the record as the pipeline keeps it, the pending answer. */
+  private async signed(
+    intent: TxIntent,
+    key: string,
+    quote: TxQuote,
+    hooks: SubmitHooks,
+    run: IdempotentRun | undefined,
+    nonce: number,
+  ) {
+    const value = intent.value ?? 0n;
+    const signed = await hooks.sign({
+      chainId: this.chainId,
+      account: intent.account,
+      to: intent.to,
+      data: intent.data,
+      value,
+      nonce,
+      gas: quote.gas,
+      fees: quote.fees,
+    });
+    const pending: PendingAnswer | undefined =
+      run && hooks.result ? { status: run.successStatus, body: run.shape(hooks.result(signed.hash)) } : undefined;
+    const row: NewChainTx = {
+      chainId: this.chainId,
+      key,
+      kind: intent.kind,
+      account: intent.account,
+      to: intent.to,
+      data: intent.data,
+      value,
+      gas: quote.gas,
+      nonce,
+      rawTx: signed.raw,
+      txHash: signed.hash,
+      effect: intent.effect ?? null,
+      idempotencyRecordId: run?.recordId ?? null,
+    };
+    const tx: Omit<ChainTxRecord, 'id'> = {
+      kind: intent.kind,
+      key,
+      account: intent.account,
+      txHash: signed.hash,
+      nonce,
+      effect: intent.effect ?? null,
+      status: 'signed',
+      rawTx: signed.raw,
+      broadcasts: 0,
+      lastSentAt: new Date(),
+    };
+    return { tx, signed, pending, row };
   }
 
   private async broadcastWithGapRetries(raw: Hex): Promise<BroadcastOutcome> {

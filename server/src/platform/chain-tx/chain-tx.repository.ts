@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
-import { sqlIn, type SqlExec } from '../db/sql.js';
+import { directSql, sqlIn, type SqlExec } from '../db/sql.js';
 import type { ChainTxStatus } from './chain-tx.entities.js';
 import type { Hex, RecordedTx, TxOutcome } from './chain-tx.types.js';
 
@@ -73,7 +73,12 @@ export function isDuplicateKey(err: unknown): boolean {
 
 /** Every query of the chain transaction pipeline. */
 export class ChainTxRepository {
-  constructor(private readonly orm: Orm) {}
+  /** Statements outside a transaction go straight to the driver: several run for every write. */
+  private readonly direct: SqlExec;
+
+  constructor(private readonly orm: Orm) {
+    this.direct = directSql(orm);
+  }
 
   /** Runs `fn` in one database transaction. */
   transaction<T>(fn: (sql: SqlExec, em: EntityManager) => Promise<T>): Promise<T> {
@@ -110,6 +115,69 @@ export class ChainTxRepository {
     return Number(row.nonce);
   }
 
+  /**
+   * The account's next nonce as the database holds it, moved up to the chain's pending count when
+   * the chain is ahead (never down); creates the account's row on its first write.
+   */
+  async nextNonce(chainId: number, account: Hex, chainPending: number): Promise<number> {
+    const [row] = await this.direct<{ next: string }>(
+      `insert into chain_accounts as a (chain_id, address, next_nonce, updated_at) values (?, ?, ?, now())
+       on conflict (chain_id, address) do update set next_nonce = greatest(a.next_nonce, excluded.next_nonce), updated_at = now()
+       returning next_nonce::text as next`,
+      [chainId, account.toLowerCase(), chainPending],
+    );
+    if (!row) throw new Error('nonce read returned no row');
+    return Number(row.next);
+  }
+
+  /**
+   * Records a write signed with `tx.nonce` in one statement, provided that nonce is the account's
+   * next (the greater of the database's count and `chainPending`): a compare-and-set on the
+   * account's row that advances it, the chain_txs row and, with `effect`, the idempotency key's
+   * "effect started" mark, all or nothing. Concurrent recorders of one account queue on the row
+   * lock and re-check after the wait (READ COMMITTED), so at most one of them gets a nonce. The
+   * id, or null when the nonce was not the next one (another process took it; read it again).
+   */
+  async recordSigned(
+    tx: NewChainTx,
+    chainPending: number,
+    effect?: { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined },
+  ): Promise<string | null> {
+    const rows = await this.direct<{ id: string }>(
+      `with alloc as (
+         update chain_accounts set next_nonce = ?::bigint + 1, updated_at = now()
+          where chain_id = ? and address = ? and greatest(next_nonce, ?::bigint) = ?::bigint
+         returning next_nonce),
+       written as (
+         insert into chain_txs (chain_id, intent_key, kind, account, to_address, data, value, gas_limit, nonce, raw_tx,
+           tx_hash, status, effect, idempotency_record_id, broadcasts, created_at, updated_at)
+         select ?::int, ?::text, ?::text, ?::text, ?::text, ?::text, ?::numeric, ?::numeric, ?::bigint, ?::text,
+           ?::text, 'signed', ?::jsonb, ?::bigint, 0, now(), now()
+           from alloc
+         returning id),
+       started as (
+         update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
+           pending_status = case when ?::boolean then ?::int else pending_status end,
+           pending_body = case when ?::boolean then ?::json else pending_body end
+         where id = ?::bigint and exists (select 1 from written) returning id)
+       select id::text as id from written`,
+      [
+        tx.nonce,
+        tx.chainId,
+        tx.account.toLowerCase(),
+        chainPending,
+        tx.nonce,
+        ...rowOf(tx),
+        effect?.pending !== undefined,
+        effect?.pending?.status ?? null,
+        effect?.pending !== undefined,
+        effect?.pending === undefined ? null : JSON.stringify(effect.pending.body ?? null),
+        effect?.recordId ?? null,
+      ],
+    );
+    return rows[0]?.id ?? null;
+  }
+
   /** Moves an account's next nonce up to what the chain has used (never down). */
   async resyncNonce(chainId: number, account: Hex, used: number): Promise<void> {
     await this.sql()(
@@ -128,21 +196,7 @@ export class ChainTxRepository {
     tx: NewChainTx,
     effect?: { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined },
   ): Promise<string> {
-    const row = [
-      tx.chainId,
-      tx.key,
-      tx.kind,
-      tx.account.toLowerCase(),
-      tx.to?.toLowerCase() ?? null,
-      tx.data,
-      tx.value.toString(),
-      tx.gas.toString(),
-      tx.nonce,
-      tx.rawTx,
-      tx.txHash.toLowerCase(),
-      tx.effect === null ? null : JSON.stringify(tx.effect),
-      tx.idempotencyRecordId,
-    ];
+    const row = rowOf(tx);
     const insert = `insert into chain_txs (chain_id, intent_key, kind, account, to_address, data, value, gas_limit, nonce, raw_tx,
          tx_hash, status, effect, idempotency_record_id, broadcasts, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signed', ?::jsonb, ?, 0, now(), now())
@@ -241,7 +295,25 @@ export class ChainTxRepository {
   }
 
   private sql(): SqlExec {
-    const conn = this.orm.em.fork().getConnection();
-    return <T>(query: string, params: readonly unknown[] = []) => conn.execute<T[]>(query, [...params]);
+    return this.direct;
   }
+}
+
+/** A chain_txs row's inserted values, in column order. */
+function rowOf(tx: NewChainTx): unknown[] {
+  return [
+    tx.chainId,
+    tx.key,
+    tx.kind,
+    tx.account.toLowerCase(),
+    tx.to?.toLowerCase() ?? null,
+    tx.data,
+    tx.value.toString(),
+    tx.gas.toString(),
+    tx.nonce,
+    tx.rawTx,
+    tx.txHash.toLowerCase(),
+    tx.effect === null ? null : JSON.stringify(tx.effect),
+    tx.idempotencyRecordId,
+  ];
 }

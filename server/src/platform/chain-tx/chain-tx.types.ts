@@ -40,8 +40,13 @@ export type TxFees =
 export interface TxQuote {
   readonly gas: bigint;
   readonly fees: TxFees;
-  /** The account's transaction count including pending ones: initialises and resynchronises nonces. */
-  readonly pendingNonce: number;
+  /**
+   * The account's transaction count including pending ones: initialises and resynchronises nonces.
+   * Undefined when the caller knows the database's count is current (this process wrote for the
+   * account through the pipeline moments ago): the chain is not asked. A count that turns out
+   * stale costs one refused broadcast, and the next attempt asks the chain.
+   */
+  readonly pendingNonce: number | undefined;
 }
 
 /** A transaction ready to sign. */
@@ -91,9 +96,11 @@ export interface TxNode {
 export interface SubmitHooks {
   /**
    * Validates and simulates (a revert throws a 4xx DomainError and nothing is recorded), then
-   * quotes gas, fees and the pending nonce. Runs before the database transaction opens.
+   * quotes gas, fees and the pending nonce. Runs before the database transaction opens. `attempt`
+   * counts the signings of this write: above 0, the nonce given last time was used by another
+   * transaction, so the pending nonce must come from the chain.
    */
-  prepare(): Promise<TxQuote>;
+  prepare(attempt: number): Promise<TxQuote>;
   /** Signs locally: CPU only, so it runs inside the recording transaction. */
   sign(tx: UnsignedTx): Promise<SignedTx>;
   /**

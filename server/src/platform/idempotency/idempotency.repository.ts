@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.js';
+import { directSql, type SqlExec } from '../db/sql.js';
 
 /** The identity of one Idempotency-Key: who sent it, to which route, under which builder app. */
 export interface IdempotencyKeyRef {
@@ -24,7 +25,12 @@ export interface IdempotencyRow {
 
 /** The `idempotency_keys` table: the unique (tenant, caller, route, key) row is the lock. */
 export class IdempotencyRepository {
-  constructor(private readonly orm: Orm) {}
+  /** Every request with a key runs two of these statements: straight on the driver. */
+  private readonly sql: SqlExec;
+
+  constructor(orm: Orm) {
+    this.sql = directSql(orm);
+  }
 
   /** Inserts an in-flight row for the key; its id, or undefined when the key already has one. */
   async insertInFlight(ref: IdempotencyKeyRef, fingerprint: string, ttlMs: number): Promise<string | undefined> {
@@ -91,6 +97,6 @@ export class IdempotencyRepository {
   }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.orm.em.fork().getConnection().execute<T[]>(sql, params);
+    return this.sql<T>(sql, params);
   }
 }
