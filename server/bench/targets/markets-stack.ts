@@ -18,7 +18,7 @@ const config = loadConfig({
   OPERATOR_PORT: 'off',
   DUEL_PUBLIC_LEAD_SECONDS: '0',
   USER_BET_LIMIT: '0',
-  INDEXER_INTERVAL_MS: process.env['BENCH_INDEXER_MS'] ?? '200',
+  INDEXER_INTERVAL_MS: '200',
 });
 const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
 const running = await startDuelkit(config, { logger });
