@@ -1,15 +1,14 @@
 import {
   generatePrivateKey,
   privateKeyToAccount,
-  sign,
   signMessage,
-  signTransaction,
   signTypedData,
   toAccount,
   type LocalAccount,
   type PrivateKeyAccount,
 } from 'viem/accounts';
-import { getAddress, type Hex } from 'viem';
+import { getAddress, serializeSignature, type Hex } from 'viem';
+import { signHash, signTransactionHash } from '../../platform/signing/secp256k1.js';
 import type { SecretBox } from './secret-box.js';
 
 /** A new managed wallet: its address and its key sealed under the master key. */
@@ -25,21 +24,18 @@ export function managedAccount(box: SecretBox, ciphertext: string): PrivateKeyAc
 
 /**
  * The signing account of a managed wallet whose address is already known (it was derived from
- * the key when the wallet was created): the key is opened for the signature only, and the public
- * key is not derived again — an elliptic-curve multiplication per write that `managedAccount` pays.
+ * the key when the wallet was created): the key is opened for the signature only, the public key
+ * is not derived again (an elliptic-curve multiplication per write that `managedAccount` pays),
+ * and hashes and transactions are signed by libsecp256k1 where it is available.
  */
 export function managedSigner(box: SecretBox, ciphertext: string, address: string): LocalAccount {
   const key = (): Hex => box.open(ciphertext) as Hex;
   return toAccount({
     address: getAddress(address),
-    sign: async ({ hash }) => sign({ hash, privateKey: key(), to: 'hex' }),
+    sign: async ({ hash }) => serializeSignature(await signHash(hash, key())),
     signMessage: async ({ message }) => signMessage({ message, privateKey: key() }),
     signTransaction: async (transaction, options) =>
-      signTransaction({
-        privateKey: key(),
-        transaction,
-        ...(options?.serializer ? { serializer: options.serializer } : {}),
-      }),
+      signTransactionHash(key(), transaction, options?.serializer as never),
     signTypedData: async (typedData) => signTypedData({ ...typedData, privateKey: key() } as never),
   });
 }
