@@ -70,9 +70,9 @@ export function createHostApp(
   app.use(requestId());
   app.use(
     pinoHttp({
-      logger: c.logger,
+      // The host is bound once here rather than per request (customProps makes a second child logger per request).
+      logger: c.logger.child({ host }),
       genReqId: (req) => requestIdOf(req as Request),
-      customProps: () => ({ host }),
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({

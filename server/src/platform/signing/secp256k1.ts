@@ -57,5 +57,5 @@ export async function signTransactionHash(
 ): Promise<Hex> {
   const signable = transaction.type === 'eip4844' ? { ...transaction, sidecars: false as const } : transaction;
   const signature = await signHash(keccak256(await serializer(signable)), privateKey);
-  return (await serializer(transaction, signature)) as Hex;
+  return serializer(transaction, signature);
 }
