@@ -323,7 +323,7 @@ export class BetsService {
 
   /** The duel and its live pool, or a rejection when it does not trade now. */
   private async tradable(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
-    const duel = await this.duels.require(duelId);
+    const duel = await this.duels.requireForTrading(duelId);
     await this.access.assertCanView(duel, caller);
     if (trader) assertCollateralAllowed(trader.region, duel.collateralStack);
     this.assertOption(duel, option);

@@ -28,4 +28,25 @@ describe('ListCache', () => {
     expect((await slow).v).toBe('before the write');
     expect((await cache.get('k', async () => ({ v: 'after' }))).v).toBe('after');
   });
+
+  it('keeps only the values `keep` accepts, and follows the cache it listens to', async () => {
+    const lists = new ListCache<{ n: number }>(60_000);
+    const duels = new ListCache<{ status: string }>(1_000);
+    lists.onInvalidate(() => duels.invalidate());
+    let reads = 0;
+    const row = (status: string) => async () => {
+      reads += 1;
+      return { status };
+    };
+    const trades = (d: { status: string }) => d.status === 'open';
+    await duels.get('pending', row('pending'), trades);
+    await duels.get('pending', row('pending'), trades);
+    expect(reads).toBe(2);
+    await duels.get('open', row('open'), trades);
+    await duels.get('open', row('open'), trades);
+    expect(reads).toBe(3);
+    lists.invalidate();
+    expect((await duels.get('open', row('cancelled'), trades)).status).toBe('cancelled');
+    expect(reads).toBe(4);
+  });
 });

@@ -12,12 +12,18 @@ export class ListCache<V extends object> {
   private generation = 0;
   private readonly listeners: (() => void)[] = [];
 
-  constructor(ttlMs: number, max = 5_000) {
+  constructor(
+    readonly ttlMs: number,
+    max = 5_000,
+  ) {
     this.entries = new LRUCache<string, V>({ max, ttl: Math.max(1, ttlMs) });
   }
 
-  /** The cached value for `key`, or the one `load` produces (concurrent misses share one load). */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * The cached value for `key`, or the one `load` produces (concurrent misses share one load);
+   * a loaded value is kept only when `keep` says so.
+   */
+  async get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     const hit = this.entries.get(key);
     if (hit) return hit;
     const pending = this.inflight.get(key);
@@ -27,7 +33,7 @@ export class ListCache<V extends object> {
     this.inflight.set(key, promise);
     const value = await promise;
     // A write that landed while this load ran may not be in it: do not keep it.
-    if (generation === this.generation) this.entries.set(key, value);
+    if (generation === this.generation && keep(value)) this.entries.set(key, value);
     return value;
   }
 

@@ -7,10 +7,13 @@ import { currentIdempotentRun, requestScopedKey } from '../../platform/idempoten
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
-import type { ListCache } from './duel-list.cache.js';
+import { ListCache } from './duel-list.cache.js';
 import { duelPrices, toDuelDto } from './duel.mapper.js';
 import type { DuelPageRequest, DuelRepository, PendingDuel } from './duel.repository.js';
 import type { MarketAccess } from './market-access.js';
+
+/** How long a trading duel's row is remembered at most (`requireForTrading`). */
+const TRADING_VIEW_MS = 1_000;
 
 export interface DuelSettings {
   readonly feeBps: number;
@@ -36,6 +39,14 @@ export interface DuelPage {
  * Markets: creation on chain (accepted, not final), and reads of the read model the indexer keeps.
  */
 export class DuelService {
+  /**
+   * Duels that trade (confirmed on chain and open), by duelId, for a moment: every quote and every
+   * bet reads its duel. Dropped with the list caches whenever this instance writes the read model
+   * (the indexer, settlement, creation); other instances converge within the TTL, and the chain
+   * refuses a trade on a market that stopped trading in that window (MarketClosed, MarketNotOpen).
+   */
+  private readonly trading: ListCache<Duel>;
+
   constructor(
     private readonly chain: ChainPort,
     private readonly signers: ManagedSigners,
@@ -44,7 +55,10 @@ export class DuelService {
     private readonly listCache: ListCache<DuelPage>,
     private readonly settings: DuelSettings,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.trading = new ListCache<Duel>(Math.min(TRADING_VIEW_MS, listCache.ttlMs));
+    listCache.onInvalidate(() => this.trading.invalidate());
+  }
 
   /**
    * Validates, then submits the creation signed by the creator's managed wallet; the duel row
@@ -194,6 +208,20 @@ export class DuelService {
     await this.access.assertCanView(duel, caller);
     const participated = userAddress ? await this.repo.hasTraded(duel.duelId, getAddress(userAddress)) : undefined;
     return toDuelDto(duel, participated);
+  }
+
+  /**
+   * The duel row for quoting and trading: remembered for up to a second while it trades (see
+   * `trading`); a duel that does not trade is read every time, so it trades as soon as it may.
+   * Callers must not change the row.
+   */
+  requireForTrading(duelId: string): Promise<Duel> {
+    if (this.trading.ttlMs <= 0) return this.require(duelId);
+    return this.trading.get(
+      duelId.toLowerCase(),
+      () => this.require(duelId),
+      (duel) => duel.chainState === 'confirmed' && duel.status === 'open',
+    );
   }
 
   /** The duel row or a 404 that says which id is expected. */
