@@ -141,6 +141,21 @@ describe('MarketIndexer', () => {
     const resumed = await second.runOnce();
     expect(resumed.events).toBe(1);
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(4);
+
+    // Participants: alice once for her four trades, bob once; a replay counts nobody again.
+    const participants = () => count('select unique_participants as n from duels where duel_id = ?', [duelId]);
+    expect(await participants()).toBe(1);
+    const bob = await trader();
+    await write(bob, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 0, 6n * UNIT, 0n]);
+    await write(bob, chain.addresses.markets, DuelMarketsAbi, 'buy', [duelId, 1, 6n * UNIT, 0n]);
+    expect((await second.runOnce()).events).toBe(2);
+    expect(await participants()).toBe(2);
+    await orm.em.fork().getConnection().execute("update chain_cursors set last_block = 0 where name = 'markets'");
+    await second.runOnce();
+    expect(await participants()).toBe(2);
+    expect(await participants()).toBe(
+      await count('select count(distinct trader) as n from trades where duel_id = ?', [duelId]),
+    );
   }, 60_000);
 
   it('applies a batch atomically: a failure leaves no row and no cursor move behind', async () => {

@@ -147,11 +147,22 @@ export class MarketIndexer {
     if (!inserted.length) return; // already applied
     await this.applyPosition(em, duelId, e);
     const yesBps = Number(((prices(e.balances)[0] ?? 0n) * 10_000n) / ONE);
+    // A new participant is a trader with no other trade in this market: counted once, when their
+    // first trade is applied (a replayed trade returned above), without recounting the market's trades.
     await conn.execute(
       `update duels set pool_balances = ?::text[], yes_bps = ?, total_volume = total_volume + ?,
-         unique_participants = (select count(distinct trader) from trades where duel_id = ?)
+         unique_participants = unique_participants +
+           case when exists (select 1 from trades where trader = ? and duel_id = ? and id <> ?) then 0 else 1 end
        where duel_id = ?`,
-      [textArray(e.balances.map((b) => b.toString())), yesBps, e.collateral.toString(), duelId, duelId],
+      [
+        textArray(e.balances.map((b) => b.toString())),
+        yesBps,
+        e.collateral.toString(),
+        getAddress(e.trader),
+        duelId,
+        inserted[0]?.id,
+        duelId,
+      ],
     );
     await recordTradeSnapshot(em.getConnection(), duelId, e.balances, e.timestamp, em.getTransactionContext());
   }
