@@ -260,12 +260,17 @@ export class WithdrawalRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * What counts against the limit at `now`: everything since `now` − 24 h. No upper bound: a
+   * concurrent withdrawal (this instance or another) may have taken its `now` a moment later than
+   * this one and committed first, and it counts all the same.
+   */
   private async windowIn(sql: SqlExec, address: string, stack: Stack, now: Date): Promise<LimitWindow> {
     const [row] = await sql<{ used: string | null; oldest: Date | null }>(
       `select sum(amount)::text as used, min(created_at) as oldest from withdrawals
         where lower(address) = lower(?) and collateral_stack = ? and ${COUNTED}
-          and created_at > ? and created_at <= ?`,
-      [address, stack, new Date(now.getTime() - WINDOW_MS), now],
+          and created_at > ?`,
+      [address, stack, new Date(now.getTime() - WINDOW_MS)],
     );
     return { used: BigInt(row?.used ?? '0'), oldest: row?.oldest ? new Date(row.oldest) : null };
   }

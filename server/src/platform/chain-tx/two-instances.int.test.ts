@@ -164,4 +164,52 @@ describe('two server instances on one database and one chain node', () => {
     );
     expect(doubled).toEqual([]);
   }, 240_000);
+
+  it('holds one daily withdrawal limit across both: 10 concurrent withdrawals through both → 3 sent, 7 refused', async () => {
+    const [a, b] = instances.map((i) => i.info) as [Instance, Instance];
+    const api = marketsApi(() => ({ marketsUrl: a.marketsUrl, builderKey: a.builderKey }) as TestServer);
+    const signedUp = await signUpWallet(api, 'two_inst_withdraw');
+    const wallet = signedUp.body['user']['address'] as Address;
+    const transport = http(node.info.rpcUrl);
+    const chain = createPublicClient({ transport });
+    const minter = createWalletClient({ transport, account: privateKeyToAccount(OPERATOR_KEY) });
+    const minted = await minter.writeContract({
+      address: node.info.addresses.credits,
+      abi: CollateralTokenAbi,
+      functionName: 'mint',
+      args: [wallet, 5_000n * UNIT],
+      chain: null,
+    });
+    await chain.waitForTransactionReceipt({ hash: minted, pollingInterval: 50 });
+    const to = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address;
+    // The default limit: 1,000 credits per rolling 24 h. Ten withdrawals of 300, alternating instances.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        postJson(
+          { url: (i % 2 === 0 ? a : b).marketsUrl, builderKey: a.builderKey, token: signedUp.body['token'] as string },
+          '/svc/user/withdraw',
+          { collateralStack: 'credits', amount: (300n * UNIT).toString(), toAddress: to },
+        ),
+      ),
+    );
+    const sent = answers.filter((x) => x.status === 200);
+    const refused = answers.filter((x) => x.status !== 200);
+    expect(sent).toHaveLength(3);
+    const why = (x: (typeof answers)[number]): unknown[] => [
+      x.status,
+      x.body['code'] as string,
+      (x.body['details'] as Record<string, unknown> | undefined)?.['remaining'],
+    ];
+    expect(refused.map(why)).toEqual(
+      Array.from({ length: 7 }, () => [422, 'DAILY_LIMIT_EXCEEDED', (100n * UNIT).toString()]),
+    );
+    const balance = () =>
+      chain.readContract({
+        address: node.info.addresses.credits,
+        abi: CollateralTokenAbi,
+        functionName: 'balanceOf',
+        args: [to],
+      });
+    await until(balance, (n) => n === 900n * UNIT, 30_000);
+  }, 120_000);
 });
