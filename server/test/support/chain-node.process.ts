@@ -3,10 +3,15 @@
  * JSON-RPC on loopback (CHAIN_NODE_PORT, default any free port). Prints its URL and addresses.
  */
 import { OPERATOR_KEY, startDevChain } from './chain.js';
-import { announceReady } from './processes.js';
+import { announceReady, type ChainNodeInfo } from './processes.js';
 
 const chain = await startDevChain({ port: Number(process.env['CHAIN_NODE_PORT'] ?? 0) });
-announceReady({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, addresses: chain.addresses, operatorKey: OPERATOR_KEY });
+announceReady({
+  rpcUrl: chain.rpcUrl,
+  chainId: chain.chainId,
+  addresses: chain.addresses,
+  operatorKey: OPERATOR_KEY,
+} satisfies ChainNodeInfo);
 process.on('SIGTERM', () => {
   void chain.close().then(() => process.exit(0));
 });

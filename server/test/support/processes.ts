@@ -1,6 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { ChainAddresses } from '../../src/adapters/chain/chain.port.js';
+
+/** What `chain-node.process.ts` announces: a dev chain node in its own process. */
+export interface ChainNodeInfo {
+  readonly rpcUrl: string;
+  readonly chainId: number;
+  readonly addresses: ChainAddresses;
+  readonly operatorKey: `0x${string}`;
+}
+
+/** What `server.process.ts` announces: a server in its own process and a builder key for it. */
+export interface ServerProcessInfo {
+  readonly marketsUrl: string;
+  readonly builderKey: string;
+  readonly embeddedRpcUrl: string | null;
+}
 
 /** A helper process that printed one JSON line when it was ready. */
 export interface Spawned<T> {

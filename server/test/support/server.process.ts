@@ -5,7 +5,7 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startDuelkit } from '../../src/server.js';
-import { announceReady } from './processes.js';
+import { announceReady, type ServerProcessInfo } from './processes.js';
 
 const config = loadConfig({
   NODE_ENV: 'test',
@@ -19,7 +19,12 @@ const config = loadConfig({
 const running = await startDuelkit(config, { logger: createLogger(config.logLevel) });
 const builderKey = (await running.container.builderKeys.create({ name: 'process', tier: 'team' })).key;
 const chain = running.container.chain as { embeddedRpcUrl?: string };
-announceReady({ marketsUrl: running.marketsUrl, builderKey, embeddedRpcUrl: chain.embeddedRpcUrl ?? null });
+if (!running.marketsUrl) throw new Error('the markets host did not start');
+announceReady({
+  marketsUrl: running.marketsUrl,
+  builderKey,
+  embeddedRpcUrl: chain.embeddedRpcUrl ?? null,
+} satisfies ServerProcessInfo);
 process.on('SIGTERM', () => {
   void running.stop().then(() => process.exit(0));
 });

@@ -9,22 +9,18 @@ import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { marketsApi, signUpWallet } from '../../../test/support/http.js';
 import { UNIT, until } from '../../../test/support/market-fixtures.js';
-import { runToExit, spawnReady, type Spawned } from '../../../test/support/processes.js';
+import {
+  runToExit,
+  spawnReady,
+  type Spawned,
+  type ChainNodeInfo,
+  type ServerProcessInfo,
+} from '../../../test/support/processes.js';
 import type { TestServer } from '../../../test/support/test-server.js';
 import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
 import type { ChainAddresses } from './chain.port.js';
 
-interface Instance {
-  marketsUrl: string;
-  builderKey: string;
-  embeddedRpcUrl: string | null;
-}
-interface ChainNode {
-  rpcUrl: string;
-  addresses: ChainAddresses;
-}
-
-async function duelOf(instance: Instance, duelId: string) {
+async function duelOf(instance: ServerProcessInfo, duelId: string) {
   const res = await fetch(`${instance.marketsUrl}/svc/public/duels/get-duel-by-id/${duelId}`, {
     headers: { 'x-builder-api-key': instance.builderKey },
   });
@@ -33,7 +29,7 @@ async function duelOf(instance: Instance, duelId: string) {
 
 describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
   const dir = mkdtempSync(join(tmpdir(), 'duelkit-restart-'));
-  const running: Spawned<Instance>[] = [];
+  const running: Spawned<ServerProcessInfo>[] = [];
   afterAll(async () => {
     for (const r of running) await r.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -51,7 +47,7 @@ describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
       DUEL_PUBLIC_LEAD_SECONDS: '0',
       CHAIN_EMBEDDED_RPC_PORT: '0',
     };
-    const first = await spawnReady<Instance>('server.process.ts', env);
+    const first = await spawnReady<ServerProcessInfo>('server.process.ts', env);
     running.push(first);
     const api = marketsApi(
       () => ({ marketsUrl: first.info.marketsUrl, builderKey: first.info.builderKey }) as TestServer,
@@ -95,7 +91,7 @@ describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
     );
     await first.stop();
 
-    const second = await spawnReady<Instance>('server.process.ts', env);
+    const second = await spawnReady<ServerProcessInfo>('server.process.ts', env);
     running.push(second);
     caller = { url: second.info.marketsUrl, builderKey: first.info.builderKey, token };
     expect((await duelOf(second.info, duelId)).chainState).toBe('confirmed');
@@ -113,11 +109,11 @@ describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
 describe('a database that meets another chain', () => {
   it('refuses to start with one clear message, over RPC and with the embedded chain', async () => {
     const db = await createTestDatabase();
-    const nodes: Spawned<ChainNode>[] = [];
+    const nodes: Spawned<ChainNodeInfo>[] = [];
     try {
-      const original = await spawnReady<ChainNode>('chain-node.process.ts');
+      const original = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
       nodes.push(original);
-      const env = (node: ChainNode | undefined) => ({
+      const env = (node: ChainNodeInfo | undefined) => ({
         NODE_ENV: 'test',
         LOG_LEVEL: 'silent',
         PORT: '0',
@@ -132,10 +128,10 @@ describe('a database that meets another chain', () => {
         CHAIN_EMBEDDED_RPC_PORT: '0',
         JOBS_ENABLED: 'false',
       });
-      const server = await spawnReady<Instance>('server.process.ts', env(original.info));
+      const server = await spawnReady<ServerProcessInfo>('server.process.ts', env(original.info));
       await server.stop();
       await new Promise((r) => setTimeout(r, 1_100)); // a fresh node in another second: another genesis
-      const fresh = await spawnReady<ChainNode>('chain-node.process.ts');
+      const fresh = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
       nodes.push(fresh);
 
       const otherChain = await runToExit('src/main.ts', env(fresh.info));

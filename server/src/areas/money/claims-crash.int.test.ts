@@ -3,39 +3,34 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainAddresses } from '../../adapters/chain/chain.port.js';
 import { betBody, postJson, type Caller } from '../../../test/support/bets.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
-import { spawnReady, type Spawned } from '../../../test/support/processes.js';
+import {
+  spawnReady,
+  type Spawned,
+  type ChainNodeInfo,
+  type ServerProcessInfo,
+} from '../../../test/support/processes.js';
 import { setSendRawMode } from '../../../test/support/rpc-proxy.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
-
-interface ChainNode {
-  rpcUrl: string;
-  addresses: ChainAddresses;
-}
-interface Instance {
-  marketsUrl: string;
-  builderKey: string;
-}
 
 /**
  * A claim of winnings whose server process is killed at the moment the chain has the payment and
  * the server has not heard back: the next process answers the same claim with that one payment.
  */
 describe('a claim of winnings across a process killed after the chain took the payment', () => {
-  let node: Spawned<ChainNode>;
+  let node: Spawned<ChainNodeInfo>;
   let proxy: Spawned<{ url: string }>;
   let setup: TestServer;
   let env: Record<string, string>;
-  const instances: Spawned<Instance>[] = [];
+  const instances: Spawned<ServerProcessInfo>[] = [];
   let hook: Server;
   const hooked: string[] = [];
-  let victim: Spawned<Instance> | undefined;
+  let victim: Spawned<ServerProcessInfo> | undefined;
 
   beforeAll(async () => {
-    node = await spawnReady<ChainNode>('chain-node.process.ts');
+    node = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
     proxy = await spawnReady<{ url: string }>('rpc-proxy.process.ts', { RPC_UPSTREAM: node.info.rpcUrl });
     // Instances of one deployment: the same database, chain, operator and secrets; no background
     // jobs, so only the claim route pays (the settlement sweep would pay the winner by itself).
@@ -134,21 +129,16 @@ describe('a claim of winnings across a process killed after the chain took the p
     const before = await c.chain.collateralBalance('credits', bobAddress);
 
     // The claiming process: killed by the proxy's hook once the node has the payment.
-    victim = await spawnReady<Instance>('server.process.ts', env);
+    victim = await spawnReady<ServerProcessInfo>('server.process.ts', env);
     instances.push(victim);
     await setSendRawMode(proxy.info.url, {
       mode: 'hook',
       hookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
       times: 1,
     });
-    const first = await fetch(`${victim.info.marketsUrl}/svc/user/withdraw/claim-winnings`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-builder-api-key': setup.builderKey,
-        authorization: `Bearer ${bob.token}`,
-      },
-      body: JSON.stringify({ duelId }),
+    const claimant = (url: string): Caller => ({ url, builderKey: setup.builderKey, token: bob.token });
+    const first = await postJson(claimant(victim.info.marketsUrl), '/svc/user/withdraw/claim-winnings', {
+      duelId,
     }).then(
       (r) => r.status,
       () => 'connection lost',
@@ -163,18 +153,10 @@ describe('a claim of winnings across a process killed after the chain took the p
     );
 
     // The next process: the same claim is answered with the payment already made, nothing sent again.
-    const next = await spawnReady<Instance>('server.process.ts', env);
+    const next = await spawnReady<ServerProcessInfo>('server.process.ts', env);
     instances.push(next);
-    const again = await fetch(`${next.info.marketsUrl}/svc/user/withdraw/claim-winnings`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-builder-api-key': setup.builderKey,
-        authorization: `Bearer ${bob.token}`,
-      },
-      body: JSON.stringify({ duelId }),
-    });
-    const answer = (await again.json()) as Record<string, unknown>;
+    const again = await postJson(claimant(next.info.marketsUrl), '/svc/user/withdraw/claim-winnings', { duelId });
+    const answer = again.body as Record<string, unknown>;
     expect(again.status, JSON.stringify(answer)).toBe(200);
     const claim = (answer as { claims: { duelId: string; status: string; txHash: string | null }[] }).claims[0];
     expect(claim?.duelId).toBe(duelId);

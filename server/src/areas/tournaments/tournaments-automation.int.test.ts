@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainAddresses } from '../../adapters/chain/chain.port.js';
 import { ManualClock } from '../../platform/clock.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import type { Body } from '../../../test/support/http.js';
-import { spawnReady, type Spawned } from '../../../test/support/processes.js';
+import { spawnReady, type Spawned, type ChainNodeInfo } from '../../../test/support/processes.js';
 import { startServerProcess, type ServerProcess } from '../../../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import {
@@ -19,16 +18,11 @@ import {
 } from './tournaments.test-kit.js';
 import { adminTokenOf } from './tournaments-close.test-kit.js';
 
-interface ChainNode {
-  rpcUrl: string;
-  addresses: ChainAddresses;
-}
-
 const TOURNAMENTS = 3;
 /** Before any wall-clock "now" of the server processes: the windows of the stages are closed for them. */
 const LONG_AGO = '2026-01-01T00:00:00.000Z';
 
-let node: Spawned<ChainNode>;
+let node: Spawned<ChainNodeInfo>;
 let server: TestServer;
 const processes: ServerProcess[] = [];
 const clock = new ManualClock(T0);
@@ -41,7 +35,7 @@ const stageIds: string[] = [];
  * (to play the tournaments), and two server processes on the wall clock that run the automation.
  */
 beforeAll(async () => {
-  node = await spawnReady<ChainNode>('chain-node.process.ts');
+  node = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
   const shared = {
     // Instances of one deployment share their secrets (tokens signed by one verify on the other).
     JWT_SECRET: `automation-${randomBytes(16).toString('hex')}`,

@@ -138,11 +138,7 @@ export class ChainTxRepository {
    * lock and re-check after the wait (READ COMMITTED), so at most one of them gets a nonce. The
    * id, or null when the nonce was not the next one (another process took it; read it again).
    */
-  async recordSigned(
-    tx: NewChainTx,
-    chainPending: number,
-    effect?: { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined },
-  ): Promise<string | null> {
+  async recordSigned(tx: NewChainTx, chainPending: number, effect?: Effect): Promise<string | null> {
     const rows = await this.direct<{ id: string }>(
       `with alloc as (
          update chain_accounts set next_nonce = ?::bigint + 1, updated_at = now()
@@ -155,25 +151,9 @@ export class ChainTxRepository {
            ?::text, 'signed', ?::jsonb, ?::bigint, 0, now(), now()
            from alloc
          returning id),
-       started as (
-         update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
-           pending_status = case when ?::boolean then ?::int else pending_status end,
-           pending_body = case when ?::boolean then ?::json else pending_body end
-         where id = ?::bigint and exists (select 1 from written) returning id)
+       ${EFFECT_STARTED}
        select id::text as id from written`,
-      [
-        tx.nonce,
-        tx.chainId,
-        tx.account.toLowerCase(),
-        chainPending,
-        tx.nonce,
-        ...rowOf(tx),
-        effect?.pending !== undefined,
-        effect?.pending?.status ?? null,
-        effect?.pending !== undefined,
-        effect?.pending === undefined ? null : JSON.stringify(effect.pending.body ?? null),
-        effect?.recordId ?? null,
-      ],
+      [tx.nonce, tx.chainId, tx.account.toLowerCase(), chainPending, tx.nonce, ...rowOf(tx), ...effectParams(effect)],
     );
     return rows[0]?.id ?? null;
   }
@@ -191,11 +171,7 @@ export class ChainTxRepository {
    * in the same statement and stores its pending answer when the write knows it (a write signed
    * again replaces the answer it gave before).
    */
-  async insert(
-    sql: SqlExec,
-    tx: NewChainTx,
-    effect?: { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined },
-  ): Promise<string> {
+  async insert(sql: SqlExec, tx: NewChainTx, effect?: Effect): Promise<string> {
     const row = rowOf(tx);
     const insert = `insert into chain_txs (chain_id, intent_key, kind, account, to_address, data, value, gas_limit, nonce, raw_tx,
          tx_hash, status, effect, idempotency_record_id, broadcasts, created_at, updated_at)
@@ -204,20 +180,9 @@ export class ChainTxRepository {
     const [inserted] = effect
       ? await sql<{ id: string }>(
           `with written as (${insert}),
-             started as (
-               update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
-                 pending_status = case when ? then ? else pending_status end,
-                 pending_body = case when ? then ?::json else pending_body end
-               where id = ? returning id)
+             ${EFFECT_STARTED}
            select id::text as id from written`,
-          [
-            ...row,
-            effect.pending !== undefined,
-            effect.pending?.status ?? null,
-            effect.pending !== undefined,
-            effect.pending === undefined ? null : JSON.stringify(effect.pending.body ?? null),
-            effect.recordId,
-          ],
+          [...row, ...effectParams(effect)],
         )
       : await sql<{ id: string }>(`${insert.replace('returning id', 'returning id::text as id')}`, row);
     if (!inserted) throw new Error('chain_txs insert returned no row');
@@ -297,6 +262,31 @@ export class ChainTxRepository {
   private sql(): SqlExec {
     return this.direct;
   }
+}
+
+/** What a recorded write does to its request's idempotency key. */
+type Effect = { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined };
+
+/**
+ * A CTE that marks the request's idempotency key "effect started", with its pending answer when
+ * the write knows it (a write signed again replaces it), once the `written` CTE has its row.
+ * Parameters: `effectParams`.
+ */
+const EFFECT_STARTED = `started as (
+  update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
+    pending_status = case when ?::boolean then ?::int else pending_status end,
+    pending_body = case when ?::boolean then ?::json else pending_body end
+  where id = ?::bigint and exists (select 1 from written) returning id)`;
+
+function effectParams(effect: Effect | undefined): unknown[] {
+  const pending = effect?.pending;
+  return [
+    pending !== undefined,
+    pending?.status ?? null,
+    pending !== undefined,
+    pending === undefined ? null : JSON.stringify(pending.body ?? null),
+    effect?.recordId ?? null,
+  ];
 }
 
 /** A chain_txs row's inserted values, in column order. */

@@ -2,23 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainAddresses } from '../../adapters/chain/chain.port.js';
 import { betBody, postJson, type Caller } from '../../../test/support/bets.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { confirmedMarket, fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
-import { spawnReady, type Spawned } from '../../../test/support/processes.js';
+import { spawnReady, type Spawned, type ChainNodeInfo } from '../../../test/support/processes.js';
 import { proxyStats, setSendRawMode } from '../../../test/support/rpc-proxy.js';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 
-interface ChainNode {
-  rpcUrl: string;
-  addresses: ChainAddresses;
-}
-
 /** The server in this process, its chain node and the RPC proxy between them in their own. */
 async function startStack(env: Record<string, string> = {}, databaseThrough?: (url: string) => string) {
-  const node = await spawnReady<ChainNode>('chain-node.process.ts');
+  const node = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
   const proxy = await spawnReady<{ url: string }>('rpc-proxy.process.ts', { RPC_UPSTREAM: node.info.rpcUrl });
   const server = await startTestServer(
     {
@@ -50,7 +44,7 @@ async function boughtOnChain(server: TestServer, txHash: `0x${string}`): Promise
 }
 
 describe('bets through a slow or dropping RPC', () => {
-  let node: Spawned<ChainNode>;
+  let node: Spawned<ChainNodeInfo>;
   let proxy: Spawned<{ url: string }>;
   let server: TestServer;
   let caller: Caller;
@@ -130,7 +124,7 @@ describe('bets through a slow or dropping RPC', () => {
 });
 
 describe('PostgreSQL failing right after the chain send', () => {
-  let node: Spawned<ChainNode>;
+  let node: Spawned<ChainNodeInfo>;
   let proxy: Spawned<{ url: string }>;
   let server: TestServer;
   let pgProxy: TcpProxy;

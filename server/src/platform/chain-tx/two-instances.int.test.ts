@@ -5,36 +5,31 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
-import type { ChainAddresses } from '../../adapters/chain/chain.port.js';
 import { betBody, postJson, type Caller } from '../../../test/support/bets.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { marketsApi, signUpWallet } from '../../../test/support/http.js';
 import { UNIT, until } from '../../../test/support/market-fixtures.js';
-import { spawnReady, type Spawned } from '../../../test/support/processes.js';
+import {
+  spawnReady,
+  type Spawned,
+  type ChainNodeInfo,
+  type ServerProcessInfo,
+} from '../../../test/support/processes.js';
 import type { TestServer } from '../../../test/support/test-server.js';
-
-interface ChainNode {
-  rpcUrl: string;
-  addresses: ChainAddresses;
-}
-interface Instance {
-  marketsUrl: string;
-  builderKey: string;
-}
 
 const WALLETS = 8;
 const BETS = 200;
 const WORKERS = 16;
 
 describe('two server instances on one database and one chain node', () => {
-  let node: Spawned<ChainNode>;
+  let node: Spawned<ChainNodeInfo>;
   let db: TestDatabase;
-  const instances: Spawned<Instance>[] = [];
+  const instances: Spawned<ServerProcessInfo>[] = [];
   let sql: pg.Pool;
 
   beforeAll(async () => {
-    node = await spawnReady<ChainNode>('chain-node.process.ts');
+    node = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
     db = await createTestDatabase();
     sql = new pg.Pool({ connectionString: db.url, max: 2 });
     const env = {
@@ -58,8 +53,8 @@ describe('two server instances on one database and one chain node', () => {
       USER_BET_LIMIT: '0',
       RATE_LIMIT_TEAM_PER_MIN: '1000000',
     };
-    instances.push(await spawnReady<Instance>('server.process.ts', env));
-    instances.push(await spawnReady<Instance>('server.process.ts', env));
+    instances.push(await spawnReady<ServerProcessInfo>('server.process.ts', env));
+    instances.push(await spawnReady<ServerProcessInfo>('server.process.ts', env));
   }, 180_000);
 
   afterAll(async () => {
@@ -70,7 +65,7 @@ describe('two server instances on one database and one chain node', () => {
   });
 
   it('places 200 bets from the same wallets through both with no nonce error, each executed exactly once', async () => {
-    const [a, b] = instances.map((i) => i.info) as [Instance, Instance];
+    const [a, b] = instances.map((i) => i.info) as [ServerProcessInfo, ServerProcessInfo];
     const api = marketsApi(() => ({ marketsUrl: a.marketsUrl, builderKey: a.builderKey }) as TestServer);
     const wallets: { token: string; address: Address }[] = [];
     for (let i = 0; i < WALLETS; i++) {
@@ -93,7 +88,7 @@ describe('two server instances on one database and one chain node', () => {
       await chain.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     }
     // One builder app (A's key) and its users, served by either instance.
-    const callers = (w: number, instance: Instance): Caller => ({
+    const callers = (w: number, instance: ServerProcessInfo): Caller => ({
       url: instance.marketsUrl,
       builderKey: a.builderKey,
       token: wallets[w]?.token ?? '',
@@ -166,7 +161,7 @@ describe('two server instances on one database and one chain node', () => {
   }, 240_000);
 
   it('holds one daily withdrawal limit across both: 10 concurrent withdrawals through both → 3 sent, 7 refused', async () => {
-    const [a, b] = instances.map((i) => i.info) as [Instance, Instance];
+    const [a, b] = instances.map((i) => i.info) as [ServerProcessInfo, ServerProcessInfo];
     const api = marketsApi(() => ({ marketsUrl: a.marketsUrl, builderKey: a.builderKey }) as TestServer);
     const signedUp = await signUpWallet(api, 'two_inst_withdraw');
     const wallet = signedUp.body['user']['address'] as Address;
