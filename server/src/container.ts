@@ -86,6 +86,7 @@ import { IdempotencyService } from './platform/idempotency/idempotency.service.j
 import { IdempotencyRepository } from './platform/idempotency/idempotency.repository.js';
 import { ChainStateRepository } from './platform/chain-tx/chain-state.repository.js';
 import type { ChainTxPipeline } from './platform/chain-tx/chain-tx.pipeline.js';
+import { FundsRepository } from './platform/chain-tx/funds.repository.js';
 import { ChainTxReconciler } from './platform/chain-tx/chain-tx.reconciler.js';
 import { ChainTxRepository } from './platform/chain-tx/chain-tx.repository.js';
 import type { Logger } from './logger.js';
@@ -312,7 +313,9 @@ export async function createContainer(
   try {
     chain = await ViemChainAdapter.connect(config.chain, logger, {
       txs: chainTxRepo,
+      funds: new FundsRepository(orm),
       state: new ChainStateRepository(orm),
+      clock: overrides.clock ?? systemClock,
     });
   } catch (err) {
     for (const close of closers) await close().catch(() => undefined);

@@ -17,6 +17,8 @@ import type { ChainConfig, ChainStores } from '../../src/adapters/chain/viem-cha
 import { createLogger } from '../../src/logger.js';
 import { ChainStateRepository } from '../../src/platform/chain-tx/chain-state.repository.js';
 import { ChainTxRepository } from '../../src/platform/chain-tx/chain-tx.repository.js';
+import { FundsRepository } from '../../src/platform/chain-tx/funds.repository.js';
+import { systemClock } from '../../src/platform/clock.js';
 import type { Orm } from '../../src/platform/db/orm.js';
 
 /** Hardhat's first development account: the operator of every test chain. */
@@ -24,7 +26,12 @@ export const OPERATOR_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed
 
 /** The chain stores of a database, for adapters built by hand in tests. */
 export function chainStores(orm: Orm): ChainStores {
-  return { txs: new ChainTxRepository(orm), state: new ChainStateRepository(orm) };
+  return {
+    txs: new ChainTxRepository(orm),
+    funds: new FundsRepository(orm),
+    state: new ChainStateRepository(orm),
+    clock: systemClock,
+  };
 }
 
 /** Chain settings for adapters built by hand: the embedded chain unless `rpcUrl` is given. */

@@ -12,6 +12,8 @@ import type { Logger } from '../../logger.js';
 import { ChainIdentityError, type ChainStateRepository } from '../../platform/chain-tx/chain-state.repository.js';
 import { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
 import type { ChainTxRepository } from '../../platform/chain-tx/chain-tx.repository.js';
+import type { FundsRepository } from '../../platform/chain-tx/funds.repository.js';
+import type { Clock } from '../../platform/clock.js';
 import type { ChainAddresses } from './chain.port.js';
 import { verifyRpcIdentity } from './chain-identity.js';
 import { ChainWriter } from './chain-writer.js';
@@ -36,10 +38,13 @@ export interface ChainConfig {
   readonly gasTopUp: bigint;
 }
 
-/** The database side of the chain: recorded writes, nonces, the chain's identity and journal. */
+/** The database side of the chain: recorded writes, nonces, funds reservations, the chain's identity and journal. */
 export interface ChainStores {
   readonly txs: ChainTxRepository;
+  readonly funds: FundsRepository;
   readonly state: ChainStateRepository;
+  /** Dates funds reservations and the pipeline's bookkeeping. */
+  readonly clock: Clock;
 }
 
 /** A connected chain: its clients, the pipeline its writes go through, and how to stop serving it. */
@@ -103,7 +108,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     confirmations,
     ...(finalHead ? { finalHead } : {}),
   });
-  const pipeline = new ChainTxPipeline(stores.txs, node, logger);
+  const pipeline = new ChainTxPipeline(stores.txs, stores.funds, node, logger, stores.clock);
   const writer = new ChainWriter(publicClient, pipeline, account, provider, {
     gasFloor: config.gasFloor,
     gasTopUp: config.gasTopUp,

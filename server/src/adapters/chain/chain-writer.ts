@@ -15,6 +15,7 @@ import { DomainError } from '../../errors.js';
 import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
 import type {
   SignedTx,
+  WriteDebit,
   Submitted,
   SubmitHooks,
   TxFees,
@@ -47,6 +48,8 @@ export interface WriteIntent {
   readonly key?: string | undefined;
   readonly effect?: Record<string, unknown>;
   readonly auxiliary?: boolean;
+  /** What the write spends of the signer's tokens: reserved first, refused with a 4xx when unfunded. */
+  readonly debit?: WriteDebit;
 }
 
 /** Gas above the estimate: state can move between the estimate and the block. */
@@ -162,7 +165,11 @@ export class ChainWriter {
     });
   }
 
-  /** Approves `spender` once (unlimited) when the allowance does not cover `amount`. */
+  /**
+   * Approves `spender` once (unlimited) when the allowance does not cover `amount`. The approval
+   * is keyed by (owner, token, spender): concurrent first writes of a wallet share one approval
+   * instead of each sending its own, in this process and any other.
+   */
   async ensureAllowance(owner: LocalAccount, token: Address, spender: Address, amount: bigint): Promise<void> {
     const id = `${owner.address}:${token}:${spender}`.toLowerCase();
     if (this.approved.has(id)) return;
@@ -174,14 +181,11 @@ export class ChainWriter {
     });
     if (allowance >= UNLIMITED) this.approved.add(id);
     if (allowance >= amount) return;
-    const open = await this.pipeline.findOpen('erc20.approve', owner.address, token);
-    const hash =
-      open?.txHash ??
-      (await this.contract(
-        owner,
-        { address: token, abi: CollateralTokenAbi, functionName: 'approve', args: [spender, maxUint256] },
-        { kind: 'erc20.approve', auxiliary: true, effect: { token, spender } },
-      ));
+    const hash = await this.contract(
+      owner,
+      { address: token, abi: CollateralTokenAbi, functionName: 'approve', args: [spender, maxUint256] },
+      { kind: 'erc20.approve', key: `erc20.approve:${id}`, auxiliary: true, effect: { token, spender } },
+    );
     await this.waitMined(hash);
   }
 
@@ -224,6 +228,7 @@ export class ChainWriter {
       ...(key ? { key } : {}),
       ...(intent.effect ? { effect: intent.effect } : {}),
       ...(intent.auxiliary ? { auxiliary: true } : {}),
+      ...(intent.debit ? { debit: intent.debit } : {}),
     };
   }
 

@@ -38,6 +38,8 @@ export interface VaultReceipt {
  */
 export interface VaultWriteKey {
   readonly key: string;
+  /** The code a deposit the wallet cannot fund is refused with (counting its writes in flight). */
+  readonly refusal?: 'INSUFFICIENT_CREDITS' | 'INSUFFICIENT_BALANCE';
 }
 
 /**

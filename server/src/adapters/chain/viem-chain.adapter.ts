@@ -120,7 +120,11 @@ export class ViemChainAdapter implements ChainPort {
     return this.writer.contract(
       signer,
       { address: this.addresses[stack], abi: CollateralTokenAbi, functionName: 'transfer', args: [to, amount] },
-      { kind: 'collateral.transfer', effect: { stack, from: signer.address, to, amount: amount.toString() } },
+      {
+        kind: 'collateral.transfer',
+        effect: { stack, from: signer.address, to, amount: amount.toString() },
+        debit: { token: this.addresses[stack], amount, refusal: 'INSUFFICIENT_BALANCE' },
+      },
       opts,
     );
   }
@@ -186,7 +190,12 @@ export class ViemChainAdapter implements ChainPort {
         BigInt(input.minLeadSeconds),
         BigInt(input.contestPeriodSeconds),
       ],
-      { kind: 'markets.create', key: `markets.create:${input.duelId}`, effect: { duelId: input.duelId } },
+      {
+        kind: 'markets.create',
+        key: `markets.create:${input.duelId}`,
+        effect: { duelId: input.duelId },
+        debit: { token: this.addresses[input.collateral], amount: input.funding, refusal: 'INSUFFICIENT_CREDITS' },
+      },
       opts,
     );
   }
@@ -207,7 +216,13 @@ export class ViemChainAdapter implements ChainPort {
       signer,
       'buy',
       [duelId, option, investment, minSharesOut],
-      { kind: 'markets.buy', effect: { duelId, option, investment: investment.toString() } },
+      {
+        kind: 'markets.buy',
+        effect: { duelId, option, investment: investment.toString() },
+        ...(stack
+          ? { debit: { token: this.addresses[stack], amount: investment, refusal: 'INSUFFICIENT_CREDITS' } }
+          : {}),
+      },
       opts,
     );
   }

@@ -68,6 +68,7 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
         kind: 'vault.deposit',
         key: write.key,
         effect: { collateral, poolId, stage, from: signer.address, amount: amount.toString() },
+        debit: { token: this.tokens[collateral], amount, refusal: write.refusal ?? 'INSUFFICIENT_BALANCE' },
       },
     );
   }

@@ -1,5 +1,6 @@
 import { BaseError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
 import type { BroadcastOutcome, TxNode, TxReceipt } from '../../platform/chain-tx/chain-tx.types.js';
+import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
 
 export interface TxNodeOptions {
   /** How long a broadcast may take before it counts as `unknown` (it may still land). */
@@ -117,5 +118,21 @@ export class ViemTxNode implements TxNode {
       return this.client.getTransactionCount({ address: account, blockNumber: safe < 0n ? 0n : safe });
     }
     return this.client.getTransactionCount({ address: account, blockTag: 'latest' });
+  }
+
+  async funds(token: Hex, account: Hex): Promise<{ balance: bigint; minedNonce: number }> {
+    // One block for both reads: a write is in the balance exactly when its nonce is below the count.
+    const blockNumber = await this.client.getBlockNumber({ cacheTime: 0 });
+    const [balance, minedNonce] = await Promise.all([
+      this.client.readContract({
+        address: token,
+        abi: CollateralTokenAbi,
+        functionName: 'balanceOf',
+        args: [account],
+        blockNumber,
+      }),
+      this.client.getTransactionCount({ address: account, blockNumber }),
+    ]);
+    return { balance, minedNonce };
   }
 }

@@ -9,6 +9,7 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { getAddress, type Address } from 'viem';
 import type { Clock } from '../../platform/clock.js';
+import { requestScopedId } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RequestRecord, WithdrawalRepository } from './withdrawal.repository.js';
@@ -58,9 +59,17 @@ export class WithdrawalRequestService {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Records a request. Its id comes from the request's Idempotency-Key when it has one, so a
+   * retry that takes over a dead execution finds the first attempt's request instead of filing a
+   * second one.
+   */
   async create(caller: Withdrawer, body: CreateWithdrawalRequest): Promise<WithdrawalRequestDto> {
+    const scopedId = requestScopedId('withdrawal-request');
+    if (scopedId && (await this.repo.request(scopedId))) return this.get(scopedId);
     await this.withdrawals.assertValid(caller, body);
     const id = await this.repo.createRequest({
+      id: scopedId ?? randomUUID(),
       userId: caller.userId,
       address: getAddress(caller.address),
       stack: body.collateralStack,
@@ -150,9 +159,7 @@ export class WithdrawalRequestService {
       return;
     }
     try {
-      if (w.status === 'reserved' || w.status === 'submitted') {
-        await this.withdrawals.send(w.id, r.user_id, r.collateral_stack, r.to_address as Address, BigInt(r.amount));
-      }
+      await this.withdrawals.sendIfReserved(w);
       await this.repo.moveRequest(requestId, ['executing'], 'completed');
     } catch (err) {
       if (!isDomainError(err)) throw err;

@@ -13,6 +13,12 @@ export interface LimitWindow {
   readonly oldest: Date | null;
 }
 
+/** What reserving a withdrawal did: counted it, refused it over the limit, or found it reserved already. */
+export type ReserveResult =
+  | { readonly kind: 'reserved'; readonly window: LimitWindow }
+  | { readonly kind: 'refused'; readonly window: LimitWindow }
+  | { readonly kind: 'exists'; readonly row: WithdrawalRecord };
+
 export interface NewWithdrawal {
   readonly id: string;
   readonly userId: string;
@@ -79,16 +85,21 @@ export class WithdrawalRepository {
    * Counts a direct withdrawal against the limit, or refuses: under a per-(user, collateral)
    * transaction lock, so concurrent withdrawals see each other and the sum never passes `limit`.
    */
-  async reserve(w: NewWithdrawal, limit: bigint, now: Date): Promise<{ ok: boolean; window: LimitWindow }> {
+  async reserve(w: NewWithdrawal, limit: bigint, now: Date): Promise<ReserveResult> {
     return this.orm.em.fork().transactional(async (em) => {
       const sql = sqlIn(em);
       await sql('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
         `withdrawals:${w.address.toLowerCase()}:${w.stack}`,
       ]);
+      // The same id again (a retried request whose first execution reserved it): that withdrawal.
+      const [found] = await sql<WithdrawalRecord>('select *, amount::text as amount from withdrawals where id = ?', [
+        w.id,
+      ]);
+      if (found) return { kind: 'exists', row: found };
       const window = await this.windowIn(sql, w.address, w.stack, now);
-      if (window.used + w.amount > limit) return { ok: false, window };
+      if (window.used + w.amount > limit) return { kind: 'refused', window };
       await this.insertIn(sql, w, now);
-      return { ok: true, window: { used: window.used + w.amount, oldest: window.oldest ?? now } };
+      return { kind: 'reserved', window: { used: window.used + w.amount, oldest: window.oldest ?? now } };
     });
   }
 
@@ -155,7 +166,9 @@ export class WithdrawalRepository {
 
   // ---- requests ----
 
+  /** Files a request once: the same id again (a resumed request) leaves the first one as it is. */
   async createRequest(r: {
+    id: string;
     userId: string;
     address: string;
     stack: Stack;
@@ -164,10 +177,10 @@ export class WithdrawalRepository {
     note: string | null;
     now: Date;
   }): Promise<string> {
-    const id = randomUUID();
+    const id = r.id;
     await this.sql()(
       `insert into withdrawal_requests (id, user_id, address, collateral_stack, to_address, amount, note, status, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+       values (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) on conflict (id) do nothing`,
       [id, r.userId, r.address, r.stack, r.toAddress, r.amount.toString(), r.note, r.now, r.now],
     );
     return id;

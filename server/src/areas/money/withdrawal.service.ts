@@ -4,6 +4,7 @@ import { getAddress, type Address, type LocalAccount } from 'viem';
 import type { BridgePort } from '../../adapters/bridge/bridge.port.js';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { Clock } from '../../platform/clock.js';
+import { requestScopedId } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import {
@@ -69,8 +70,9 @@ export class WithdrawalService {
             message: `Above the ${limit.remaining} base units the 24 h limit has left: a direct withdrawal is refused, a withdrawal request goes to review`,
           },
         ];
+    // `valid` means a direct withdrawal would go through now: every reason counts, the limit included.
     return {
-      valid: reasons.length === 0,
+      valid: all.length === 0,
       withinDailyLimit,
       reasons: all,
       balance: balance.toString(),
@@ -99,21 +101,30 @@ export class WithdrawalService {
     });
   }
 
-  /** A direct withdrawal: counted against the daily limit, then sent. */
+  /**
+   * A direct withdrawal: counted against the daily limit, then sent. Its id comes from the
+   * request's Idempotency-Key when it has one, so a retry that takes over a dead execution finds
+   * the first attempt's withdrawal and resumes it (sending it only if nothing was ever sent, under
+   * the same chain key as the stranded-withdrawal sweep) instead of making a second one.
+   */
   async withdraw(caller: Withdrawer, body: WithdrawRequest): Promise<Withdrawal> {
+    const scopedId = requestScopedId('withdrawal');
+    const earlier = scopedId ? await this.deps.repo.byId(scopedId) : undefined;
+    if (earlier) return this.view(await this.sendIfReserved(earlier));
     await this.assertValid(caller, body);
     const stack = body.collateralStack;
     const amount = BigInt(body.amount);
     const now = new Date(this.deps.clock.now());
-    const id = randomUUID();
+    const id = scopedId ?? randomUUID();
     const address = getAddress(caller.address);
     const reserved = await this.deps.repo.reserve(
       { id, userId: caller.userId, address, stack, toAddress: getAddress(body.toAddress), amount, requestId: null },
       this.deps.dailyLimit[stack],
       now,
     );
+    if (reserved.kind === 'exists') return this.view(await this.sendIfReserved(reserved.row));
     const limit = this.limitView(address, stack, reserved.window);
-    if (!reserved.ok) {
+    if (reserved.kind === 'refused') {
       throw new DomainError(
         'DAILY_LIMIT_EXCEEDED',
         `Withdrawing ${amount} would pass the 24 h limit: ${limit.remaining} of ${limit.limit} base units remain. Ask for a withdrawal request above that.`,
@@ -121,22 +132,14 @@ export class WithdrawalService {
       );
     }
     const row = await this.send(id, caller.userId, stack, getAddress(body.toAddress), amount);
-    return {
-      id,
-      collateralStack: stack,
-      amount: amount.toString(),
-      toAddress: getAddress(body.toAddress),
-      status: row.status,
-      txHash: row.tx_hash as `0x${string}` | null,
-      createdAt: now.toISOString(),
-      dailyLimit: limit,
-    };
+    return this.view(row, limit);
   }
 
   /**
    * Sends a reserved withdrawal: one chain write keyed by its id, so a rerun (a retried job, a
-   * replayed request) finds the first write instead of sending again. A refusal by the chain
-   * fails the withdrawal, which frees its share of the limit.
+   * replayed request) finds the first write instead of sending again. A refusal (the wallet cannot
+   * fund it, counting its writes in flight; the simulation reverts) fails the withdrawal, which
+   * frees its share of the limit.
    */
   async send(id: string, userId: string, stack: Stack, to: Address, amount: bigint): Promise<WithdrawalRecord> {
     const { repo, chain, bridge } = this.deps;
@@ -166,6 +169,32 @@ export class WithdrawalService {
   }
 
   /**
+   * Sends a withdrawal only while it is `reserved` (no write was ever recorded for it: the
+   * pipeline records the write and `submitted` together). Once submitted, completed or failed,
+   * its outcome is the chain's and the sweep's: it is never sent again, even if its write reverted.
+   */
+  async sendIfReserved(w: WithdrawalRecord): Promise<WithdrawalRecord> {
+    if (w.status !== 'reserved') return w;
+    return this.send(w.id, w.user_id, w.collateral_stack, w.to_address as Address, BigInt(w.amount));
+  }
+
+  /** The answer for a withdrawal row, with the daily limit as it stands (or as it was reserved). */
+  private async view(w: WithdrawalRecord, limit?: DailyLimit): Promise<Withdrawal> {
+    const stack = w.collateral_stack;
+    const now = new Date(this.deps.clock.now());
+    return {
+      id: w.id,
+      collateralStack: stack,
+      amount: String(w.amount),
+      toAddress: getAddress(w.to_address),
+      status: w.status,
+      txHash: w.tx_hash as `0x${string}` | null,
+      createdAt: new Date(w.created_at).toISOString(),
+      dailyLimit: limit ?? this.limitView(w.address, stack, await this.deps.repo.window(w.address, stack, now)),
+    };
+  }
+
+  /**
    * Periodic: sends withdrawals a crash left reserved (counted, never sent: the pipeline records a
    * write together with `submitted`, so `reserved` means no write exists — the keyed send makes it
    * one either way), then completes sent ones the chain (credits) or the bridge (usdc) finished.
@@ -174,12 +203,8 @@ export class WithdrawalService {
     const { repo, chain, bridge } = this.deps;
     const cutoff = new Date(this.deps.clock.now() - STRANDED_AFTER_MS);
     for (const w of await repo.stranded(cutoff, 20)) {
-      await this.send(w.id, w.user_id, w.collateral_stack, w.to_address as Address, BigInt(w.amount)).catch(
-        (err: unknown) =>
-          this.deps.logger.warn(
-            { withdrawalId: w.id, err: (err as Error).message },
-            'stranded withdrawal not sent yet',
-          ),
+      await this.sendIfReserved(w).catch((err: unknown) =>
+        this.deps.logger.warn({ withdrawalId: w.id, err: (err as Error).message }, 'stranded withdrawal not sent yet'),
       );
     }
     let done = 0;

@@ -286,7 +286,9 @@ describe('withdrawal requests', () => {
       body: { collateralStack: 'credits', amount: units(500n), toAddress: external() },
       token: u.token,
     });
-    expect(fine.body).toMatchObject({ valid: true, withinDailyLimit: false, balance: units(1_000n) });
+    expect(fine.body).toMatchObject({ valid: false, withinDailyLimit: false, balance: units(1_000n) });
+    // Over the limit only: a direct withdrawal is refused, a withdrawal request is not.
+    expect((fine.body['reasons'] as { code: string }[]).map((x) => x.code)).toEqual(['DAILY_LIMIT_EXCEEDED']);
     const anonymous = await call('/svc/user/withdrawal-requests/pre-validate', {
       body: { collateralStack: 'credits', amount: units(1n), toAddress: external() },
     });

@@ -93,6 +93,7 @@ export class PackEntryService {
       const signer = await this.signers.forUser(user.userId);
       txHash = await this.vault.deposit(signer, pack.collateral, pack.poolId as `0x${string}`, 0, fee, {
         key: `packs:enter:${pack.id}:${user.userId}:${entry.attempt}`,
+        refusal: 'INSUFFICIENT_CREDITS',
       });
     } catch (err) {
       if (fresh) await this.repo.abandonAttempt(entry.id, entry.attempt);

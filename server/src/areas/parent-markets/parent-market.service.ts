@@ -1,11 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CreateDuelRequest } from '@duelkit/contract';
 import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
 import type { Logger } from '../../logger.js';
-import { requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
+import { requestScopedKey, uuidFrom } from '../../platform/idempotency/idempotent-run.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { toDuelDto } from '../markets/duel.mapper.js';
 import type { DuelRepository } from '../markets/duel.repository.js';
@@ -30,11 +30,6 @@ const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCas
  * Parent markets: a group of sub-markets (duels with `parent_market_id`). A private parent and its
  * private sub-markets are seen by their creator and members only.
  */
-/** A UUID derived from `text` (the same text, the same id). */
-function uuidOf(text: string): string {
-  const h = createHash('sha256').update(text).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 export class ParentMarketService {
   constructor(
@@ -56,7 +51,7 @@ export class ParentMarketService {
     // A request resumed after a crash finds the parent (and its sub-markets) it already created.
     const scoped = requestScopedKey('parent-market');
     const parent = await this.repo.insert({
-      id: scoped ? uuidOf(`${creator.builderAppId}:${scoped}`) : randomUUID(),
+      id: scoped ? uuidFrom(`${creator.builderAppId}:${scoped}`) : randomUUID(),
       builderAppId: creator.builderAppId,
       creatorUserId: creator.userId,
       creatorAddress: getAddress(creator.address),

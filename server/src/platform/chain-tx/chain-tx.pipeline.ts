@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { systemClock, type Clock } from '../clock.js';
 import { currentIdempotentRun, type IdempotentRun, type PendingAnswer } from '../idempotency/idempotent-run.js';
 import { isDuplicateKey, type ChainTxRecord, type ChainTxRepository, type NewChainTx } from './chain-tx.repository.js';
+import type { FundsRepository } from './funds.repository.js';
 import type {
   BroadcastOutcome,
   Hex,
@@ -24,9 +27,14 @@ export interface PipelineSettings {
   readonly gapRetryDelayMs: number;
   /** How many times a write whose nonce someone else used is signed again with a fresh one. */
   readonly maxResigns: number;
+  /**
+   * How long a funds reservation whose write was never recorded keeps holding the wallet's funds
+   * (the request died between reserving and signing; a retry of it finds its reservation anyway).
+   */
+  readonly unrecordedHoldMs: number;
 }
 
-const DEFAULTS: PipelineSettings = { gapRetries: 5, gapRetryDelayMs: 40, maxResigns: 2 };
+const DEFAULTS: PipelineSettings = { gapRetries: 5, gapRetryDelayMs: 40, maxResigns: 2, unrecordedHoldMs: 120_000 };
 
 /** How often a write is signed again after another process took the nonce it guessed, before it waits on the row lock. */
 const CAS_TRIES = 3;
@@ -66,8 +74,10 @@ export class ChainTxPipeline {
 
   constructor(
     private readonly repo: ChainTxRepository,
+    private readonly funds: FundsRepository,
     readonly node: TxNode,
     private readonly logger: Logger,
+    private readonly clock: Clock = systemClock,
     settings: Partial<PipelineSettings> = {},
   ) {
     this.settings = { ...DEFAULTS, ...settings };
@@ -89,6 +99,61 @@ export class ChainTxPipeline {
     // A key made for this very execution cannot have a record yet; any other may.
     const found = fresh ? null : await this.repo.byKey(key);
     if (found) return this.existing(found, run);
+    if (!intent.debit) return this.signAndSend(intent, key, hooks, run);
+    await this.reserveFunds(intent, intent.debit, key);
+    try {
+      return await this.signAndSend(intent, key, hooks, run);
+    } catch (err) {
+      // Refused before anything was recorded (simulation, quote): the funds are free again.
+      await this.funds
+        .release(key)
+        .catch((e: unknown) => this.logger.warn({ err: e, key }, 'could not release a funds reservation'));
+      throw err;
+    }
+  }
+
+  /** Forgets funds reservations older than `olderThanMs` that no open write needs; returns how many. */
+  purgeReservations(olderThanMs: number): Promise<number> {
+    return this.funds.purge(new Date(this.clock.now() - olderThanMs));
+  }
+
+  /**
+   * Reserves what the write spends, or refuses it with its 4xx: the wallet's balance at a block,
+   * less every reservation the chain's balance does not reflect yet (see FundsRepository).
+   */
+  private async reserveFunds(intent: TxIntent, debit: NonNullable<TxIntent['debit']>, key: string): Promise<void> {
+    const snapshot = await this.node.funds(debit.token, intent.account);
+    const now = this.clock.now();
+    const outcome = await this.funds.reserve(
+      { chainId: this.chainId, account: intent.account, token: debit.token, amount: debit.amount, key },
+      snapshot,
+      new Date(now - this.settings.unrecordedHoldMs),
+      new Date(now),
+    );
+    if (outcome.ok) return;
+    const available = outcome.balance > outcome.held ? outcome.balance - outcome.held : 0n;
+    throw new DomainError(
+      debit.refusal,
+      `The wallet holds ${outcome.balance} base units, ${outcome.held} of them committed to writes still in flight; ` +
+        `${available} are available and this needs ${debit.amount}`,
+      {
+        details: {
+          balance: outcome.balance.toString(),
+          inFlight: outcome.held.toString(),
+          available: available.toString(),
+          required: debit.amount.toString(),
+          token: debit.token,
+        },
+      },
+    );
+  }
+
+  private async signAndSend(
+    intent: TxIntent,
+    key: string,
+    hooks: SubmitHooks,
+    run: IdempotentRun | undefined,
+  ): Promise<Submitted> {
     for (let attempt = 0; ; attempt++) {
       const quote = await hooks.prepare(attempt);
       let recorded: Recorded;
@@ -350,7 +415,7 @@ export class ChainTxPipeline {
       status: 'signed',
       rawTx: signed.raw,
       broadcasts: 0,
-      lastSentAt: new Date(),
+      lastSentAt: new Date(this.clock.now()),
     };
     return { tx, signed, pending, row };
   }

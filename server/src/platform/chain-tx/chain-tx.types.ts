@@ -30,6 +30,19 @@ export interface TxIntent extends TxCall {
    * mark the request's effect as started and never carry its answer.
    */
   readonly auxiliary?: boolean;
+  /**
+   * What the write spends of the signing wallet's tokens (a bet's stake, a withdrawal): reserved
+   * against the wallet before anything is signed, counting every debit still in flight, so a
+   * write the wallet cannot fund is refused with `refusal` (a 4xx) instead of reverting on chain.
+   */
+  readonly debit?: WriteDebit;
+}
+
+/** A token amount a write spends from its signer, and the error code it is refused with when unfunded. */
+export interface WriteDebit {
+  readonly token: Hex;
+  readonly amount: bigint;
+  readonly refusal: 'INSUFFICIENT_CREDITS' | 'INSUFFICIENT_BALANCE';
 }
 
 /** Fee fields of a transaction: EIP-1559 or legacy. */
@@ -90,6 +103,8 @@ export interface TxNode {
   receipt(hash: Hex): Promise<TxReceipt | null>;
   /** How many transactions of `account` are mined: every nonce below it is used. */
   minedNonce(account: Hex): Promise<number>;
+  /** `account`'s balance of `token` and its mined transaction count, both read at the same block. */
+  funds(token: Hex, account: Hex): Promise<{ readonly balance: bigint; readonly minedNonce: number }>;
 }
 
 /** What a submission needs from the caller that knows the chain's types. */

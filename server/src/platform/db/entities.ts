@@ -7,6 +7,7 @@ import {
   ChainJournalEntity,
   ChainTxEntity,
 } from '../chain-tx/chain-tx.entities.js';
+import { FundReservationEntity, FundWalletEntity } from '../chain-tx/funds.entities.js';
 import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
 import { LeaseEntity } from '../jobs/lease.entity.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
@@ -91,6 +92,8 @@ export const entities = [
   ChainAccountEntity,
   ChainIdentityEntity,
   ChainJournalEntity,
+  FundWalletEntity,
+  FundReservationEntity,
   CreatorFeeClaimEntity,
   WithdrawalEntity,
   WithdrawalRequestEntity,

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 
 /** The answer a request gives once its effect is accepted, recorded before the effect is sent. */
 export interface PendingAnswer {
@@ -54,4 +55,20 @@ export function requestScopedKey(label: string): string | undefined {
   const index = run.scoped.get(label) ?? 0;
   run.scoped.set(label, index + 1);
   return `idem:${run.recordId}:${label}:${index}`;
+}
+
+/** A UUID derived from `text`: the same text, the same id (name-based, like a version-5 UUID). */
+export function uuidFrom(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The id of a row a request creates (a withdrawal, a request, an entry) that a takeover of the
+ * same Idempotency-Key must find again instead of creating a second one: derived from the
+ * idempotency record (see `requestScopedKey`), or undefined when the request has no key.
+ */
+export function requestScopedId(label: string): string | undefined {
+  const key = requestScopedKey(label);
+  return key === undefined ? undefined : uuidFrom(key);
 }
