@@ -93,6 +93,54 @@ describe('placing bets', () => {
     expect(await trades(server, duelId)).toBe(1);
   }, 90_000);
 
+  it('refuses at once the bets a wallet cannot fund counting those in flight: 10 × 20 from 100 → 5 placed, 5 refused, none reverted, one approval', async () => {
+    const creator = await fundedUser(server.container, server.builderKey, 'od_creator');
+    const duelId = await confirmedMarket(server.container, creator);
+    const bettor = await fundedUser(server.container, server.builderKey, 'od_bettor', 100n * UNIT);
+    // A wide slippage, so each bet's floor tolerates the others moving the price.
+    const wide = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const q = await post(server, bettor.token, '/svc/user/bets/estimate-buy', {
+          duelId,
+          optionIndex: 0,
+          betAmountUsdc: (20n * UNIT).toString(),
+          slippageBps: 5000,
+        });
+        const est = q.body['estimate'] as Record<string, string>;
+        return {
+          estimate: est,
+          duelId,
+          duelType: 'PREDICTION',
+          bet: 'YES',
+          optionIndex: 0,
+          betAmount: est['amountIn'],
+          betAmountUsdc: est['amountIn'],
+          slippageBps: 5000,
+        };
+      }),
+    );
+    const answers = await Promise.all(
+      wide.map((b, i) => post(server, bettor.token, '/svc/user/bets/create', b, `overdraw-${i}`)),
+    );
+    const placed = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(placed).toHaveLength(5);
+    expect(refused.map((a) => [a.status, a.body['code']])).toEqual(Array(5).fill([400, 'INSUFFICIENT_CREDITS']));
+    expect(refused[0]?.body['details']).toMatchObject({ required: (20n * UNIT).toString() });
+    const sql = server.container.orm.em.fork().getConnection();
+    const writes = async () =>
+      sql.execute<{ kind: string; status: string }[]>(
+        'select kind, status from chain_txs where account = ? order by id',
+        [bettor.address.toLowerCase()],
+      );
+    const settled = await until(writes, (rows) => rows.every((r) => r.status === 'mined' || r.status === 'reverted'));
+    expect(settled.filter((r) => r.kind === 'markets.buy').map((r) => r.status)).toEqual(Array(5).fill('mined'));
+    expect(settled.filter((r) => r.kind === 'erc20.approve')).toHaveLength(1);
+    expect(settled.filter((r) => r.status === 'reverted')).toHaveLength(0);
+    const balance = await server.container.chain.collateralBalance('credits', bettor.address as `0x${string}`);
+    expect(balance).toBe(0n);
+  }, 90_000);
+
   it('rejects an altered or someone else’s estimate, a stake below the minimum and a wrong tokenDecimals with 4xx codes', async () => {
     const creator = await fundedUser(server.container, server.builderKey, 'rej_creator');
     const duelId = await confirmedMarket(server.container, creator);

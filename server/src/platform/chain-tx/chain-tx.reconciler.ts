@@ -2,6 +2,9 @@ import type { Logger } from '../../logger.js';
 import type { ChainTxPipeline } from './chain-tx.pipeline.js';
 import type { ChainTxRepository } from './chain-tx.repository.js';
 
+/** How long a funds reservation is kept once no open write needs it. */
+const RESERVATIONS_KEPT_MS = 60 * 60 * 1000;
+
 export interface ReconcilerSettings {
   /** An open write not handed to a node for this long is sent again. */
   readonly rebroadcastAfterMs: number;
@@ -65,6 +68,8 @@ export class ChainTxReconciler {
       await this.pipeline.deliver(tx, true);
     }
     await this.pipeline.settleReceipts(receipts);
+    // Reservations of writes long mined or given up hold nothing: keep the ledger short.
+    await this.pipeline.purgeReservations(RESERVATIONS_KEPT_MS);
     if (counts.reverted + counts.failed + counts.rebroadcast > 0) {
       this.logger.info(counts, 'reconciled chain writes');
     }

@@ -207,4 +207,56 @@ describe('two server instances on one database and one chain node', () => {
       });
     await until(balance, (n) => n === 900n * UNIT, 30_000);
   }, 120_000);
+
+  it('funds withdrawals exactly across both: 10 concurrent withdrawals of 100 from 499 → 4 sent, 6 refused, none reverted, the limit counts 400', async () => {
+    const [a, b] = instances.map((i) => i.info) as [ServerProcessInfo, ServerProcessInfo];
+    const api = marketsApi(() => ({ marketsUrl: a.marketsUrl, builderKey: a.builderKey }) as TestServer);
+    const signedUp = await signUpWallet(api, 'two_inst_overdraw');
+    const wallet = signedUp.body['user']['address'] as Address;
+    const token = signedUp.body['token'] as string;
+    const transport = http(node.info.rpcUrl);
+    const chain = createPublicClient({ transport });
+    const minter = createWalletClient({ transport, account: privateKeyToAccount(OPERATOR_KEY) });
+    const minted = await minter.writeContract({
+      address: node.info.addresses.credits,
+      abi: CollateralTokenAbi,
+      functionName: 'mint',
+      args: [wallet, 499n * UNIT],
+      chain: null,
+    });
+    await chain.waitForTransactionReceipt({ hash: minted, pollingInterval: 50 });
+    const to = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        postJson(
+          { url: (i % 2 === 0 ? a : b).marketsUrl, builderKey: a.builderKey, token },
+          '/svc/user/withdraw',
+          { collateralStack: 'credits', amount: (100n * UNIT).toString(), toAddress: to },
+          `overdraw-${i}`,
+        ),
+      ),
+    );
+    expect(answers.filter((x) => x.status === 200)).toHaveLength(4);
+    expect(answers.filter((x) => x.status !== 200).map((x) => [x.status, x.body['code']])).toEqual(
+      Array(6).fill([400, 'INSUFFICIENT_BALANCE']),
+    );
+    const balance = () =>
+      chain.readContract({
+        address: node.info.addresses.credits,
+        abi: CollateralTokenAbi,
+        functionName: 'balanceOf',
+        args: [to],
+      });
+    await until(balance, (n) => n === 400n * UNIT, 30_000);
+    const { rows } = await sql.query<{ status: string }>(
+      `select status from chain_txs where account = $1 and kind = 'collateral.transfer'`,
+      [wallet.toLowerCase()],
+    );
+    expect(rows.filter((r) => r.status === 'reverted')).toHaveLength(0);
+    const limit = await fetch(
+      `${a.marketsUrl}/svc/user/withdrawal-requests/daily-limit?user=${wallet}&collateralStack=credits&collateralMode=credits`,
+      { headers: { 'x-builder-api-key': a.builderKey, authorization: `Bearer ${token}` } },
+    );
+    expect(((await limit.json()) as Record<string, unknown>)['used']).toBe((400n * UNIT).toString());
+  }, 120_000);
 });

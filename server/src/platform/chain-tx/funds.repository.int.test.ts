@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { initOrm, type Orm } from '../db/orm.js';
+import { directSql } from '../db/sql.js';
+import type { Hex } from './chain-tx.types.js';
+import { FundsRepository, type Debit } from './funds.repository.js';
+
+let db: TestDatabase;
+let orm: Orm;
+let funds: FundsRepository;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  orm = await initOrm(db.url, 4, false);
+  funds = new FundsRepository(orm);
+});
+afterAll(async () => {
+  await orm.close(true);
+  await db.drop();
+});
+
+const TOKEN: Hex = '0x00000000000000000000000000000000000000c0';
+const T0 = new Date('2026-11-27T10:00:00Z');
+const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
+let wallets = 0;
+
+function wallet(): Hex {
+  wallets++;
+  return `0x${wallets.toString(16).padStart(40, 'a')}`;
+}
+
+function debit(account: Hex, key: string, amount: bigint): Debit {
+  return { chainId: 31337, account, token: TOKEN, amount, key };
+}
+
+/** Records a chain write under `key` as the pipeline would (only the columns the ledger reads matter). */
+async function recordWrite(account: Hex, key: string, nonce: number, status: string): Promise<void> {
+  await directSql(orm)(
+    `insert into chain_txs (chain_id, intent_key, kind, account, data, value, gas_limit, nonce, raw_tx, tx_hash, status, created_at, updated_at)
+     values (31337, ?, 'test.debit', ?, '0x', 0, 0, ?, '0x', ?, ?, now(), now())`,
+    [key, account.toLowerCase(), nonce, `0x${key.padStart(64, '0')}`, status],
+  );
+}
+
+describe('the funds reservation ledger on PostgreSQL', () => {
+  it('holds a reservation until the balance snapshot reflects its write, by nonce', async () => {
+    const w = wallet();
+    const since = minutes(-2);
+    expect(await funds.reserve(debit(w, 'a1', 60n), { balance: 100n, minedNonce: 0 }, since, T0)).toEqual({
+      ok: true,
+    });
+    // Not recorded yet: it holds 60 of the 100.
+    expect(await funds.reserve(debit(w, 'a2', 50n), { balance: 100n, minedNonce: 0 }, since, T0)).toEqual({
+      ok: false,
+      balance: 100n,
+      held: 60n,
+    });
+    // Recorded with nonce 0 and mined, but the snapshot was read before that block: still held.
+    await recordWrite(w, 'a1', 0, 'mined');
+    expect((await funds.reserve(debit(w, 'a2', 50n), { balance: 100n, minedNonce: 0 }, since, T0)).ok).toBe(false);
+    // A snapshot at or after the block that mined it: the balance has it, the reservation does not count.
+    expect((await funds.reserve(debit(w, 'a2', 40n), { balance: 40n, minedNonce: 1 }, since, T0)).ok).toBe(true);
+  });
+
+  it('lets the same write pass again, and ignores writes that failed or reverted', async () => {
+    const w = wallet();
+    const since = minutes(-2);
+    expect((await funds.reserve(debit(w, 'b1', 100n), { balance: 100n, minedNonce: 3 }, since, T0)).ok).toBe(true);
+    // A retry of the same write (same key) finds its reservation.
+    expect((await funds.reserve(debit(w, 'b1', 100n), { balance: 100n, minedNonce: 3 }, since, T0)).ok).toBe(true);
+    await recordWrite(w, 'b1', 3, 'broadcast');
+    expect((await funds.reserve(debit(w, 'b2', 1n), { balance: 100n, minedNonce: 3 }, since, T0)).ok).toBe(false);
+    await directSql(orm)(
+      `update chain_txs set status = 'reverted', retired_key = intent_key, intent_key = null where intent_key = 'b1'`,
+    );
+    // A reverted write spends nothing; its reservation no longer names a live write and holds
+    // only while it is recent (it ages out with the unrecorded ones).
+    expect((await funds.reserve(debit(w, 'b2', 1n), { balance: 100n, minedNonce: 4 }, since, T0)).ok).toBe(false);
+    expect((await funds.reserve(debit(w, 'b2', 100n), { balance: 100n, minedNonce: 4 }, minutes(1), T0)).ok).toBe(true);
+  });
+
+  it('stops holding a reservation whose write was never recorded once it is older than the window, and releases it on demand', async () => {
+    const w = wallet();
+    expect((await funds.reserve(debit(w, 'c1', 80n), { balance: 100n, minedNonce: 0 }, minutes(-2), T0)).ok).toBe(true);
+    expect((await funds.reserve(debit(w, 'c2', 80n), { balance: 100n, minedNonce: 0 }, minutes(-2), T0)).ok).toBe(
+      false,
+    );
+    // Two minutes on, with a two-minute window, the unrecorded reservation no longer holds.
+    expect((await funds.reserve(debit(w, 'c2', 80n), { balance: 100n, minedNonce: 0 }, T0, minutes(2))).ok).toBe(true);
+    await funds.release('c2');
+    expect(
+      (await funds.reserve(debit(w, 'c3', 30n), { balance: 100n, minedNonce: 0 }, minutes(1), minutes(3))).ok,
+    ).toBe(true);
+  });
+
+  it('never releases a reservation whose write is recorded, and purges only what no open write needs', async () => {
+    const w = wallet();
+    const since = minutes(-2);
+    await funds.reserve(debit(w, 'd1', 10n), { balance: 100n, minedNonce: 0 }, since, T0);
+    await funds.reserve(debit(w, 'd2', 10n), { balance: 100n, minedNonce: 0 }, since, T0);
+    await recordWrite(w, 'd1', 0, 'signed');
+    await recordWrite(w, 'd2', 1, 'mined');
+    await funds.release('d1');
+    expect((await funds.reserve(debit(w, 'd3', 81n), { balance: 100n, minedNonce: 0 }, since, T0)).ok).toBe(false);
+    await funds.purge(minutes(60));
+    const left = await directSql(orm)<{ write_key: string }>(
+      `select write_key from fund_reservations where account = ? order by write_key`,
+      [w.toLowerCase()],
+    );
+    expect(left.map((r) => r.write_key)).toEqual(['d1']);
+  });
+
+  it('serialises concurrent reservations of one wallet: 20 × 10 against 100 → exactly 10 pass', async () => {
+    const w = wallet();
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        funds.reserve(debit(w, `e${i}`, 10n), { balance: 100n, minedNonce: 0 }, minutes(-2), T0),
+      ),
+    );
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+  });
+});
