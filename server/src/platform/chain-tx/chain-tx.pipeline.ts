@@ -99,6 +99,10 @@ export class ChainTxPipeline {
     // A key made for this very execution cannot have a record yet; any other may.
     const found = fresh ? null : await this.repo.byKey(key);
     if (found) return this.existing(found, run);
+    // A resumed request whose write reverted: the revert is that write's outcome, not a reason to
+    // send it again (a job, or a new request, may try the same natural key again after a revert).
+    const reverted = run?.resumed ? await this.repo.revertedByKey(key) : null;
+    if (reverted) return this.existing(reverted, run);
     if (!intent.debit) return this.signAndSend(intent, key, hooks, run);
     await this.reserveFunds(intent, intent.debit, key);
     try {

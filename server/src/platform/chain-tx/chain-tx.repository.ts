@@ -91,6 +91,15 @@ export class ChainTxRepository {
     return row ? toRecord(row) : null;
   }
 
+  /** The write under `key` that reverted (its key retired by the revert), if any. */
+  async revertedByKey(key: string): Promise<ChainTxRecord | null> {
+    const [row] = await this.sql()<Row>(
+      `select ${COLUMNS} from chain_txs where retired_key = ? and status = 'reverted' order by id desc limit 1`,
+      [key],
+    );
+    return row ? toRecord(row) : null;
+  }
+
   async byHash(hash: Hex): Promise<ChainTxRecord | null> {
     const [row] = await this.sql()<Row>(`select ${COLUMNS} from chain_txs where tx_hash = ?`, [hash.toLowerCase()]);
     return row ? toRecord(row) : null;
