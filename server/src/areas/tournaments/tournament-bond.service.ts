@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress, type Address, type Hash, type LocalAccount } from 'viem';
 import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
+import { requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Region } from '../../platform/geo/region.js';
 import type { Logger } from '../../logger.js';
@@ -117,11 +118,16 @@ export class BondService {
           details: { deposited: current.deposited, required: current.required },
         });
       }
-      // Counting recorded deposits keeps the key of a deposit sent but not yet recorded: a retry reuses it.
-      const n = await this.db.read.bonds.movementCount(actor.wallet, 'deposit');
+      // With an Idempotency-Key the deposit is named by the request, so a retry that takes over a
+      // dead execution finds it even after it was recorded. Without one, counting recorded
+      // deposits keeps the key of a deposit sent but not yet recorded: a retry before then reuses it.
+      const scoped = requestScopedKey('bond-deposit');
+      const n = scoped ? undefined : await this.db.read.bonds.movementCount(actor.wallet, 'deposit');
       const signer = await this.signers.forUser(actor.userId);
       txHash = await this.vault.deposit(signer, asset, poolId, 0, amount, {
-        key: `tournaments:bond-deposit:${actor.wallet.toLowerCase()}:${n}:${amount}`,
+        key: scoped
+          ? `tournaments:bond-deposit:${scoped}`
+          : `tournaments:bond-deposit:${actor.wallet.toLowerCase()}:${n}:${amount}`,
       });
     }
     if (!txHash)
