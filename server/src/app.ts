@@ -27,6 +27,7 @@ import { tournamentsRouter } from './http/routes/tournaments.router.js';
 import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
 import { redactUrl } from './logger.js';
 import { requestIdOf } from './http/request-context.js';
+import { referencePage } from './http/docs/reference-page.js';
 
 type Host = 'markets' | 'tournaments';
 
@@ -134,6 +135,7 @@ export function createHostApp(
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
   });
+  app.use(referencePage(host));
 
   if (host === 'tournaments') {
     // The markets host's calls when the hosts run apart: a service credential, no builder key.

@@ -1,0 +1,119 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Router } from 'express';
+
+/** A guide from docs/, served as Markdown beside the reference. */
+interface Guide {
+  readonly file: string;
+  readonly title: string;
+}
+
+/** The Swagger UI files the page uses, from the `swagger-ui-dist` package (no CDN: works offline). */
+const ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png'] as const;
+
+function swaggerUiDir(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+/**
+ * The guides: copied beside the built output by `pnpm build` (dist/guides), or the repository's
+ * docs/ when running from source. Each one's title is its first heading.
+ */
+function guidesDir(): string | undefined {
+  const built = fileURLToPath(new URL('../../guides/', import.meta.url));
+  const source = fileURLToPath(new URL('../../../../docs/', import.meta.url));
+  return [built, source].find((dir) => existsSync(dir));
+}
+
+function readGuides(dir: string | undefined): Guide[] {
+  if (!dir) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => {
+      const heading = /^#\s+(.+)$/m.exec(readFileSync(join(dir, file), 'utf8'));
+      return { file, title: heading?.[1]?.trim() ?? file };
+    });
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function page(host: string, guides: readonly Guide[]): string {
+  const links = guides
+    .map((g) => `<a href="/docs/guides/${encodeURIComponent(g.file)}">${escapeHtml(g.title)}</a>`)
+    .join(' · ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Duelkit API reference — ${escapeHtml(host)} host</title>
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<style>
+  body { margin: 0; font-family: system-ui, sans-serif; }
+  header { padding: 12px 20px; border-bottom: 1px solid #ddd; background: #fafafa; }
+  header h1 { font-size: 18px; margin: 0 0 6px; }
+  header nav { font-size: 13px; line-height: 1.7; }
+</style>
+</head>
+<body>
+<header>
+  <h1>Duelkit API reference — ${escapeHtml(host)} host</h1>
+  <nav aria-label="Guides">Guides: ${links} · <a href="/openapi.json">OpenAPI document</a></nav>
+</header>
+<main id="reference"></main>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+}
+
+/** Starts Swagger UI on this host's document; a separate file, so the page needs no inline script. */
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#reference',
+  deepLinking: true,
+  validatorUrl: null,
+  displayOperationId: true,
+  docExpansion: 'list',
+  tryItOutEnabled: false,
+  persistAuthorization: true,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+});
+`;
+
+/**
+ * GET /docs: an interactive reference of this host's OpenAPI document (Swagger UI, served from
+ * the package, nothing from a CDN), with the guides of docs/ linked and served as Markdown under
+ * /docs/guides/. Public like /openapi.json: no builder key needed to read it.
+ */
+export function referencePage(host: 'markets' | 'tournaments'): Router {
+  const router = Router();
+  const assets = swaggerUiDir();
+  const dir = guidesDir();
+  const guides = readGuides(dir);
+  const html = page(host, guides);
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(html);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT);
+  });
+  for (const asset of ASSETS) {
+    router.get(`/docs/assets/${asset}`, (_req, res) => {
+      res.sendFile(join(assets, asset), { maxAge: '1d' });
+    });
+  }
+  for (const guide of guides) {
+    const text = dir ? readFileSync(join(dir, guide.file), 'utf8') : '';
+    router.get(`/docs/guides/${guide.file}`, (_req, res) => {
+      res.type('text/markdown; charset=utf-8').send(text);
+    });
+  }
+  return router;
+}
