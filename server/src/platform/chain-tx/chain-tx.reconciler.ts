@@ -19,9 +19,10 @@ export interface ReconcileRun {
 
 /**
  * Finishes every write that was recorded but is not final, with the chain as the source of
- * truth: a receipt settles it (mined or reverted); a nonce the account has mined past without
- * this hash means another transaction took it, so it fails with that reason; anything else is
- * sent again, the same signed bytes, in nonce order. Runs at boot and on the job engine; running
+ * truth: a receipt settles it (mined or reverted); a node that has the transaction (pending, or
+ * mined above the final head) leaves it be; a nonce the account has mined past at the final head
+ * while no node knows this hash means another transaction took it, so it fails with that reason;
+ * anything else is sent again, the same signed bytes, in nonce order. Runs at boot and on the job engine; running
  * it twice at once is harmless (settling moves a row once; the same bytes can be mined once).
  */
 export class ChainTxReconciler {
@@ -47,6 +48,8 @@ export class ChainTxReconciler {
         counts[status]++;
         continue;
       }
+      // The node has it (pending, or mined above the final head): on its way, nothing to send.
+      if ((await node.lookup(tx.txHash)) !== 'unknown') continue;
       const account = tx.account.toLowerCase();
       let mined = minedNonces.get(account);
       if (mined === undefined) {
