@@ -4,7 +4,7 @@ import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { createLogger } from '../../logger.js';
 import { chainConfig, chainStores, OPERATOR_KEY, startDevChain, type DevChain } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { startRpcProxy } from '../../../test/support/rpc-proxy.js';
+import { proxyStats, setSendRawMode, startRpcProxy } from '../../../test/support/rpc-proxy.js';
 import { initOrm, type Orm } from '../db/orm.js';
 import { ChainTxReconciler } from './chain-tx.reconciler.js';
 import { ChainTxRepository } from './chain-tx.repository.js';
@@ -135,5 +135,39 @@ describe('the chain transaction pipeline', () => {
     // The stale signing is recorded as failed (it can never be mined); its re-signing carried the write.
     expect(writes.map((w) => (w.status === 'failed' ? 'failed' : 'live'))).toEqual(['live', 'failed', 'live']);
     expect(writes[1]?.last_error).toContain('was used by another transaction');
+  }, 60_000);
+  it('makes one effect whatever the send answered: an error after the node took it, a dropped answer, a refusal before it', async () => {
+    const adapter = adapters[0] as ViemChainAdapter;
+    const reconciler = new ChainTxReconciler(new ChainTxRepository(orms[0] as Orm), adapter.pipeline, logger, {
+      rebroadcastAfterMs: 0,
+      batch: 100,
+    });
+    for (const [mode, status] of [
+      // The node executed it and answered with an error: settled from its receipt, never signed again.
+      ['error-after', 'mined'],
+      // The node executed it and the answer was lost: the same.
+      ['drop-after', 'mined'],
+      // The node never saw it: its nonce is still free, so it stays open until the same bytes are sent again.
+      ['drop-before', 'signed'],
+    ] as const) {
+      const holder = privateKeyToAccount(generatePrivateKey()).address;
+      const before = await proxyStats(proxy.url);
+      await setSendRawMode(proxy.url, { mode, times: 1 });
+      const hash = await adapter.mint('credits', holder, 3n * UNIT);
+      const written = () =>
+        rows<{ status: string; tx_hash: string }>(
+          `select status, tx_hash from chain_txs where kind = 'collateral.mint' and effect->>'to' = ?`,
+          [holder],
+        );
+      expect(await written(), mode).toEqual([{ status, tx_hash: hash }]);
+      // A run sends what is open again; the next finds its receipt.
+      await reconciler.runOnce();
+      await reconciler.runOnce();
+      expect(await written(), mode).toEqual([{ status: 'mined', tx_hash: hash }]);
+      expect(await adapter.collateralBalance('credits', holder), mode).toBe(3n * UNIT);
+      const after = await proxyStats(proxy.url);
+      // One copy reached the node: the first send, or (refused before it) the reconciler's.
+      expect(after.forwarded - before.forwarded, mode).toBe(1);
+    }
   }, 60_000);
 });

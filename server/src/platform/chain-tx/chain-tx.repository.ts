@@ -71,6 +71,13 @@ export function isDuplicateKey(err: unknown): boolean {
   );
 }
 
+/** Where a page of open writes ended: the next page starts after it (writes are paged by account, nonce, id). */
+export interface OpenCursor {
+  readonly account: Hex;
+  readonly nonce: number;
+  readonly id: string;
+}
+
 /** Every query of the chain transaction pipeline. */
 export class ChainTxRepository {
   /** Statements outside a transaction go straight to the driver: several run for every write. */
@@ -240,13 +247,29 @@ export class ChainTxRepository {
   }
 
   /** Open writes of a chain, oldest nonce first per account. */
-  async open(chainId: number, limit: number): Promise<ChainTxRecord[]> {
-    const rows = await this.sql()<Row>(
-      `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
-        order by account, nonce, id limit ?`,
-      [chainId, limit],
-    );
+  async open(chainId: number, limit: number, after?: OpenCursor): Promise<ChainTxRecord[]> {
+    const rows = after
+      ? await this.sql()<Row>(
+          `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
+             and (account, nonce, id) > (?, ?::bigint, ?::bigint)
+            order by account, nonce, id limit ?`,
+          [chainId, after.account.toLowerCase(), after.nonce, after.id, limit],
+        )
+      : await this.sql()<Row>(
+          `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
+            order by account, nonce, id limit ?`,
+          [chainId, limit],
+        );
     return rows.map(toRecord);
+  }
+
+  /** How many writes are open (signed or broadcast, not final). */
+  async openCount(chainId: number): Promise<number> {
+    const [row] = await this.sql()<{ n: string }>(
+      `select count(*)::text as n from chain_txs where status in ('signed', 'broadcast') and chain_id = ?`,
+      [chainId],
+    );
+    return Number(row?.n ?? 0);
   }
 
   /** An open write of `kind` from `account` to `to` (an approval or top-up already on its way). */
