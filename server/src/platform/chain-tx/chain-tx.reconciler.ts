@@ -54,8 +54,21 @@ export class ChainTxReconciler {
     this.recovering = { left: await this.repo.openCount(this.pipeline.chainId) };
     try {
       let after: OpenCursor | undefined;
+      let delay = 500;
       while (!this.stopped) {
-        const { run, last } = await this.page(after);
+        let paged;
+        try {
+          paged = await this.page(after);
+        } catch (err) {
+          // The node or the database is away: the same page again later. Recovery is not done
+          // until every open write has been checked, and readiness keeps saying so.
+          this.logger.warn({ err }, 'boot recovery of chain writes: a page failed; retrying');
+          await new Promise((r) => setTimeout(r, delay).unref());
+          delay = Math.min(delay * 2, 30_000);
+          continue;
+        }
+        delay = 500;
+        const { run, last } = paged;
         for (const k of Object.keys(total) as (keyof ReconcileRun)[]) total[k] += run[k];
         this.recovering.left = Math.max(0, this.recovering.left - run.open);
         if (!last || run.open < this.settings.batch) break;

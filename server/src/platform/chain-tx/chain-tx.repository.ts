@@ -248,16 +248,18 @@ export class ChainTxRepository {
 
   /** Open writes of a chain, oldest nonce first per account. */
   async open(chainId: number, limit: number, after?: OpenCursor): Promise<ChainTxRecord[]> {
+    // Ordered by the table's columns, not the text the select list makes of them: by the output
+    // column, nonce 10 would come before nonce 9 and every write after it would meet a nonce gap.
     const rows = after
       ? await this.sql()<Row>(
           `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
              and (account, nonce, id) > (?, ?::bigint, ?::bigint)
-            order by account, nonce, id limit ?`,
+            order by chain_txs.account, chain_txs.nonce, chain_txs.id limit ?`,
           [chainId, after.account.toLowerCase(), after.nonce, after.id, limit],
         )
       : await this.sql()<Row>(
           `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
-            order by account, nonce, id limit ?`,
+            order by chain_txs.account, chain_txs.nonce, chain_txs.id limit ?`,
           [chainId, limit],
         );
     return rows.map(toRecord);
@@ -276,7 +278,7 @@ export class ChainTxRepository {
   async openOf(chainId: number, kind: string, account: Hex, to: Hex): Promise<ChainTxRecord | null> {
     const [row] = await this.sql()<Row>(
       `select ${COLUMNS} from chain_txs where chain_id = ? and kind = ? and account = ? and to_address = ?
-         and status in ('signed', 'broadcast') order by id desc limit 1`,
+         and status in ('signed', 'broadcast') order by chain_txs.id desc limit 1`,
       [chainId, kind, account.toLowerCase(), to.toLowerCase()],
     );
     return row ? toRecord(row) : null;
