@@ -1,4 +1,6 @@
+import { encodeFunctionData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { createLogger } from '../../logger.js';
@@ -169,5 +171,38 @@ describe('the chain transaction pipeline', () => {
       // One copy reached the node: the first send, or (refused before it) the reconciler's.
       expect(after.forwarded - before.forwarded, mode).toBe(1);
     }
+  }, 60_000);
+  it('keeps writing exactly once through two pipelines after a revert on the embedded chain host they share', async () => {
+    // A collateral transfer above the sender's balance, sent as signed bytes straight to the host's RPC port.
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await dev.setBalance(sender.address, UNIT);
+    const fees = await dev.client.estimateFeesPerGas();
+    const raw = await sender.signTransaction({
+      to: dev.addresses.credits,
+      data: encodeFunctionData({ abi: CollateralTokenAbi, functionName: 'transfer', args: [sender.address, 1n] }),
+      gas: 100_000n,
+      nonce: 0,
+      chainId: dev.chainId,
+      maxFeePerGas: fees.maxFeePerGas * 2n,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const reverted = await dev.client.request({ method: 'eth_sendRawTransaction', params: [raw] });
+    expect((await dev.client.waitForTransactionReceipt({ hash: reverted, pollingInterval: 20 })).status).toBe(
+      'reverted',
+    );
+    const holder = privateKeyToAccount(generatePrivateKey()).address;
+    const hashes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (adapters[i % 2] as ViemChainAdapter).mint('credits', holder, UNIT)),
+    );
+    const receipts = await Promise.all(
+      hashes.map((hash) => dev.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })),
+    );
+    expect(receipts.every((r) => r.status === 'success')).toBe(true);
+    expect(await adapters[1]?.collateralBalance('credits', holder)).toBe(20n * UNIT);
+    const written = await rows<{ n: string }>(
+      `select count(*)::text as n from chain_txs where kind = 'collateral.mint' and effect->>'to' = ?`,
+      [holder],
+    );
+    expect(written[0]?.n).toBe('20');
   }, 60_000);
 });
