@@ -327,10 +327,23 @@ export async function createContainer(
     batch: 500,
   });
   registerMarketOutcomes(chain.pipeline);
-  // Writes recorded before a crash or restart are finished before this instance serves anything.
-  await reconciler
-    .runOnce()
-    .catch((err: unknown) => logger.warn({ err }, 'boot reconciliation of chain writes failed'));
+  // Writes recorded before a crash or restart are finished in the background, a page at a time:
+  // waiting for them would keep a restarted instance from serving for as long as the node takes
+  // to answer for each (or for ever, with the node away). Requests whose write is still open get
+  // the pending answer their idempotency key stores.
+  void reconciler.recover().catch((err: unknown) => logger.warn({ err }, 'boot recovery of chain writes failed'));
+  // Not waited for at shutdown: a page may be waiting on a node that does not answer.
+  closers.unshift(async () => reconciler.stop());
+  // Not critical: the instance serves while it recovers; readiness says how many writes are left.
+  health.addProbe(
+    'chainWritesRecovery',
+    () => {
+      const left = reconciler.recoveryLeft();
+      if (left === null) return Promise.resolve();
+      return Promise.reject(new Error(`recovering open chain writes: ${left} left to check`));
+    },
+    { critical: false },
+  );
   // Not critical: reads keep working while the node is away, chain writes answer CHAIN_UNAVAILABLE.
   health.addProbe(
     'chain',

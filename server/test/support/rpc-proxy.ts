@@ -7,15 +7,20 @@ import type { AddressInfo } from 'node:net';
  * - `delay`: holds it `ms` before forwarding, then answers with the node's reply;
  * - `drop-before`: closes the client's connection without forwarding (the node never sees it);
  * - `drop-after`: forwards it, then closes the client's connection instead of answering;
+ * - `error-after`: forwards it, then answers a JSON-RPC error instead of the node's reply (a node
+ *   or gateway that executed the transaction but reported a failure);
  * - `hook`: forwards it, then calls `hookUrl` (POST, the node's reply as body) and answers once
  *   the hook answered — the test acts at the exact moment the chain has the transaction.
- * `times` limits the mode to that many transactions, then it returns to `pass`.
+ * `times` limits the mode to that many transactions, then it returns to `pass`. `stall` names
+ * other methods whose calls are held, unanswered, until a mode without them is set (a node that
+ * accepts connections and never answers).
  */
 export interface SendRawMode {
-  readonly mode: 'pass' | 'delay' | 'drop-before' | 'drop-after' | 'hook';
+  readonly mode: 'pass' | 'delay' | 'drop-before' | 'drop-after' | 'error-after' | 'hook';
   readonly ms?: number;
   readonly hookUrl?: string;
   readonly times?: number;
+  readonly stall?: readonly string[];
 }
 
 export interface RpcProxyStats {
@@ -40,6 +45,9 @@ function body(req: IncomingMessage): Promise<Buffer> {
  */
 export async function startRpcProxy(upstream: string, port = 0): Promise<{ url: string; close(): Promise<void> }> {
   let mode: SendRawMode = { mode: 'pass' };
+  let released: () => void = () => undefined;
+  let modeChanged = new Promise<void>((resolve) => (released = resolve));
+  const stalled = (text: string) => (mode.stall ?? []).some((m) => text.includes(`"${m}"`));
   const stats: RpcProxyStats = { sendRaw: 0, forwarded: 0 };
   const forward = async (path: string, method: string, payload: Buffer | undefined) => {
     const res = await fetch(`${upstream}${path}`, {
@@ -56,7 +64,11 @@ export async function startRpcProxy(upstream: string, port = 0): Promise<{ url: 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     if (url === '/__proxy') {
-      if (req.method === 'POST') mode = JSON.parse((await body(req)).toString('utf8')) as SendRawMode;
+      if (req.method === 'POST') {
+        mode = JSON.parse((await body(req)).toString('utf8')) as SendRawMode;
+        released();
+        modeChanged = new Promise<void>((resolve) => (released = resolve));
+      }
       reply(res, 200, JSON.stringify({ mode, stats }));
       return;
     }
@@ -67,6 +79,7 @@ export async function startRpcProxy(upstream: string, port = 0): Promise<{ url: 
     }
     const payload = await body(req);
     const text = payload.toString('utf8');
+    while (stalled(text)) await modeChanged;
     if (!text.includes('"eth_sendRawTransaction"')) {
       const up = await forward(url, 'POST', payload);
       reply(res, up.status, up.text);
@@ -86,6 +99,11 @@ export async function startRpcProxy(upstream: string, port = 0): Promise<{ url: 
     const up = await forward(url, 'POST', payload);
     if (current.mode === 'drop-after') {
       req.socket.destroy();
+      return;
+    }
+    if (current.mode === 'error-after') {
+      const id = (JSON.parse(text) as { id?: unknown }).id ?? null;
+      reply(res, 200, JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'internal error' } }));
       return;
     }
     if (current.mode === 'hook' && current.hookUrl) {

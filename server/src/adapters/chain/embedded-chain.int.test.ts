@@ -171,6 +171,21 @@ describe('the embedded chain', () => {
     await expect(startEmbeddedChain({ chainId: 31337, operator, store, logger })).rejects.toThrow(ChainIdentityError);
   }, 60_000);
 
+  it('names the first journaled block that does not replay, not just the head', async () => {
+    const store = new MemoryStore();
+    const first = await startEmbeddedChain({ chainId: 31337, operator, store, logger });
+    await rpc(first.provider, 'hardhat_setBalance', [operator.address, toHex(10n ** 20n)]);
+    await first.flush();
+    const blocks = store.entries.filter((e) => e.kind === 'block');
+    const second = blocks[1];
+    if (second?.kind !== 'block' || blocks.length < 3) throw new Error('too few blocks journaled');
+    // A transaction lost from block 2: every block from there on comes out differently.
+    store.entries[store.entries.indexOf(second)] = { ...second, txs: [] };
+    await expect(startEmbeddedChain({ chainId: 31337, operator, store, logger })).rejects.toThrow(
+      new RegExp(`could not rebuild block ${second.number} \\(journaled as ${second.hash}`),
+    );
+  }, 60_000);
+
   it('refuses a database that holds chain state but no record of its chain', async () => {
     const store = new MemoryStore();
     store.chainState = true;

@@ -111,6 +111,13 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
         type: 'edr-simulated',
         chainId,
         allowBlocksWithSameTimestamp: true,
+        // A reverting transaction is mined (its nonce and gas are spent) and its send answers the
+        // hash, as a standard node does; the revert shows in the receipt's status. Hardhat's default
+        // answers such a send with an error although the transaction is on chain, which a sender
+        // can only read as "not sent" and sign the same write again.
+        throwOnTransactionFailures: false,
+        // eth_call and gas estimates still report a revert as an error: simulation relies on it.
+        throwOnCallFailures: true,
         initialDate: new Date(genesisTime * 1000),
         mining: { auto: true, mempool: { order: 'fifo' } },
       },
@@ -172,11 +179,14 @@ async function alignClock(raw: RawProvider): Promise<void> {
   if (offset !== 0) await raw.request({ method: 'evm_increaseTime', params: [-offset] });
 }
 
-/** Rebuilds the journaled history block by block; returns the head, checked against the journal. */
+/**
+ * Rebuilds the journaled history block by block; returns the head. Every replayed block's hash is
+ * checked against the journal as it is mined, so a journal that cannot be replayed names the first
+ * block that came out differently instead of a mismatch somewhere at the head.
+ */
 async function replay(raw: RawProvider, store: EmbeddedChainStore): Promise<bigint> {
   await raw.request({ method: 'evm_setAutomine', params: [false] });
   let head = 0n;
-  let expected: Hex | undefined;
   try {
     for await (const entry of store.journal()) {
       if (entry.kind === 'set_balance') {
@@ -186,17 +196,24 @@ async function replay(raw: RawProvider, store: EmbeddedChainStore): Promise<bigi
       await raw.request({ method: 'evm_setNextBlockTimestamp', params: [toHex(entry.timestamp)] });
       for (const tx of entry.txs) await raw.request({ method: 'eth_sendRawTransaction', params: [tx] });
       await raw.request({ method: 'evm_mine', params: [] });
+      const block = (await raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
+      if (BigInt(block.number) !== entry.number || block.hash.toLowerCase() !== entry.hash.toLowerCase()) {
+        throw new ChainIdentityError(
+          `Refusing to start: replaying the embedded chain's journal could not rebuild block ${entry.number} ` +
+            `(journaled as ${entry.hash} with ${entry.txs.length} transaction(s)); it came out as block ` +
+            `${BigInt(block.number)} (${block.hash}). The chain cannot be rebuilt; use a fresh database.`,
+        );
+      }
       head = entry.number;
-      expected = entry.hash;
     }
   } finally {
     await raw.request({ method: 'evm_setAutomine', params: [true] });
   }
   const block = (await raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
-  if (BigInt(block.number) !== head || (expected && block.hash.toLowerCase() !== expected.toLowerCase())) {
+  if (BigInt(block.number) !== head) {
     throw new ChainIdentityError(
       `Refusing to start: replaying the embedded chain's journal ended at block ${BigInt(block.number)} (${block.hash}), ` +
-        `but the journal recorded block ${head} (${expected ?? 'none'}). The chain cannot be rebuilt; use a fresh database.`,
+        `but the journal's last block is ${head}. The chain cannot be rebuilt; use a fresh database.`,
     );
   }
   return head;
@@ -227,6 +244,8 @@ class JournaledProvider {
   private mined = 0n;
   /** The newest journaled block. */
   head = 0n;
+  /** Set once a mined transaction's bytes turned out unknown: the journal cannot follow the chain any more. */
+  private broken: Error | undefined;
 
   constructor(
     private readonly raw: RawProvider,
@@ -266,15 +285,44 @@ class JournaledProvider {
     return new Promise((resolve) => this.waiting.push({ upTo, resolve }));
   }
 
+  /**
+   * Makes one change and queues what it mined. The journal follows the chain, not the answer: a
+   * send's bytes are remembered before the node sees them, and the new blocks are scanned whether
+   * the call resolved or threw, since a node may mine a transaction and still answer with an error.
+   */
   private async change(args: Request): Promise<{ result: unknown; upTo: number }> {
+    if (this.broken) throw this.broken;
     const params = (args.params ?? []) as unknown[];
-    const result = await this.raw.request(args);
+    let sent: string | undefined;
     if (args.method === 'eth_sendRawTransaction') {
       const raw = params[0] as Hex;
-      this.raws.set(keccak256(raw), raw);
-    } else if (args.method === 'hardhat_setBalance') {
+      sent = keccak256(raw);
+      this.raws.set(sent, raw);
+    }
+    let result: unknown;
+    let failure: { error: unknown } | undefined;
+    try {
+      result = await this.raw.request(args);
+    } catch (error) {
+      failure = { error };
+    }
+    if (!failure && args.method === 'hardhat_setBalance') {
       this.queue({ kind: 'set_balance', address: params[0] as Hex, balance: params[1] as Hex });
     }
+    await this.scan();
+    if (failure) {
+      // Bytes the node refused outright are forgotten; bytes it holds (pending) are kept for the block that mines them.
+      if (sent && this.raws.has(sent)) {
+        const known = await this.raw.request({ method: 'eth_getTransactionByHash', params: [sent] });
+        if (!known) this.raws.delete(sent);
+      }
+      throw failure.error;
+    }
+    return { result, upTo: this.queued };
+  }
+
+  /** Queues every block mined since the last scan, each with the raw bytes of its transactions. */
+  private async scan(): Promise<void> {
     // Automining makes one block per transaction: the latest block is usually the only new one.
     const latest = (await this.raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
     const top = BigInt(latest.number);
@@ -283,16 +331,25 @@ class JournaledProvider {
         n === top
           ? latest
           : ((await this.raw.request({ method: 'eth_getBlockByNumber', params: [toHex(n), false] })) as RpcBlock);
+      const missing = block.transactions.filter((hash) => !this.raws.has(hash.toLowerCase()));
+      if (missing.length) {
+        // Only journaled methods reach the chain, so this is a defect, and a journal with a hole
+        // could never be replayed: every later change is refused rather than acknowledged and lost.
+        this.broken = new Error(
+          `embedded chain: block ${n} holds transaction(s) ${missing.join(', ')} whose raw bytes were never seen; ` +
+            'the chain can no longer be journaled, so it accepts no more changes. Restart the server to rebuild it from its journal.',
+        );
+        this.logger.error({ block: n.toString(), missing }, this.broken.message);
+        throw this.broken;
+      }
       const txs = block.transactions.map((hash) => {
-        const bytes = this.raws.get(hash.toLowerCase());
-        if (!bytes) throw new Error(`embedded chain: no raw bytes for mined transaction ${hash}`);
+        const bytes = this.raws.get(hash.toLowerCase()) as Hex;
         this.raws.delete(hash.toLowerCase());
         return bytes;
       });
       this.queue({ kind: 'block', number: n, hash: block.hash, timestamp: Number(BigInt(block.timestamp)), txs });
+      this.mined = n;
     }
-    this.mined = top;
-    return { result, upTo: this.queued };
   }
 
   private queue(entry: JournalEntry): void {

@@ -1,5 +1,11 @@
-import { BaseError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
-import type { BroadcastOutcome, TxNode, TxReceipt } from '../../platform/chain-tx/chain-tx.types.js';
+import {
+  BaseError,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import type { BroadcastOutcome, TxNode, TxReceipt, TxSighting } from '../../platform/chain-tx/chain-tx.types.js';
 import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
 
 export interface TxNodeOptions {
@@ -103,21 +109,37 @@ export class ViemTxNode implements TxNode {
       if (err instanceof TransactionReceiptNotFoundError) return null;
       throw err;
     }
-    if (this.options.finalHead && receipt.blockNumber > this.options.finalHead()) return null;
-    if (this.options.confirmations > 0) {
-      const head = await this.client.getBlockNumber({ cacheTime: 0 });
-      if (head - receipt.blockNumber < BigInt(this.options.confirmations)) return null;
-    }
+    const final = await this.finalBlock();
+    if (final !== 'latest' && receipt.blockNumber > final) return null;
     return { status: receipt.status, blockNumber: receipt.blockNumber };
   }
 
+  async lookup(hash: Hex): Promise<TxSighting> {
+    try {
+      const tx = await this.client.getTransaction({ hash });
+      return tx.blockNumber === null ? 'pending' : 'mined';
+    } catch (err) {
+      if (err instanceof TransactionNotFoundError) return 'unknown';
+      throw err;
+    }
+  }
+
   async minedNonce(account: Hex): Promise<number> {
+    const final = await this.finalBlock();
+    if (final === 'latest') return this.client.getTransactionCount({ address: account, blockTag: 'latest' });
+    return this.client.getTransactionCount({ address: account, blockNumber: final });
+  }
+
+  /** The newest block that counts: below the journaled head and `confirmations` deep; 'latest' when nothing limits it. */
+  private async finalBlock(): Promise<bigint | 'latest'> {
+    let final: bigint | undefined = this.options.finalHead?.();
     if (this.options.confirmations > 0) {
       const head = await this.client.getBlockNumber({ cacheTime: 0 });
-      const safe = head - BigInt(this.options.confirmations);
-      return this.client.getTransactionCount({ address: account, blockNumber: safe < 0n ? 0n : safe });
+      const deep = head - BigInt(this.options.confirmations);
+      const safe = deep < 0n ? 0n : deep;
+      final = final === undefined || safe < final ? safe : final;
     }
-    return this.client.getTransactionCount({ address: account, blockTag: 'latest' });
+    return final ?? 'latest';
   }
 
   async funds(token: Hex, account: Hex): Promise<{ balance: bigint; minedNonce: number }> {

@@ -1,10 +1,12 @@
+import { encodeFunctionData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { createLogger } from '../../logger.js';
 import { chainConfig, chainStores, OPERATOR_KEY, startDevChain, type DevChain } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { startRpcProxy } from '../../../test/support/rpc-proxy.js';
+import { proxyStats, setSendRawMode, startRpcProxy } from '../../../test/support/rpc-proxy.js';
 import { initOrm, type Orm } from '../db/orm.js';
 import { ChainTxReconciler } from './chain-tx.reconciler.js';
 import { ChainTxRepository } from './chain-tx.repository.js';
@@ -135,5 +137,72 @@ describe('the chain transaction pipeline', () => {
     // The stale signing is recorded as failed (it can never be mined); its re-signing carried the write.
     expect(writes.map((w) => (w.status === 'failed' ? 'failed' : 'live'))).toEqual(['live', 'failed', 'live']);
     expect(writes[1]?.last_error).toContain('was used by another transaction');
+  }, 60_000);
+  it('makes one effect whatever the send answered: an error after the node took it, a dropped answer, a refusal before it', async () => {
+    const adapter = adapters[0] as ViemChainAdapter;
+    const reconciler = new ChainTxReconciler(new ChainTxRepository(orms[0] as Orm), adapter.pipeline, logger, {
+      rebroadcastAfterMs: 0,
+      batch: 100,
+    });
+    for (const [mode, status] of [
+      // The node executed it and answered with an error: settled from its receipt, never signed again.
+      ['error-after', 'mined'],
+      // The node executed it and the answer was lost: the same.
+      ['drop-after', 'mined'],
+      // The node never saw it: its nonce is still free, so it stays open until the same bytes are sent again.
+      ['drop-before', 'signed'],
+    ] as const) {
+      const holder = privateKeyToAccount(generatePrivateKey()).address;
+      const before = await proxyStats(proxy.url);
+      await setSendRawMode(proxy.url, { mode, times: 1 });
+      const hash = await adapter.mint('credits', holder, 3n * UNIT);
+      const written = () =>
+        rows<{ status: string; tx_hash: string }>(
+          `select status, tx_hash from chain_txs where kind = 'collateral.mint' and effect->>'to' = ?`,
+          [holder],
+        );
+      expect(await written(), mode).toEqual([{ status, tx_hash: hash }]);
+      // A run sends what is open again; the next finds its receipt.
+      await reconciler.runOnce();
+      await reconciler.runOnce();
+      expect(await written(), mode).toEqual([{ status: 'mined', tx_hash: hash }]);
+      expect(await adapter.collateralBalance('credits', holder), mode).toBe(3n * UNIT);
+      const after = await proxyStats(proxy.url);
+      // One copy reached the node: the first send, or (refused before it) the reconciler's.
+      expect(after.forwarded - before.forwarded, mode).toBe(1);
+    }
+  }, 60_000);
+  it('keeps writing exactly once through two pipelines after a revert on the embedded chain host they share', async () => {
+    // A collateral transfer above the sender's balance, sent as signed bytes straight to the host's RPC port.
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await dev.setBalance(sender.address, UNIT);
+    const fees = await dev.client.estimateFeesPerGas();
+    const raw = await sender.signTransaction({
+      to: dev.addresses.credits,
+      data: encodeFunctionData({ abi: CollateralTokenAbi, functionName: 'transfer', args: [sender.address, 1n] }),
+      gas: 100_000n,
+      nonce: 0,
+      chainId: dev.chainId,
+      maxFeePerGas: fees.maxFeePerGas * 2n,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const reverted = await dev.client.request({ method: 'eth_sendRawTransaction', params: [raw] });
+    expect((await dev.client.waitForTransactionReceipt({ hash: reverted, pollingInterval: 20 })).status).toBe(
+      'reverted',
+    );
+    const holder = privateKeyToAccount(generatePrivateKey()).address;
+    const hashes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (adapters[i % 2] as ViemChainAdapter).mint('credits', holder, UNIT)),
+    );
+    const receipts = await Promise.all(
+      hashes.map((hash) => dev.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })),
+    );
+    expect(receipts.every((r) => r.status === 'success')).toBe(true);
+    expect(await adapters[1]?.collateralBalance('credits', holder)).toBe(20n * UNIT);
+    const written = await rows<{ n: string }>(
+      `select count(*)::text as n from chain_txs where kind = 'collateral.mint' and effect->>'to' = ?`,
+      [holder],
+    );
+    expect(written[0]?.n).toBe('20');
   }, 60_000);
 });

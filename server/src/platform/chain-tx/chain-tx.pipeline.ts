@@ -39,6 +39,9 @@ const DEFAULTS: PipelineSettings = { gapRetries: 5, gapRetryDelayMs: 40, maxResi
 /** How often a write is signed again after another process took the nonce it guessed, before it waits on the row lock. */
 const CAS_TRIES = 3;
 
+/** What the chain says about a write whose broadcast was not accepted (see `askChain`). */
+export type ChainVerdict = 'settled' | 'known' | 'free' | 'taken';
+
 interface Recorded {
   readonly tx: ChainTxRecord;
   readonly signed: SignedTx;
@@ -56,9 +59,12 @@ interface Recorded {
  *    with its pending answer. A process that lost the nonce to another reads it and signs again;
  *    after a few losses, or when the caller writes domain rows with the record, the nonce is
  *    allocated under the row lock in a transaction that also writes those rows.
- * 3. The bytes are broadcast with a bounded wait. A timeout or a dropped connection is not a
- *    failure: the write is accepted and pending, and the reconciler sends the same bytes again
- *    (same nonce, same hash: at most one can ever be mined) until the chain settles it.
+ * 3. The bytes are broadcast with a bounded wait. Any answer but "accepted" is ambiguous (a node
+ *    may execute a transaction and answer with an error; a connection may drop after the node
+ *    took it), so the chain is asked about this very hash first: a receipt settles it, a node
+ *    that has it leaves it pending, a free nonce leaves it for the reconciler to send the same
+ *    bytes again (same nonce, same hash: at most one can ever be mined). Only a nonce used at the
+ *    final head by a transaction no node knows as this one leads to a new signing.
  *
  * A write is keyed: one live write per key, so a retried request, a rerun job or a resumed
  * request finds the recorded write instead of sending another.
@@ -198,60 +204,92 @@ export class ChainTxPipeline {
 
   /**
    * Sends recorded bytes, one account at a time in the order they were recorded, retrying a
-   * nonce gap briefly (another process may be a moment late with the nonce below). Returns
-   * `resign` when the nonce was used by another transaction, so this one can never be mined.
+   * nonce gap briefly (another process may be a moment late with the nonce below). Any answer but
+   * "accepted" is ambiguous — a node may execute a transaction and still answer with an error, a
+   * connection may drop after the node took it — so the chain is asked about this very
+   * transaction before anything else happens (`askChain`). Returns `resign` only when its nonce
+   * was used by another transaction, so this one can never be mined.
    */
   async deliver(tx: ChainTxRecord, noteAccepted = false): Promise<'accepted' | 'pending' | 'resign' | 'settled'> {
     const outcome = await this.queue.run(tx.account.toLowerCase(), () => this.broadcastWithGapRetries(tx.rawTx));
+    let verdict: ChainVerdict | 'accepted' = 'accepted';
+    if (outcome.kind !== 'accepted') {
+      try {
+        verdict = await this.askChain(tx);
+      } catch (err) {
+        // The node cannot be asked either: the write stays open and the reconciler asks again.
+        this.logger.warn({ err, txHash: tx.txHash }, 'could not ask the chain about a write');
+        verdict = 'free';
+      }
+    }
     // Bookkeeping only: the write is recorded already and the reconciler settles it from the chain.
-    // A first broadcast the node took needs no note (the reconciler finds its receipt).
-    if (outcome.kind !== 'accepted' || noteAccepted) {
+    // A first broadcast the node took needs no note (the reconciler finds its receipt); a settled
+    // write keeps the outcome it was settled with.
+    const nodeHasIt = verdict === 'accepted' || verdict === 'known';
+    const final = verdict === 'settled' || verdict === 'taken';
+    if (!final && (outcome.kind !== 'accepted' || noteAccepted)) {
       await this.repo
-        .noteBroadcast(tx.id, outcome.kind === 'accepted', outcome.kind === 'accepted' ? null : outcome.reason)
+        .noteBroadcast(tx.id, nodeHasIt, outcome.kind === 'accepted' ? null : outcome.reason)
         .catch((err: unknown) => this.logger.warn({ err, txHash: tx.txHash }, 'could not note a broadcast'));
     }
-    switch (outcome.kind) {
+    switch (verdict) {
       case 'accepted':
         return 'accepted';
-      case 'unknown':
-      case 'nonce_gap':
-      case 'rejected':
-        this.logger.info({ txHash: tx.txHash, outcome: outcome.kind, reason: outcome.reason }, 'broadcast pending');
+      case 'settled':
+        return 'settled';
+      case 'taken':
+        return 'resign';
+      case 'known':
+      case 'free':
+        if (outcome.kind !== 'accepted') {
+          this.logger.info(
+            { txHash: tx.txHash, outcome: outcome.kind, reason: outcome.reason, chain: verdict },
+            'broadcast pending',
+          );
+        }
         return 'pending';
-      case 'nonce_used':
-        return (await this.settleIfNonceTaken(tx)) ? 'resign' : 'settled';
     }
   }
 
   /**
-   * The nonce is used. Mined by this very transaction: settled from its receipt. Used by another
-   * one (the account's mined count passed it and this hash has no receipt): failed, the key is
-   * given up and the account resynchronised. True when it failed that way.
+   * What the chain says about a recorded write that is not known to be accepted, in this order:
+   * a receipt settles it (`settled`, mined or reverted: a revert is final, never a reason to send
+   * again); a node that has it, pending or mined above the final head, means it is on its way
+   * (`known`); a nonce the account has not used at the final head leaves it open for the same
+   * bytes to be sent again (`free`). Only a nonce used at the final head by a transaction that is
+   * not this one proves it can never be mined: it is recorded failed, the account's count
+   * resynchronised, and the answer is `taken`.
    */
+  async askChain(tx: ChainTxRecord, minedNonce?: number): Promise<ChainVerdict> {
+    const seen = await this.sighting(tx);
+    if (seen !== 'unknown') return seen;
+    const mined = minedNonce ?? (await this.node.minedNonce(tx.account));
+    if (mined <= tx.nonce) return 'free';
+    // Asked again after the count: it may have been mined or reached the node in between.
+    const late = await this.sighting(tx);
+    if (late !== 'unknown') return late;
+    await this.settle(tx, { status: 'failed', reason: `nonce ${tx.nonce} was used by another transaction` });
+    await this.repo.resyncNonce(this.chainId, tx.account, mined);
+    this.nextNonces.delete(tx.account.toLowerCase());
+    return 'taken';
+  }
+
+  /** True when the write's nonce was used by another transaction and the write is now recorded failed. */
   async settleIfNonceTaken(tx: ChainTxRecord, minedNonce?: number): Promise<boolean> {
+    return (await this.askChain(tx, minedNonce)) === 'taken';
+  }
+
+  /** `settled` when a receipt settled the write, `known` when the node has it, `unknown` otherwise. */
+  private async sighting(tx: ChainTxRecord): Promise<'settled' | 'known' | 'unknown'> {
     const receipt = await this.node.receipt(tx.txHash);
     if (receipt) {
       await this.settle(tx, {
         status: receipt.status === 'success' ? 'mined' : 'reverted',
         blockNumber: receipt.blockNumber,
       });
-      return false;
+      return 'settled';
     }
-    const mined = minedNonce ?? (await this.node.minedNonce(tx.account));
-    if (mined <= tx.nonce) return false;
-    // Looked up again after the count: it may have been mined in between.
-    const late = await this.node.receipt(tx.txHash);
-    if (late) {
-      await this.settle(tx, {
-        status: late.status === 'success' ? 'mined' : 'reverted',
-        blockNumber: late.blockNumber,
-      });
-      return false;
-    }
-    await this.settle(tx, { status: 'failed', reason: `nonce ${tx.nonce} was used by another transaction` });
-    await this.repo.resyncNonce(this.chainId, tx.account, mined);
-    this.nextNonces.delete(tx.account.toLowerCase());
-    return true;
+    return (await this.node.lookup(tx.txHash)) === 'unknown' ? 'unknown' : 'known';
   }
 
   /** Records a final outcome once and runs the kind's handlers in the same transaction. */

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.js';
 import type { ChainTxPipeline } from './chain-tx.pipeline.js';
-import type { ChainTxRepository } from './chain-tx.repository.js';
+import type { ChainTxRepository, OpenCursor } from './chain-tx.repository.js';
 
 /** How long a funds reservation is kept once no open write needs it. */
 const RESERVATIONS_KEPT_MS = 60 * 60 * 1000;
@@ -22,10 +22,12 @@ export interface ReconcileRun {
 
 /**
  * Finishes every write that was recorded but is not final, with the chain as the source of
- * truth: a receipt settles it (mined or reverted); a nonce the account has mined past without
- * this hash means another transaction took it, so it fails with that reason; anything else is
- * sent again, the same signed bytes, in nonce order. Runs at boot and on the job engine; running
- * it twice at once is harmless (settling moves a row once; the same bytes can be mined once).
+ * truth: a receipt settles it (mined or reverted); a node that has the transaction (pending, or
+ * mined above the final head) leaves it be; a nonce the account has mined past at the final head
+ * while no node knows this hash means another transaction took it, so it fails with that reason;
+ * anything else is sent again, the same signed bytes, in nonce order. Runs in the background at
+ * boot and on the job engine; running it twice at once is harmless (settling moves a row once;
+ * the same bytes can be mined once).
  */
 export class ChainTxReconciler {
   constructor(
@@ -36,13 +38,72 @@ export class ChainTxReconciler {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async runOnce(): Promise<ReconcileRun> {
+  /** Open writes a boot recovery has not reached yet; null when it is not running. */
+  private recovering: { left: number } | null = null;
+  private stopped = false;
+
+  async runOnce(after?: OpenCursor): Promise<ReconcileRun> {
+    return (await this.page(after)).run;
+  }
+
+  /**
+   * Goes through every open write once, a page of `batch` at a time, in the background of a
+   * starting instance: a restart with hundreds of open writes serves at once instead of waiting
+   * on the node for each of them. A request whose write is still open gets the pending answer its
+   * idempotency key stores; the reconciler job carries on from there.
+   */
+  async recover(): Promise<ReconcileRun> {
+    const total = { open: 0, mined: 0, reverted: 0, failed: 0, rebroadcast: 0 };
+    this.recovering = { left: await this.repo.openCount(this.pipeline.chainId) };
+    try {
+      let after: OpenCursor | undefined;
+      let delay = 500;
+      while (!this.stopped) {
+        let paged;
+        try {
+          paged = await this.page(after);
+        } catch (err) {
+          // The node or the database is away: the same page again later. Recovery is not done
+          // until every open write has been checked, and readiness keeps saying so.
+          this.logger.warn({ err }, 'boot recovery of chain writes: a page failed; retrying');
+          await new Promise((r) => setTimeout(r, delay).unref());
+          delay = Math.min(delay * 2, 30_000);
+          continue;
+        }
+        delay = 500;
+        const { run, last } = paged;
+        for (const k of Object.keys(total) as (keyof ReconcileRun)[]) total[k] += run[k];
+        this.recovering.left = Math.max(0, this.recovering.left - run.open);
+        if (!last || run.open < this.settings.batch) break;
+        after = { account: last.account, nonce: last.nonce, id: last.id };
+        // Let requests in between pages.
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      this.recovering = null;
+    }
+    this.logger.info(total, 'boot recovery of chain writes finished');
+    return total;
+  }
+
+  /** How many open writes boot recovery has still to look at; null once it is done (or never ran). */
+  recoveryLeft(): number | null {
+    return this.recovering ? this.recovering.left : null;
+  }
+
+  /** Stops a running recovery after the write it is on (shutdown). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async page(after?: OpenCursor) {
     const node = this.pipeline.node;
-    const open = await this.repo.open(this.pipeline.chainId, this.settings.batch);
+    const open = await this.repo.open(this.pipeline.chainId, this.settings.batch, after);
     const minedNonces = new Map<string, number>();
     const counts = { open: open.length, mined: 0, reverted: 0, failed: 0, rebroadcast: 0 };
     const receipts: Parameters<ChainTxPipeline['settleReceipts']>[0][number][] = [];
     for (const tx of open) {
+      if (this.stopped) break;
       const receipt = await node.receipt(tx.txHash);
       if (receipt) {
         const status = receipt.status === 'success' ? 'mined' : 'reverted';
@@ -50,6 +111,8 @@ export class ChainTxReconciler {
         counts[status]++;
         continue;
       }
+      // The node has it (pending, or mined above the final head): on its way, nothing to send.
+      if ((await node.lookup(tx.txHash)) !== 'unknown') continue;
       const account = tx.account.toLowerCase();
       let mined = minedNonces.get(account);
       if (mined === undefined) {
@@ -73,6 +136,6 @@ export class ChainTxReconciler {
     if (counts.reverted + counts.failed + counts.rebroadcast > 0) {
       this.logger.info(counts, 'reconciled chain writes');
     }
-    return counts;
+    return { run: counts, last: open.at(-1) };
   }
 }

@@ -71,6 +71,13 @@ export function isDuplicateKey(err: unknown): boolean {
   );
 }
 
+/** Where a page of open writes ended: the next page starts after it (writes are paged by account, nonce, id). */
+export interface OpenCursor {
+  readonly account: Hex;
+  readonly nonce: number;
+  readonly id: string;
+}
+
 /** Every query of the chain transaction pipeline. */
 export class ChainTxRepository {
   /** Statements outside a transaction go straight to the driver: several run for every write. */
@@ -215,10 +222,13 @@ export class ChainTxRepository {
   async settle(sql: SqlExec, id: string, outcome: TxOutcome): Promise<boolean> {
     const failed = outcome.status !== 'mined';
     const rows = await sql<{ id: string }>(
-      `update chain_txs set status = ?, block_number = ?, last_error = coalesce(?, last_error), final_at = now(), updated_at = now(),
-         retired_key = case when ? then intent_key else retired_key end,
-         intent_key = case when ? then null else intent_key end
-       where id = ? and status in ('signed', 'broadcast') returning id`,
+      `with moved as (
+         update chain_txs set status = ?, block_number = ?, last_error = coalesce(?, last_error), final_at = now(), updated_at = now(),
+           retired_key = case when ? then intent_key else retired_key end,
+           intent_key = case when ? then null else intent_key end
+         where id = ? and status in ('signed', 'broadcast') returning id, status, retired_key),
+       ${FREE_REVERTED}
+       select id from moved`,
       [
         outcome.status,
         outcome.status === 'failed' ? null : outcome.blockNumber.toString(),
@@ -239,30 +249,51 @@ export class ChainTxRepository {
     if (!receipts.length) return;
     const values = receipts.map(() => '(?::bigint, ?, ?::bigint)').join(', ');
     await sql(
-      `update chain_txs c set status = v.status, block_number = v.block, final_at = now(), updated_at = now(),
-         retired_key = case when v.status = 'reverted' then c.intent_key else c.retired_key end,
-         intent_key = case when v.status = 'reverted' then null else c.intent_key end
-       from (values ${values}) as v(id, status, block)
-       where c.id = v.id and c.status in ('signed', 'broadcast')`,
+      `with moved as (
+         update chain_txs c set status = v.status, block_number = v.block, final_at = now(), updated_at = now(),
+           retired_key = case when v.status = 'reverted' then c.intent_key else c.retired_key end,
+           intent_key = case when v.status = 'reverted' then null else c.intent_key end
+         from (values ${values}) as v(id, status, block)
+         where c.id = v.id and c.status in ('signed', 'broadcast') returning c.id, c.status, c.retired_key),
+       ${FREE_REVERTED}
+       select count(*) from moved`,
       receipts.flatMap((r) => [r.id, r.status, r.blockNumber.toString()]),
     );
   }
 
   /** Open writes of a chain, oldest nonce first per account. */
-  async open(chainId: number, limit: number): Promise<ChainTxRecord[]> {
-    const rows = await this.sql()<Row>(
-      `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
-        order by account, nonce, id limit ?`,
-      [chainId, limit],
-    );
+  async open(chainId: number, limit: number, after?: OpenCursor): Promise<ChainTxRecord[]> {
+    // Ordered by the table's columns, not the text the select list makes of them: by the output
+    // column, nonce 10 would come before nonce 9 and every write after it would meet a nonce gap.
+    const rows = after
+      ? await this.sql()<Row>(
+          `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
+             and (account, nonce, id) > (?, ?::bigint, ?::bigint)
+            order by chain_txs.account, chain_txs.nonce, chain_txs.id limit ?`,
+          [chainId, after.account.toLowerCase(), after.nonce, after.id, limit],
+        )
+      : await this.sql()<Row>(
+          `select ${COLUMNS} from chain_txs where status in ('signed', 'broadcast') and chain_id = ?
+            order by chain_txs.account, chain_txs.nonce, chain_txs.id limit ?`,
+          [chainId, limit],
+        );
     return rows.map(toRecord);
+  }
+
+  /** How many writes are open (signed or broadcast, not final). */
+  async openCount(chainId: number): Promise<number> {
+    const [row] = await this.sql()<{ n: string }>(
+      `select count(*)::text as n from chain_txs where status in ('signed', 'broadcast') and chain_id = ?`,
+      [chainId],
+    );
+    return Number(row?.n ?? 0);
   }
 
   /** An open write of `kind` from `account` to `to` (an approval or top-up already on its way). */
   async openOf(chainId: number, kind: string, account: Hex, to: Hex): Promise<ChainTxRecord | null> {
     const [row] = await this.sql()<Row>(
       `select ${COLUMNS} from chain_txs where chain_id = ? and kind = ? and account = ? and to_address = ?
-         and status in ('signed', 'broadcast') order by id desc limit 1`,
+         and status in ('signed', 'broadcast') order by chain_txs.id desc limit 1`,
       [chainId, kind, account.toLowerCase(), to.toLowerCase()],
     );
     return row ? toRecord(row) : null;
@@ -272,6 +303,14 @@ export class ChainTxRepository {
     return this.direct;
   }
 }
+
+/**
+ * A CTE that frees the funds reservation of every write the `moved` CTE settled as reverted: a
+ * reverted write spent nothing, and its key is retired, so the reservation would otherwise hold
+ * the wallet's funds as if its write were not recorded yet.
+ */
+const FREE_REVERTED = `freed as (
+  delete from fund_reservations where write_key in (select retired_key from moved where status = 'reverted'))`;
 
 /** What a recorded write does to its request's idempotency key. */
 type Effect = { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined };

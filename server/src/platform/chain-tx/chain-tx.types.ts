@@ -94,6 +94,12 @@ export interface TxReceipt {
   readonly blockNumber: bigint;
 }
 
+/**
+ * What a node says of a transaction hash (eth_getTransactionByHash): `unknown` (never seen, or
+ * dropped), `pending` (in its mempool) or `mined` (in a block, final or not yet).
+ */
+export type TxSighting = 'unknown' | 'pending' | 'mined';
+
 /** The chain as the pipeline needs it; the chain adapter implements it over its transport. */
 export interface TxNode {
   readonly chainId: number;
@@ -101,7 +107,14 @@ export interface TxNode {
   broadcast(raw: Hex): Promise<BroadcastOutcome>;
   /** The receipt of a mined transaction, or null while it is not (final enough to count as) mined. */
   receipt(hash: Hex): Promise<TxReceipt | null>;
-  /** How many transactions of `account` are mined: every nonce below it is used. */
+  /** Whether the node has the transaction at all: pending, or mined at any depth. */
+  lookup(hash: Hex): Promise<TxSighting>;
+  /**
+   * How many transactions of `account` are mined at the block `receipt` counts up to (the final
+   * head, `confirmations` deep): every nonce below it is used by a transaction whose receipt
+   * `receipt` returns. Counted at 'latest' instead, a nonce would look taken while its own
+   * transaction's receipt is still withheld, and the write would be signed again.
+   */
   minedNonce(account: Hex): Promise<number>;
   /** `account`'s balance of `token` and its mined transaction count, both read at the same block. */
   funds(token: Hex, account: Hex): Promise<{ readonly balance: bigint; readonly minedNonce: number }>;

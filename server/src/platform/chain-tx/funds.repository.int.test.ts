@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/dat
 import { initOrm, type Orm } from '../db/orm.js';
 import { directSql } from '../db/sql.js';
 import type { Hex } from './chain-tx.types.js';
+import { ChainTxRepository } from './chain-tx.repository.js';
 import { FundsRepository, type Debit } from './funds.repository.js';
 
 let db: TestDatabase;
@@ -62,7 +63,7 @@ describe('the funds reservation ledger on PostgreSQL', () => {
     expect((await funds.reserve(debit(w, 'a2', 40n), { balance: 40n, minedNonce: 1 }, since, T0)).ok).toBe(true);
   });
 
-  it('lets the same write pass again, and ignores writes that failed or reverted', async () => {
+  it('lets the same write pass again, and frees the reservation of a write that reverted', async () => {
     const w = wallet();
     const since = minutes(-2);
     expect((await funds.reserve(debit(w, 'b1', 100n), { balance: 100n, minedNonce: 3 }, since, T0)).ok).toBe(true);
@@ -70,13 +71,12 @@ describe('the funds reservation ledger on PostgreSQL', () => {
     expect((await funds.reserve(debit(w, 'b1', 100n), { balance: 100n, minedNonce: 3 }, since, T0)).ok).toBe(true);
     await recordWrite(w, 'b1', 3, 'broadcast');
     expect((await funds.reserve(debit(w, 'b2', 1n), { balance: 100n, minedNonce: 3 }, since, T0)).ok).toBe(false);
-    await directSql(orm)(
-      `update chain_txs set status = 'reverted', retired_key = intent_key, intent_key = null where intent_key = 'b1'`,
-    );
-    // A reverted write spends nothing; its reservation no longer names a live write and holds
-    // only while it is recent (it ages out with the unrecorded ones).
-    expect((await funds.reserve(debit(w, 'b2', 1n), { balance: 100n, minedNonce: 4 }, since, T0)).ok).toBe(false);
-    expect((await funds.reserve(debit(w, 'b2', 100n), { balance: 100n, minedNonce: 4 }, minutes(1), T0)).ok).toBe(true);
+    // Settled as reverted (its key retired): a reverted write spends nothing, and settling it
+    // frees its reservation at once.
+    const txs = new ChainTxRepository(orm);
+    const written = await txs.byKey('b1');
+    await txs.transaction((sql) => txs.settle(sql, written?.id ?? '', { status: 'reverted', blockNumber: 7n }));
+    expect((await funds.reserve(debit(w, 'b2', 100n), { balance: 100n, minedNonce: 4 }, since, T0)).ok).toBe(true);
   });
 
   it('stops holding a reservation whose write was never recorded once it is older than the window, and releases it on demand', async () => {

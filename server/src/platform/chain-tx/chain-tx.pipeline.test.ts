@@ -1,0 +1,239 @@
+import { keccak256, toHex } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../logger.js';
+import type { SqlExec } from '../db/sql.js';
+import { ChainTxPipeline } from './chain-tx.pipeline.js';
+import { ChainTxReconciler } from './chain-tx.reconciler.js';
+import type { ChainTxRecord, ChainTxRepository, NewChainTx } from './chain-tx.repository.js';
+import type { FundsRepository } from './funds.repository.js';
+import { systemClock } from '../clock.js';
+import type {
+  BroadcastOutcome,
+  Hex,
+  SubmitHooks,
+  TxNode,
+  TxOutcome,
+  TxReceipt,
+  TxSighting,
+  UnsignedTx,
+} from './chain-tx.types.js';
+
+const logger = createLogger('silent');
+const ACCOUNT: Hex = '0x00000000000000000000000000000000000000aa';
+const TOKEN: Hex = '0x00000000000000000000000000000000000000bb';
+
+interface Row extends ChainTxRecord {
+  status: ChainTxRecord['status'];
+  reason?: string;
+}
+
+/** chain_txs and chain_accounts in memory: the statements the pipeline runs, nothing more. */
+class MemoryTxRepository {
+  readonly rows: Row[] = [];
+  private next = 0;
+
+  byKey(key: string) {
+    return Promise.resolve(this.rows.find((r) => r.key === key && r.status !== 'failed') ?? null);
+  }
+  nextNonce(_chain: number, _account: Hex, pending: number) {
+    this.next = Math.max(this.next, pending);
+    return Promise.resolve(this.next);
+  }
+  recordSigned(tx: NewChainTx, pending: number) {
+    if (Math.max(this.next, pending) !== tx.nonce) return Promise.resolve(null);
+    this.next = tx.nonce + 1;
+    const id = String(this.rows.length + 1);
+    this.rows.push({
+      id,
+      kind: tx.kind,
+      key: tx.key,
+      account: tx.account,
+      txHash: tx.txHash,
+      nonce: tx.nonce,
+      effect: tx.effect,
+      status: 'signed',
+      rawTx: tx.rawTx,
+      broadcasts: 0,
+      lastSentAt: new Date(0),
+    });
+    return Promise.resolve(id);
+  }
+  resyncNonce(_chain: number, _account: Hex, used: number) {
+    this.next = Math.max(this.next, used);
+    return Promise.resolve();
+  }
+  noteBroadcast(id: string, accepted: boolean) {
+    const row = this.rows.find((r) => r.id === id);
+    if (row && accepted && row.status === 'signed') row.status = 'broadcast';
+    return Promise.resolve();
+  }
+  transaction<T>(fn: (sql: SqlExec) => Promise<T>) {
+    return fn(() => Promise.resolve([]));
+  }
+  settle(_sql: SqlExec, id: string, outcome: TxOutcome) {
+    const row = this.rows.find((r) => r.id === id);
+    if (!row || (row.status !== 'signed' && row.status !== 'broadcast')) return Promise.resolve(false);
+    row.status = outcome.status;
+    if (outcome.status === 'failed') row.reason = outcome.reason;
+    return Promise.resolve(true);
+  }
+  settleReceipts(_sql: SqlExec, settled: { id: string; status: 'mined' | 'reverted' }[]) {
+    for (const s of settled) {
+      const row = this.rows.find((r) => r.id === s.id);
+      if (row) row.status = s.status;
+    }
+    return Promise.resolve();
+  }
+  open() {
+    return Promise.resolve(this.rows.filter((r) => r.status === 'signed' || r.status === 'broadcast'));
+  }
+}
+
+/**
+ * A node whose answers the test sets: what `eth_sendRawTransaction` answers, which transactions
+ * it has mined (final or not) or holds pending, and how many nonces of the account are used.
+ */
+class FakeNode implements TxNode {
+  readonly chainId = 31337;
+  readonly sent: Hex[] = [];
+  answer: (raw: Hex) => BroadcastOutcome = () => ({ kind: 'accepted' });
+  /** Mined and final: receipts are returned. */
+  readonly final = new Map<Hex, TxReceipt>();
+  /** Known to the node but without a final receipt (pending, or mined above the final head). */
+  readonly known = new Map<Hex, TxSighting>();
+  usedNonces = 0;
+
+  broadcast(raw: Hex) {
+    this.sent.push(raw);
+    return Promise.resolve(this.answer(raw));
+  }
+  receipt(hash: Hex) {
+    return Promise.resolve(this.final.get(hash) ?? null);
+  }
+  lookup(hash: Hex) {
+    if (this.final.has(hash)) return Promise.resolve<TxSighting>('mined');
+    return Promise.resolve(this.known.get(hash) ?? 'unknown');
+  }
+  minedNonce() {
+    return Promise.resolve(this.usedNonces);
+  }
+  funds(): Promise<{ balance: bigint; minedNonce: number }> {
+    return Promise.reject(new Error('these writes spend nothing: no funds are read'));
+  }
+}
+
+/** Signs by hashing what it signs: distinct bytes per nonce, a hash that is the bytes' keccak. */
+function hooks(signings: UnsignedTx[]): SubmitHooks {
+  return {
+    prepare: () => Promise.resolve({ gas: 50_000n, fees: { gasPrice: 1n }, pendingNonce: undefined }),
+    sign: (tx) => {
+      signings.push(tx);
+      const raw = toHex(`${tx.account}:${tx.nonce}:${tx.data}`);
+      return Promise.resolve({ raw, hash: keccak256(raw) });
+    },
+  };
+}
+
+function setup() {
+  const repo = new MemoryTxRepository();
+  const node = new FakeNode();
+  const pipeline = new ChainTxPipeline(
+    repo as unknown as ChainTxRepository,
+    { purge: () => Promise.resolve(0) } as unknown as FundsRepository,
+    node,
+    logger,
+    systemClock,
+    { gapRetries: 0 },
+  );
+  return { repo, node, pipeline };
+}
+
+const mint = { kind: 'collateral.mint', key: 'mint:500', account: ACCOUNT, to: TOKEN, data: '0x40c10f19' as Hex };
+
+describe('the pipeline after a broadcast that was not accepted', () => {
+  it('never signs again when the send errored but the node has the transaction, whatever the error said', async () => {
+    for (const [said, has] of [
+      [{ kind: 'rejected', reason: 'VM Exception while processing transaction: reverted' }, 'mined'],
+      [{ kind: 'nonce_used', reason: 'nonce too low' }, 'mined'],
+      [{ kind: 'unknown', reason: 'socket hang up' }, 'pending'],
+    ] as const) {
+      const { repo, node, pipeline } = setup();
+      node.answer = (raw) => {
+        // The node executed it (mined above the final head, or pending) and answered with an error.
+        node.known.set(keccak256(raw), has);
+        node.usedNonces = 1;
+        return said;
+      };
+      const signings: UnsignedTx[] = [];
+      const submitted = await pipeline.submit(mint, hooks(signings));
+      expect(signings).toHaveLength(1);
+      expect(submitted.delivery).toBe('pending');
+      expect(repo.rows.map((r) => r.status)).toEqual(['broadcast']);
+
+      // The reconciler, with the block still above the final head, leaves it be; once final, settles it.
+      const reconciler = new ChainTxReconciler(repo as unknown as ChainTxRepository, pipeline, logger, {
+        rebroadcastAfterMs: 0,
+        batch: 100,
+      });
+      await reconciler.runOnce();
+      expect(node.sent).toHaveLength(1);
+      expect(repo.rows.map((r) => r.status)).toEqual(['broadcast']);
+      node.final.set(submitted.txHash, { status: 'success', blockNumber: 7n });
+      await reconciler.runOnce();
+      expect(repo.rows.map((r) => r.status)).toEqual(['mined']);
+      expect(signings).toHaveLength(1);
+    }
+  });
+
+  it('settles a send that errored for a transaction that reverted on chain, and sends nothing more', async () => {
+    const { repo, node, pipeline } = setup();
+    node.answer = (raw) => {
+      node.final.set(keccak256(raw), { status: 'reverted', blockNumber: 3n });
+      node.usedNonces = 1;
+      return { kind: 'rejected', reason: 'execution reverted' };
+    };
+    const signings: UnsignedTx[] = [];
+    await pipeline.submit(mint, hooks(signings));
+    expect(signings).toHaveLength(1);
+    expect(node.sent).toHaveLength(1);
+    expect(repo.rows.map((r) => r.status)).toEqual(['reverted']);
+  });
+
+  it('keeps a write whose nonce is still free open for the same bytes, sent again by the reconciler', async () => {
+    const { repo, node, pipeline } = setup();
+    node.answer = () => ({ kind: 'unknown', reason: 'connection refused' });
+    const signings: UnsignedTx[] = [];
+    const submitted = await pipeline.submit(mint, hooks(signings));
+    expect(submitted.delivery).toBe('pending');
+    expect(repo.rows.map((r) => r.status)).toEqual(['signed']);
+    node.answer = () => ({ kind: 'accepted' });
+    const reconciler = new ChainTxReconciler(repo as unknown as ChainTxRepository, pipeline, logger, {
+      rebroadcastAfterMs: 0,
+      batch: 100,
+    });
+    await reconciler.runOnce();
+    expect(node.sent).toEqual([node.sent[0], node.sent[0]]);
+    expect(signings).toHaveLength(1);
+  });
+
+  it('signs again once, under the same key, when another transaction took the nonce', async () => {
+    const { repo, node, pipeline } = setup();
+    node.answer = (raw) => {
+      if (node.sent.length === 1) {
+        // Someone else's transaction used nonce 0; this one is unknown to the node.
+        node.usedNonces = 1;
+        return { kind: 'nonce_used', reason: 'nonce too low' };
+      }
+      node.known.set(keccak256(raw), 'pending');
+      return { kind: 'accepted' };
+    };
+    const signings: UnsignedTx[] = [];
+    const submitted = await pipeline.submit(mint, hooks(signings));
+    expect(signings.map((s) => s.nonce)).toEqual([0, 1]);
+    expect(submitted.delivery).toBe('accepted');
+    expect(repo.rows.map((r) => ({ key: r.key, nonce: r.nonce, status: r.status, reason: r.reason }))).toEqual([
+      { key: 'mint:500', nonce: 0, status: 'failed', reason: 'nonce 0 was used by another transaction' },
+      { key: 'mint:500', nonce: 1, status: 'signed', reason: undefined },
+    ]);
+  });
+});
