@@ -135,7 +135,7 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
       bodies.map((b, i) => postJson(trader, '/svc/user/bets/create', b, `dd-bet-${i}`)),
     );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
-    expect(answers.filter((a) => a.status !== 201).map((a) => a.body['code'])).toEqual(
+    expect(answers.filter((a) => a.status !== 201).map((a): unknown => a.body['code'])).toEqual(
       Array(5).fill('INSUFFICIENT_CREDITS'),
     );
     const hashes = answers.filter((a) => a.status === 201).map((a) => a.body['txHash'] as `0x${string}`);

@@ -237,7 +237,7 @@ describe('two server instances on one database and one chain node', () => {
       ),
     );
     expect(answers.filter((x) => x.status === 200)).toHaveLength(4);
-    expect(answers.filter((x) => x.status !== 200).map((x) => [x.status, x.body['code']])).toEqual(
+    expect(answers.filter((x) => x.status !== 200).map((x): unknown[] => [x.status, x.body['code']])).toEqual(
       Array(6).fill([400, 'INSUFFICIENT_BALANCE']),
     );
     const balance = () =>
