@@ -4,6 +4,7 @@ import { createLogger } from '../../logger.js';
 import type { SqlExec } from '../db/sql.js';
 import { ChainTxPipeline } from './chain-tx.pipeline.js';
 import { ChainTxReconciler } from './chain-tx.reconciler.js';
+import { withIdempotentRun, type IdempotentRun } from '../idempotency/idempotent-run.js';
 import type { ChainTxRecord, ChainTxRepository, NewChainTx } from './chain-tx.repository.js';
 import type { FundsRepository } from './funds.repository.js';
 import { systemClock } from '../clock.js';
@@ -33,7 +34,12 @@ class MemoryTxRepository {
   private next = 0;
 
   byKey(key: string) {
-    return Promise.resolve(this.rows.find((r) => r.key === key && r.status !== 'failed') ?? null);
+    return Promise.resolve(
+      this.rows.find((r) => r.key === key && r.status !== 'failed' && r.status !== 'reverted') ?? null,
+    );
+  }
+  revertedByKey(key: string) {
+    return Promise.resolve(this.rows.find((r) => r.key === key && r.status === 'reverted') ?? null);
   }
   nextNonce(_chain: number, _account: Hex, pending: number) {
     this.next = Math.max(this.next, pending);
@@ -235,5 +241,38 @@ describe('the pipeline after a broadcast that was not accepted', () => {
       { key: 'mint:500', nonce: 0, status: 'failed', reason: 'nonce 0 was used by another transaction' },
       { key: 'mint:500', nonce: 1, status: 'signed', reason: undefined },
     ]);
+  });
+});
+
+describe('a request resumed after its write reverted', () => {
+  const run = (resumed: boolean): IdempotentRun => ({
+    recordId: '7',
+    successStatus: 201,
+    shape: (b) => b,
+    resumed,
+    writes: 0,
+    scoped: new Map(),
+    effectStarted: false,
+    pending: undefined,
+  });
+  const bet = { kind: 'markets.buy', account: ACCOUNT, to: TOKEN, data: '0xd96a094a' as Hex };
+
+  it('answers with the reverted write instead of signing it again; a new request may try again', async () => {
+    const { repo, node, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    const first = await withIdempotentRun(run(false), () => pipeline.submit(bet, hooks(signings)));
+    node.final.set(first.txHash, { status: 'reverted', blockNumber: 3n });
+    node.usedNonces = 1;
+    await new ChainTxReconciler(repo as unknown as ChainTxRepository, pipeline, logger, {
+      rebroadcastAfterMs: 0,
+      batch: 10,
+    }).runOnce();
+    expect(repo.rows.map((r) => r.status)).toEqual(['reverted']);
+
+    // The same request taken over after its process died: the revert is its outcome.
+    const resumed = await withIdempotentRun(run(true), () => pipeline.submit(bet, hooks(signings)));
+    expect(resumed).toMatchObject({ txHash: first.txHash, existing: true });
+    expect(signings).toHaveLength(1);
+    expect(node.sent).toHaveLength(1);
   });
 });
