@@ -257,7 +257,7 @@ describe('a request resumed after its write reverted', () => {
   });
   const bet = { kind: 'markets.buy', account: ACCOUNT, to: TOKEN, data: '0xd96a094a' as Hex };
 
-  it('answers with the reverted write instead of signing it again; a new request may try again', async () => {
+  it('answers with the reverted write instead of signing it again', async () => {
     const { repo, node, pipeline } = setup();
     const signings: UnsignedTx[] = [];
     const first = await withIdempotentRun(run(false), () => pipeline.submit(bet, hooks(signings)));
