@@ -770,9 +770,9 @@ export interface WithdrawalsNamespace {
   /**
    * Every reason a withdrawal (request) would fail, without recording anything.
    *
-   * Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `POST /svc/user/withdrawal-requests/pre-validate` on the markets host · auth: public · spec §4.4
+   * `POST /svc/user/withdrawal-requests/pre-validate` on the markets host · auth: bearer · spec §4.4
    *
    * Sending it again has no second effect: the SDK retries it like a read.
    */
@@ -780,17 +780,17 @@ export interface WithdrawalsNamespace {
   /**
    * Your rolling 24 h withdrawal limit: limit, used, remaining and when the oldest use leaves the window.
    *
-   * FORBIDDEN (403) when `user` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * FORBIDDEN (403) when `user` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `GET /svc/user/withdrawal-requests/daily-limit` on the markets host · auth: public · spec §4.4
+   * `GET /svc/user/withdrawal-requests/daily-limit` on the markets host · auth: bearer · spec §4.4
    */
   readonly dailyLimit: RouteMethod<Markets['withdrawals']['dailyLimit']>;
   /**
    * Ask for a withdrawal an admin reviews (amounts above the daily limit)
    *
-   * Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as pre-validate reports them. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as pre-validate reports them. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `POST /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   * `POST /svc/user/withdrawal-requests` on the markets host · auth: bearer · spec §4.4
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
@@ -798,9 +798,9 @@ export interface WithdrawalsNamespace {
   /**
    * Your withdrawal requests, newest first.
    *
-   * Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `GET /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   * `GET /svc/user/withdrawal-requests` on the markets host · auth: bearer · spec §4.4
    *
    * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.withdrawals.listRequests(…))` to walk the `data` of every page.
    */
@@ -1973,7 +1973,7 @@ export interface TournamentsNamespace {
   /**
    * Your entry, stage, chips and elimination (`hasEntry` to poll after entering)
    *
-   * The bearer token’s managed wallet, or `wallet`; UNAUTHENTICATED (401) with neither.
+   * The bearer token’s managed wallet, or `wallet` (a builder key alone may read any wallet’s status); VALIDATION_FAILED (400, `query.wallet`) with neither.
    *
    * `GET /api/tournaments/:tournamentId/my-status` on the tournaments host · auth: optional-bearer · spec §4.17
    */

@@ -10,7 +10,8 @@ import { pinoHttp } from 'pino-http';
 import { HEADER, marketsContract, tournamentsContract } from '@duelkit/contract';
 import type { Container } from './container.js';
 import { requireBuilderKey } from './http/middleware/builder-key.js';
-import { authenticate } from './http/middleware/authenticate.js';
+import { authenticate, type WebhookVerifier } from './http/middleware/authenticate.js';
+import { bridgeDeliveryOf } from './http/routes/bridge-webhook.routes.js';
 import { errorHandler, notFound } from './http/middleware/error-handler.js';
 import { geoGate } from './http/middleware/geo.js';
 import { inputGuard } from './http/middleware/input-guard.js';
@@ -146,6 +147,12 @@ export function createHostApp(
     );
   }
   const webhooks = webhookRoutes(host === 'markets' ? marketsContract : tournamentsContract);
+  const deposit = marketsContract.bridgeWebhook.deposit;
+  const webhookVerifiers = new Map<string, WebhookVerifier>(
+    host === 'markets'
+      ? [[`${deposit.method} ${deposit.path}`, (req) => c.money.deposits.authenticate(bridgeDeliveryOf(req))]]
+      : [],
+  );
   app.use(unlessWebhook(webhooks, requireBuilderKey(c.builderKeys)));
   app.use(
     rateLimit({
@@ -173,7 +180,7 @@ export function createHostApp(
     globalMiddleware: [
       ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
       responseCache(c.responseCache),
-      authenticate(c.authentication),
+      authenticate(c.authentication, webhookVerifiers),
       geoGate(c.geo),
       idempotency(c.idempotency, c.logger),
     ],

@@ -1,6 +1,6 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
-import { routeMeta } from '@duelkit/contract';
+import { enforcedAuth, routeMeta } from '@duelkit/contract';
 import {
   AbortError,
   ApiError,
@@ -68,7 +68,7 @@ export class Transport {
     args: RouteArgs = {},
     options: RequestOptions = {},
   ): Promise<{ data: T; meta: ResponseMeta }> {
-    const auth = routeMeta(route).auth;
+    const auth = enforcedAuth(routeMeta(route));
     const extraHeaders = { ...this.config.headers, ...options.headers };
     const idempotencyKey =
       route.method === 'GET'

@@ -40,15 +40,24 @@ const bad = (reason: string, message: string) => new DomainError('SIGNATURE_INVA
 export class DepositWebhookService {
   constructor(private readonly deps: DepositWebhookDeps) {}
 
-  async receive(delivery: SignedDelivery, event: BridgeDepositEvent): Promise<BridgeDepositReceipt> {
-    const { repo, bridge } = this.deps;
-    if (this.deps.secrets.length === 0 || !bridge) {
+  /**
+   * Refuses a delivery this deployment cannot take (503) or whose signature does not verify (401).
+   * The HTTP layer calls it before the body is validated, so an unsigned delivery is refused as
+   * such whatever it carries; `receive` checks it again.
+   */
+  authenticate(delivery: SignedDelivery): void {
+    if (this.deps.secrets.length === 0 || !this.deps.bridge) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Bridge deposits are not configured on this deployment', {
         details: { reason: this.deps.secrets.length === 0 ? 'BRIDGE_WEBHOOK_SECRET unset' : 'no bridge provider' },
         retryAfterMs: 60_000,
       });
     }
     this.verify(delivery);
+  }
+
+  async receive(delivery: SignedDelivery, event: BridgeDepositEvent): Promise<BridgeDepositReceipt> {
+    const { repo } = this.deps;
+    this.authenticate(delivery);
     const user = await repo.userByAddress(event.data.address);
     if (!user) {
       throw new DomainError('NOT_FOUND', `No user has the managed wallet ${event.data.address}`, {
