@@ -64,7 +64,9 @@ beforeAll(async () => {
           method: method.toUpperCase(),
           path,
           security: (op['security'] as Record<string, string[]>[]).map((r) => Object.keys(r) as Scheme[]),
-          params: ((op['parameters'] ?? []) as Body[]).filter((p) => p['in'] === 'path') as Operation['params'],
+          params: ((op['parameters'] ?? []) as Body[]).filter(
+            (p) => p['in'] === 'path',
+          ) as unknown as Operation['params'],
         });
       }
     }
