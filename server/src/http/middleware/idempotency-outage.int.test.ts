@@ -107,8 +107,7 @@ async function until(read: () => Promise<boolean>, timeoutMs = 15_000) {
   }
 }
 
-const databaseBack = () =>
-  until(async () => (await fetch(`${server.marketsUrl}/ready`)).status === 200, 30_000);
+const databaseBack = () => until(async () => (await fetch(`${server.marketsUrl}/ready`)).status === 200, 30_000);
 
 describe('Idempotency-Key after a 503 DATABASE_UNAVAILABLE', () => {
   it('runs a retry with the same key as soon as the database is back, although the release was lost', async () => {
