@@ -87,8 +87,18 @@ export class DepositWebhookService {
     const existing = await repo.deposit(event.eventId);
     if (!existing) throw new Error(`deposit ${event.eventId} vanished`);
     if (existing.payload_sha256 !== payloadSha256 && !recorded) {
-      // Same id, different content: the provider's bug or a forgery with a valid key. Never credit twice.
-      this.deps.logger.warn({ eventId: event.eventId }, 'bridge event id reused with a different payload');
+      // Same id, different content: the provider's bug or a forgery with a valid key. Never credit
+      // it, and never answer it like a harmless retry: the provider must learn that it was refused.
+      const conflicts = await repo.noteConflict(event.eventId, new Date(this.deps.clock.now()));
+      this.deps.logger.warn(
+        { eventId: event.eventId, conflicts, payloadSha256, recordedSha256: existing.payload_sha256 },
+        'bridge event id reused with a different payload: refused',
+      );
+      throw new DomainError(
+        'WEBHOOK_EVENT_CONFLICT',
+        `Event ${event.eventId} was already delivered with a different payload; this delivery is refused`,
+        { details: { eventId: event.eventId } },
+      );
     }
     const txHash = existing.status === 'credited' ? existing.tx_hash : await this.credit(existing);
     if (recorded) await this.deliverNotifications(`bridge.deposit:${event.eventId}`);
