@@ -1449,7 +1449,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Tournament cancel requests, newest first.
    *
-   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `GET /svc/admin/parlay-tournaments/cancel-requests` on the markets host · auth: admin · spec §4.16
    *
@@ -1459,7 +1459,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Every tournament, discarded ones included, newest first.
    *
-   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `GET /svc/admin/parlay-tournaments/tournaments` on the markets host · auth: admin · spec §4.16
    *
@@ -1469,7 +1469,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Tournaments discard would accept: nobody but the creator entered, not discarded, not completed.
    *
-   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `GET /svc/admin/parlay-tournaments/tournaments/removable` on the markets host · auth: admin · spec §4.16
    *
@@ -1479,7 +1479,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Cancel a LIVE tournament (as the tournaments host’s admin cancel)
    *
-   * Idempotent: cancelling a cancelled tournament answers alreadyCancelled: true. INVALID_STATE (409) for a COMPLETED one. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * Idempotent: cancelling a cancelled tournament answers alreadyCancelled: true. INVALID_STATE (409) for a COMPLETED one. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `POST /svc/admin/parlay-tournaments/tournaments/:tournamentId/cancel` on the markets host · auth: admin · spec §4.16
    *
@@ -1489,7 +1489,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Hide a tournament nobody but its creator entered.
    *
-   * TOURNAMENT_HAS_ENTRIES (409) otherwise. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENT_HAS_ENTRIES (409) otherwise. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `POST /svc/admin/parlay-tournaments/tournaments/:tournamentId/discard` on the markets host · auth: admin · spec §4.16
    *
@@ -1499,7 +1499,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Reject an open tournament cancel request, with a reason.
    *
-   * NOT_FOUND (404); INVALID_STATE (409) when it is not open. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * NOT_FOUND (404); INVALID_STATE (409) when it is not open. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `PATCH /svc/admin/parlay-tournaments/cancel-requests/:requestId/reject` on the markets host · auth: admin · spec §4.16
    *
