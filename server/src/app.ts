@@ -14,7 +14,8 @@ import { authenticate, type WebhookVerifier } from './http/middleware/authentica
 import { bridgeDeliveryOf } from './http/routes/bridge-webhook.routes.js';
 import { errorHandler, notFound } from './http/middleware/error-handler.js';
 import { geoGate } from './http/middleware/geo.js';
-import { inputGuard } from './http/middleware/input-guard.js';
+import { inputGuard, pathGuard } from './http/middleware/input-guard.js';
+import { deferClientError, raiseDeferredError } from './http/middleware/deferred-error.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
@@ -163,15 +164,21 @@ export function createHostApp(
     }),
   );
   app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
+  // Their client errors (malformed or oversized JSON, control characters…) are answered after
+  // route authentication (raiseDeferredError), so a guarded route refuses a caller without
+  // credentials with 401 whatever the body.
   app.use(
-    express.json({
-      limit: c.config.http.jsonBodyLimit,
-      verify: (req: Request, _res, buf) => {
-        if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
-      },
-    }),
+    deferClientError(
+      express.json({
+        limit: c.config.http.jsonBodyLimit,
+        verify: (req: Request, _res, buf) => {
+          if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
+        },
+      }),
+    ),
   );
-  app.use(inputGuard());
+  app.use(pathGuard());
+  app.use(deferClientError(inputGuard({ path: false })));
 
   mount(app, {
     logInitialization: false,
@@ -181,12 +188,14 @@ export function createHostApp(
       ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
       responseCache(c.responseCache),
       authenticate(c.authentication, webhookVerifiers),
+      raiseDeferredError(),
       geoGate(c.geo),
       idempotency(c.idempotency, c.logger),
     ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });
 
+  app.use(raiseDeferredError());
   app.use(notFound());
   app.use(errorHandler(c.logger));
   return app;

@@ -120,11 +120,20 @@ function valueFor(op: Operation, name: string): string {
 
 const urlOf = (op: Operation) => op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => valueFor(op, name));
 
-/** Sends `op` with exactly the credentials in `creds`; `invalid` adds an unknown query field and body field. */
-async function send(op: Operation, creds: ReadonlySet<Scheme>, invalid: boolean) {
+/** What a request carries besides credentials: a valid-looking input, one the schemas refuse, or unreadable JSON. */
+type Input = 'valid' | 'invalid' | 'malformed';
+
+/** Sends `op` with exactly the credentials in `creds`; an invalid input adds an unknown query field and body field. */
+async function send(op: Operation, creds: ReadonlySet<Scheme>, input: Input | boolean) {
+  const kind: Input = input === true ? 'invalid' : input === false ? 'valid' : input;
+  const invalid = kind !== 'valid';
   const headers: Record<string, string> = {};
   const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-  const body = hasBody ? JSON.stringify(invalid ? { unexpectedField: true } : {}) : undefined;
+  const body = !hasBody
+    ? undefined
+    : kind === 'malformed'
+      ? '{"unexpectedField": tru'
+      : JSON.stringify(invalid ? { unexpectedField: true } : {});
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (creds.has('builderKey')) headers['x-builder-api-key'] = server.builderKey;
   if (creds.has('bearerAuth')) headers['authorization'] = `Bearer ${userToken}`;
@@ -179,7 +188,7 @@ describe('declared security against what the server answers', () => {
     expect(of('POST', '/svc/webhooks/bridge/deposit')?.security).toEqual([['bridgeSignature', 'bridgeTimestamp']]);
   });
 
-  it('refuses a request with no credentials, and a valid input, as the declared security says', async () => {
+  it('refuses a request with no credentials and an input the schemas refuse, as the declared security says', async () => {
     const wrong: string[] = [];
     for (const op of operations) {
       const res = await send(op, new Set(), true);
@@ -190,6 +199,43 @@ describe('declared security against what the server answers', () => {
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it('refuses a request with no credentials and a body that is not even JSON, as the declared security says', async () => {
+    const wrong: string[] = [];
+    for (const op of operations.filter((o) => o.method !== 'GET' && o.method !== 'DELETE')) {
+      const res = await send(op, new Set(), 'malformed');
+      const expected = op.security.every((r) => r.includes('builderKey')) ? 'BUILDER_KEY_INVALID' : 'SIGNATURE_INVALID';
+      if (res.status !== 401 || res.body['code'] !== expected) {
+        wrong.push(`${label(op)}: ${res.status} ${res.body['code']} (expected ${expected})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('refuses each alternative without any one of its credentials, also with a body that is not JSON', async () => {
+    const wrong: string[] = [];
+    for (const op of operations.filter((o) => o.method !== 'GET' && o.method !== 'DELETE')) {
+      for (const alternative of op.security) {
+        for (const missing of alternative) {
+          const creds = new Set(alternative.filter((s) => s !== missing));
+          if (satisfied(op, creds)) continue;
+          const res = await send(op, creds, 'malformed');
+          const expected = refusalFor(missing, creds);
+          if (res.status !== 401 || res.body['code'] !== expected) {
+            wrong.push(`${label(op)} without ${missing}: ${res.status} ${res.body['code']} (expected ${expected})`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 180_000);
+
+  it('answers MALFORMED_JSON once the credentials are there', async () => {
+    const op = operations.find((o) => o.method === 'POST' && o.path === '/svc/user/withdrawal-requests');
+    if (!op) throw new Error('route missing');
+    const res = await send(op, new Set<Scheme>(['builderKey', 'bearerAuth']), 'malformed');
+    expect([res.status, res.body['code']]).toEqual([400, 'MALFORMED_JSON']);
+  });
 
   it('refuses each alternative without any one of its credentials, before validating the request', async () => {
     const wrong: string[] = [];

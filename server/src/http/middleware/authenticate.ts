@@ -80,7 +80,10 @@ async function principalFor(
       throw new DomainError('UNAUTHENTICATED', 'A bearer token or wallet credential (x-wallet-* headers) is required');
     }
     case 'webhook': {
-      // No principal: the delivery is authenticated by its signature over the raw body.
+      // No principal: the delivery is authenticated by its signature over the raw body. A body
+      // that could not be read at all (too large, a lying encoding) cannot be verified: its own
+      // error says more than "signature missing".
+      if (req.deferredError !== undefined && !req.rawBody) throw req.deferredError;
       const verify = webhooks.get(`${route.method} ${route.path}`);
       if (!verify) throw new Error(`webhook route ${route.method} ${route.path} has no verifier`);
       await verify(req);
