@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commonResponses, meta } from '@duelkit/contract';
 import { createHostApp, tsRest } from '../../app.js';
 import { currentIdempotentRun } from '../../platform/idempotency/idempotent-run.js';
+import { IdempotencyRepository } from '../../platform/idempotency/idempotency.repository.js';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 
@@ -157,4 +159,24 @@ describe('Idempotency-Key after a 503 DATABASE_UNAVAILABLE', () => {
     expect((await write('outage-effect-started', body)).status).toBe(409);
     expect(runs.get('effect-started')).toBe(1);
   }, 60_000);
+
+  it('releases and takes over a record only under the lock its execution held, and never once its effect started', async () => {
+    const repo = new IdempotencyRepository(server.container.orm);
+    const ref = { tenantId: randomUUID(), caller: 'caller', route: 'POST /test', key: 'lock-test' };
+    const first = await repo.insertInFlight(ref, 'fp', 60_000);
+    if (!first) throw new Error('not inserted');
+    const second = await repo.takeOverEnded(first.id, first.lock);
+    expect(second).toBeDefined();
+    // The first execution's late release and a second takeover with its stale lock change nothing.
+    expect(await repo.takeOverEnded(first.id, first.lock)).toBeUndefined();
+    await repo.release(first.id, first.lock);
+    expect(await repo.find(ref)).toBeDefined();
+    await direct.query('update idempotency_keys set effect_started_at = now() where id = $1', [first.id]);
+    expect(await repo.takeOverEnded(first.id, second as string)).toBeUndefined();
+    await repo.release(first.id, second);
+    expect((await repo.find(ref))?.effect_started_at).not.toBeNull();
+    await direct.query('update idempotency_keys set effect_started_at = null where id = $1', [first.id]);
+    await repo.release(first.id, second);
+    expect(await repo.find(ref)).toBeUndefined();
+  });
 });

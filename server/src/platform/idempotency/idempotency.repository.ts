@@ -105,11 +105,15 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Deletes an in-flight row whose effect never started. */
-  async release(id: string): Promise<void> {
+  /**
+   * Deletes an in-flight row whose effect never started — only while `lock` is still its lock when
+   * given, so a release that arrives late never deletes the row of an execution that took it over.
+   */
+  async release(id: string, lock?: string): Promise<void> {
     await this.execute(
-      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null`,
-      [id],
+      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null
+          and (?::text is null or (extract(epoch from locked_at) * 1000000)::bigint = ?::bigint)`,
+      [id, lock ?? null, lock ?? null],
     );
   }
 

@@ -144,7 +144,7 @@ export class IdempotencyService {
     const lock = this.locks.get(recordId);
     this.locks.delete(recordId);
     try {
-      await this.keys.release(recordId);
+      await this.keys.release(recordId, lock);
     } catch (err) {
       // The database is out of reach (the usual reason a request failed at all): remember the
       // record so a retry here takes it over, and keep releasing it until the database answers.
@@ -168,7 +168,8 @@ export class IdempotencyService {
         return; // the lock has timed out: any retry takes the record over now
       }
       try {
-        await this.keys.release(recordId);
+        // Conditional on the lock: a retry that took the record over in the meantime keeps it.
+        await this.keys.release(recordId, entry.lock);
         this.unreleased.delete(recordId);
         this.wakeups.emit(scopeKey(scope));
         return;
@@ -177,7 +178,6 @@ export class IdempotencyService {
       }
     }
   }
-
 
   /** Deletes expired records; returns how many. */
   async purgeExpired(): Promise<number> {
