@@ -35,6 +35,14 @@ const SECURITY_SCHEMES = {
     bearerFormat: 'JWT',
     description: 'Admin JWT from /svc/admin/auth/login (audience `duelkit:admin`); never accepted on user routes.',
   },
+  adminChallenge: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'The `challengeToken` /svc/admin/auth/login answers when the admin has two-factor authentication on; ' +
+      'accepted only by /svc/admin/auth/2fa/verify, which answers the session.',
+  },
   walletAddress: {
     type: 'apiKey',
     in: 'header',
@@ -88,6 +96,8 @@ export function securityFor(auth: AuthKind, personalised: boolean): Record<strin
       return [{ builderKey: [], bearerAuth: [] }, { builderKey: [] }];
     case 'admin':
       return [{ builderKey: [], adminAuth: [] }];
+    case 'admin-challenge':
+      return [{ builderKey: [], adminChallenge: [] }];
     case 'jwt-or-wallet':
       return [
         { builderKey: [], bearerAuth: [] },

@@ -152,7 +152,7 @@ export interface AdminAuthNamespace {
    *
    * A TOTP code is accepted once (and never after a later one); a backup code once. One challenge yields at most one session: concurrent attempts after the first answer TOKEN_REVOKED. A wrong code (TWO_FACTOR_INVALID) leaves the challenge usable.
    *
-   * `POST /svc/admin/auth/2fa/verify` on the markets host · auth: admin · spec §4.16
+   * `POST /svc/admin/auth/2fa/verify` on the markets host · auth: admin-challenge · spec §4.16
    *
    * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */

@@ -1,8 +1,11 @@
 /**
- * How a route authenticates its caller, as in the `auth` column of the spec's endpoint list.
+ * How a route authenticates its caller, as in the `auth` column of the spec's endpoint list, and
+ * `admin-challenge`, which the spec lists as `admin`: the `challengeToken` a login answers when
+ * two-factor authentication is on, accepted only where the login is completed.
  * Every kind except `webhook` also requires the `x-builder-api-key` header.
  */
-export type AuthKind = 'public' | 'bearer' | 'optional-bearer' | 'admin' | 'jwt-or-wallet' | 'builder-only' | 'webhook';
+export type AuthKind =
+  'public' | 'bearer' | 'optional-bearer' | 'admin' | 'admin-challenge' | 'jwt-or-wallet' | 'builder-only' | 'webhook';
 
 /**
  * Where the usdc geo gate finds the collateral a request uses.

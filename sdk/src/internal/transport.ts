@@ -133,7 +133,8 @@ export class Transport {
    * there is a valid one (members see their private markets) but never start a sign-in.
    */
   private async credential(auth: string, options: RequestOptions): Promise<string | null> {
-    if (auth === 'admin') return options.adminToken ?? this.config.adminToken ?? null;
+    // The challenge of a two-factor login is passed like an admin token (`adminToken`).
+    if (auth === 'admin' || auth === 'admin-challenge') return options.adminToken ?? this.config.adminToken ?? null;
     if (options.accessToken !== undefined) return options.accessToken;
     const tokens = this.config.tokens;
     if (!tokens) return null;

@@ -5,6 +5,7 @@ import { fundedUser } from '../../test/support/market-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 import { signDelivery } from '../areas/money/deposit-webhook.service.js';
 import { walletLoginMessage } from '../areas/identity/wallet-credential.js';
+import { totpCodeAt } from '../areas/identity/totp.js';
 
 /**
  * The OpenAPI documents say what the server enforces. For every operation of both hosts, as the
@@ -21,6 +22,7 @@ type Scheme =
   | 'builderKey'
   | 'bearerAuth'
   | 'adminAuth'
+  | 'adminChallenge'
   | 'walletAddress'
   | 'walletSignature'
   | 'walletTimestamp'
@@ -35,6 +37,7 @@ interface Operation {
   readonly params: readonly { name: string; schema: { type?: string; format?: string; pattern?: string } }[];
 }
 
+const TOKENS: readonly Scheme[] = ['bearerAuth', 'adminAuth', 'adminChallenge'];
 const WALLET: readonly Scheme[] = ['walletAddress', 'walletSignature', 'walletTimestamp'];
 const BRIDGE: readonly Scheme[] = ['bridgeSignature', 'bridgeTimestamp'];
 const SECRET = 'auth-surface-bridge-secret-0123';
@@ -42,6 +45,7 @@ const SECRET = 'auth-surface-bridge-secret-0123';
 let server: TestServer;
 let userToken: string;
 let adminToken: string;
+let challengeToken: string;
 const wallet = privateKeyToAccount(generatePrivateKey());
 const operations: Operation[] = [];
 
@@ -55,6 +59,12 @@ beforeAll(async () => {
   });
   userToken = (await fundedUser(server.container, server.builderKey, 'surface_user', 0n)).token;
   await server.container.identity.admins.create('surface@example.com', 'surface admin password');
+  // A second admin with two-factor authentication on: its logins answer a challenge token.
+  await server.container.identity.admins.create('surface-2fa@example.com', 'surface admin password');
+  const session = (await adminLogin('surface-2fa@example.com'))['token'] as string;
+  const setup = await adminCall('/svc/admin/auth/2fa/setup', session, {});
+  const secret = setup['secret'] as string;
+  await adminCall('/svc/admin/auth/2fa/verify-setup', session, { code: totpCodeAt(secret, Date.now()) });
   for (const host of ['markets', 'tournaments'] as const) {
     const doc = (await (await fetch(`${baseOf(host)}/openapi.json`)).json()) as Body;
     for (const [path, item] of Object.entries(doc['paths'] as Record<string, Record<string, Body>>)) {
@@ -76,22 +86,28 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-/** A fresh admin session for each test: the previous test's last call logged the last one out. */
-beforeEach(async () => {
-  const login = await fetch(`${server.marketsUrl}/svc/admin/auth/login`, {
+async function adminCall(path: string, token: string | null, body: unknown): Promise<Body> {
+  const res = await fetch(`${server.marketsUrl}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-builder-api-key': server.builderKey },
-    body: JSON.stringify({ email: 'surface@example.com', password: 'surface admin password' }),
+    headers: {
+      'content-type': 'application/json',
+      'x-builder-api-key': server.builderKey,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
   });
-  adminToken = ((await login.json()) as Body)['token'] as string;
-});
+  expect(res.status).toBe(200);
+  return (await res.json()) as Body;
+}
 
-/**
- * Operations whose credential is a narrower token than the scheme's usual one, so the session
- * tokens this test holds are refused there although the scheme is right: the second step of a
- * two-factor login takes the login's `challengeToken` (docs/auth.md).
- */
-const NARROWER_TOKEN = new Set(['markets POST /svc/admin/auth/2fa/verify']);
+const adminLogin = (email: string) =>
+  adminCall('/svc/admin/auth/login', null, { email, password: 'surface admin password' });
+
+/** A fresh admin session and login challenge for each test: the previous test's last call logged the session out. */
+beforeEach(async () => {
+  adminToken = (await adminLogin('surface@example.com'))['token'] as string;
+  challengeToken = (await adminLogin('surface-2fa@example.com'))['challengeToken'] as string;
+});
 
 const baseOf = (host: Host) => (host === 'markets' ? server.marketsUrl : server.tournamentsUrl);
 
@@ -138,6 +154,7 @@ async function send(op: Operation, creds: ReadonlySet<Scheme>, input: Input | bo
   if (creds.has('builderKey')) headers['x-builder-api-key'] = server.builderKey;
   if (creds.has('bearerAuth')) headers['authorization'] = `Bearer ${userToken}`;
   if (creds.has('adminAuth')) headers['authorization'] = `Bearer ${adminToken}`;
+  if (creds.has('adminChallenge')) headers['authorization'] = `Bearer ${challengeToken}`;
   const ts = String(Date.now());
   if (creds.has('walletAddress')) headers['x-wallet-address'] = wallet.address;
   if (creds.has('walletTimestamp')) headers['x-wallet-timestamp'] = ts;
@@ -263,9 +280,9 @@ describe('declared security against what the server answers', () => {
     for (const op of operations) {
       for (const token of ['adminAuth', 'bearerAuth'] as const) {
         const creds = new Set<Scheme>(['builderKey', token]);
-        if (!op.security.some((r) => r.includes('bearerAuth') || r.includes('adminAuth'))) continue;
+        if (!op.security.some((r) => r.some((s) => TOKENS.includes(s)))) continue;
         const res = await send(op, creds, true);
-        const letIn = satisfied(op, creds) && !NARROWER_TOKEN.has(label(op));
+        const letIn = satisfied(op, creds);
         if (letIn ? res.status === 401 : res.status !== 401 || res.body['code'] === 'BUILDER_KEY_INVALID') {
           wrong.push(
             `${label(op)} with ${token}: ${res.status} ${res.body['code']} (declared ${letIn ? 'in' : 'out'})`,
@@ -278,7 +295,7 @@ describe('declared security against what the server answers', () => {
 
   it('lets each alternative in when all of its credentials are sent', async () => {
     const wrong: string[] = [];
-    for (const op of operations.filter((o) => !NARROWER_TOKEN.has(label(o)))) {
+    for (const op of operations) {
       for (const alternative of op.security) {
         const res = await send(op, new Set(alternative), false);
         if (res.status === 401) wrong.push(`${label(op)} with ${alternative.join('+')}: 401 ${res.body['code']}`);

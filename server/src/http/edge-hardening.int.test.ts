@@ -136,7 +136,7 @@ function tokenFor(route: AppRoute): string | undefined {
   const meta = routeMeta(route);
   const { personalised } = meta;
   const auth = enforcedAuth(meta);
-  if (auth === 'admin') return adminToken;
+  if (auth === 'admin' || auth === 'admin-challenge') return adminToken;
   if (auth === 'bearer' || auth === 'jwt-or-wallet' || auth === 'optional-bearer' || personalised) return userToken;
   return undefined;
 }

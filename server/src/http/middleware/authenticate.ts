@@ -1,13 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppRoute } from '@ts-rest/core';
-import { HEADER, enforcedAuth, marketsContract, routeMeta, type RouteMeta } from '@duelkit/contract';
+import { HEADER, enforcedAuth, routeMeta, type RouteMeta } from '@duelkit/contract';
 import type { AuthenticationService } from '../../areas/identity/authentication.service.js';
 import type { Principal } from '../../areas/identity/principal.js';
 import { DomainError } from '../../errors.js';
 import { tenantOf } from '../principal.js';
-
-/** The one route that takes the challenge token of a two-factor login instead of a session. */
-const COMPLETES_LOGIN = marketsContract.adminAuth.twoFactorVerify;
 
 /** The bearer token of the Authorization header; null when there is none. */
 function bearerOf(req: Request): string | null {
@@ -69,8 +66,12 @@ async function principalFor(
     case 'admin': {
       const token = bearerOf(req);
       if (!token) throw new DomainError('UNAUTHENTICATED', 'Admin bearer token required');
-      const completesLogin = route.method === COMPLETES_LOGIN.method && route.path === COMPLETES_LOGIN.path;
-      return auth.authenticateAdmin(token, completesLogin ? 'complete-login' : 'session');
+      return auth.authenticateAdmin(token, 'session');
+    }
+    case 'admin-challenge': {
+      const token = bearerOf(req);
+      if (!token) throw new DomainError('UNAUTHENTICATED', 'Send the challengeToken of the login as the bearer token');
+      return auth.authenticateAdmin(token, 'complete-login');
     }
     case 'jwt-or-wallet': {
       const token = bearerOf(req);
