@@ -6,6 +6,7 @@ import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } fr
 import {
   ERROR_STATUS,
   HEADER,
+  enforcedAuth,
   marketsContract,
   namedSchemas,
   routeMeta,
@@ -34,6 +35,14 @@ const SECURITY_SCHEMES = {
     bearerFormat: 'JWT',
     description: 'Admin JWT from /svc/admin/auth/login (audience `duelkit:admin`); never accepted on user routes.',
   },
+  adminChallenge: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'The `challengeToken` /svc/admin/auth/login answers when the admin has two-factor authentication on; ' +
+      'accepted only by /svc/admin/auth/2fa/verify, which answers the session.',
+  },
   walletAddress: {
     type: 'apiKey',
     in: 'header',
@@ -52,15 +61,30 @@ const SECURITY_SCHEMES = {
     name: HEADER.walletTimestamp,
     description: 'Wallet credential: milliseconds since the epoch, within 5 minutes of the server clock.',
   },
-  providerSignature: {
+  bridgeSignature: {
     type: 'apiKey',
     in: 'header',
-    name: 'x-webhook-signature',
-    description: 'HMAC signature of the raw webhook body by the bridge provider.',
+    name: 'x-bridge-signature',
+    description:
+      'Bridge provider webhook: `v1=<hex>`, HMAC-SHA256 with the shared secret of `<x-bridge-timestamp>.<raw body>` ' +
+      '(several comma-separated `v1=` entries during a secret rotation). Sent together with x-bridge-timestamp.',
+  },
+  bridgeTimestamp: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-bridge-timestamp',
+    description:
+      'Bridge provider webhook: unix seconds when the delivery was signed; refused more than 5 minutes from the ' +
+      'server clock. Sent together with x-bridge-signature.',
   },
 } as const;
 
-function securityFor(auth: AuthKind, personalised: boolean): Record<string, string[]>[] {
+/**
+ * The operation's `security`: each entry is one way to be let in, and lists every credential that
+ * way needs (all of them). It states what the server enforces — `server/src/http/auth-surface.int.test.ts`
+ * calls every operation without each credential and checks the refusal against this.
+ */
+export function securityFor(auth: AuthKind, personalised: boolean): Record<string, string[]>[] {
   switch (auth) {
     case 'public':
       return personalised ? [{ builderKey: [] }, { builderKey: [], bearerAuth: [] }] : [{ builderKey: [] }];
@@ -72,13 +96,15 @@ function securityFor(auth: AuthKind, personalised: boolean): Record<string, stri
       return [{ builderKey: [], bearerAuth: [] }, { builderKey: [] }];
     case 'admin':
       return [{ builderKey: [], adminAuth: [] }];
+    case 'admin-challenge':
+      return [{ builderKey: [], adminChallenge: [] }];
     case 'jwt-or-wallet':
       return [
         { builderKey: [], bearerAuth: [] },
         { builderKey: [], walletAddress: [], walletSignature: [], walletTimestamp: [] },
       ];
     case 'webhook':
-      return [{ providerSignature: [] }];
+      return [{ bridgeSignature: [], bridgeTimestamp: [] }];
   }
 }
 
@@ -137,10 +163,11 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
   return {
     ...operation,
     tags: [m.tag],
-    security: securityFor(m.auth, m.personalised === true),
+    security: securityFor(enforcedAuth(m), m.personalised === true),
     parameters,
     responses: responses,
-    'x-duelkit-auth': m.auth,
+    'x-duelkit-auth': enforcedAuth(m),
+    ...(m.enforced ? { 'x-duelkit-spec-auth': m.auth } : {}),
     'x-duelkit-idempotent': m.idempotent,
     ...(m.repeatable ? { 'x-duelkit-repeatable': true } : {}),
     'x-duelkit-spec-section': m.section,

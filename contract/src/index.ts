@@ -27,7 +27,7 @@ export type { Address, TxHash, DuelId, Amount, Timestamp, CollateralStack } from
 export { MAX_PAGE, MAX_PAGE_SIZE, PaginationQuerySchema, PaginationSchema, paginated } from './common/pagination.js';
 export type { PaginationQuery, Pagination } from './common/pagination.js';
 export { HEADER, IdempotencyKeySchema, RequestIdSchema } from './common/headers.js';
-export { meta, routeMeta } from './common/route-meta.js';
+export { enforcedAuth, meta, routeMeta } from './common/route-meta.js';
 export type { AuthKind, GeoRule, RouteMeta } from './common/route-meta.js';
 export { commonResponses } from './common/responses.js';
 export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';

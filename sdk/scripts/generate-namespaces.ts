@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { routeMeta } from '@duelkit/contract';
+import { enforcedAuth, routeMeta } from '@duelkit/contract';
 import prettier from 'prettier';
 import ts from 'typescript';
 import { namespaces, type Host } from '../src/internal/namespaces.js';
@@ -102,7 +102,11 @@ function routeDoc(route: AppRoute, host: Host, call: string): string[] {
   const m = routeMeta(route);
   const lines = [sentence(route.summary ?? `${route.method} ${route.path}`)];
   if (route.description) lines.push('', sentence(route.description));
-  const facts = [`\`${route.method} ${route.path}\` on the ${host} host`, `auth: ${m.auth}`, `spec §${m.section}`];
+  const facts = [
+    `\`${route.method} ${route.path}\` on the ${host} host`,
+    `auth: ${enforcedAuth(m)}`,
+    `spec §${m.section}`,
+  ];
   lines.push('', facts.join(' · '));
   if (m.idempotent) lines.push('', 'The service stores the answer under the Idempotency-Key: a retry replays it.');
   else if (m.repeatable) lines.push('', 'Sending it again has no second effect: the SDK retries it like a read.');

@@ -152,7 +152,7 @@ export interface AdminAuthNamespace {
    *
    * A TOTP code is accepted once (and never after a later one); a backup code once. One challenge yields at most one session: concurrent attempts after the first answer TOKEN_REVOKED. A wrong code (TWO_FACTOR_INVALID) leaves the challenge usable.
    *
-   * `POST /svc/admin/auth/2fa/verify` on the markets host · auth: admin · spec §4.16
+   * `POST /svc/admin/auth/2fa/verify` on the markets host · auth: admin-challenge · spec §4.16
    *
    * A one-time sign-in: the SDK resends it only after a 429, never after a timeout or a 5xx.
    */
@@ -770,9 +770,9 @@ export interface WithdrawalsNamespace {
   /**
    * Every reason a withdrawal (request) would fail, without recording anything.
    *
-   * Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `POST /svc/user/withdrawal-requests/pre-validate` on the markets host · auth: public · spec §4.4
+   * `POST /svc/user/withdrawal-requests/pre-validate` on the markets host · auth: bearer · spec §4.4
    *
    * Sending it again has no second effect: the SDK retries it like a read.
    */
@@ -780,17 +780,17 @@ export interface WithdrawalsNamespace {
   /**
    * Your rolling 24 h withdrawal limit: limit, used, remaining and when the oldest use leaves the window.
    *
-   * FORBIDDEN (403) when `user` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * FORBIDDEN (403) when `user` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `GET /svc/user/withdrawal-requests/daily-limit` on the markets host · auth: public · spec §4.4
+   * `GET /svc/user/withdrawal-requests/daily-limit` on the markets host · auth: bearer · spec §4.4
    */
   readonly dailyLimit: RouteMethod<Markets['withdrawals']['dailyLimit']>;
   /**
    * Ask for a withdrawal an admin reviews (amounts above the daily limit)
    *
-   * Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as pre-validate reports them. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as pre-validate reports them. Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `POST /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   * `POST /svc/user/withdrawal-requests` on the markets host · auth: bearer · spec §4.4
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
@@ -798,9 +798,9 @@ export interface WithdrawalsNamespace {
   /**
    * Your withdrawal requests, newest first.
    *
-   * Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.
+   * Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its own requests.
    *
-   * `GET /svc/user/withdrawal-requests` on the markets host · auth: public · spec §4.4
+   * `GET /svc/user/withdrawal-requests` on the markets host · auth: bearer · spec §4.4
    *
    * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.withdrawals.listRequests(…))` to walk the `data` of every page.
    */
@@ -898,7 +898,7 @@ export interface BridgeWebhookNamespace {
   /**
    * Deposit-completed webhook of the bridge provider: credits the user once and notifies them.
    *
-   * No builder key and no bearer: the delivery is authenticated by `x-bridge-signature: v1=<hex>`, an HMAC-SHA256 of `<x-bridge-timestamp>.<raw body>` with a shared secret. SIGNATURE_INVALID (401) for a missing or wrong signature or a timestamp more than 5 minutes away (`details.reason`); NOT_FOUND when no user has the address; SERVICE_UNAVAILABLE (503) where no secret or bridge is configured. A retry of a delivered event answers 200 `duplicate` and credits nothing. Verification and a worked example: docs/money.md.
+   * No builder key and no bearer: the delivery is authenticated by `x-bridge-signature: v1=<hex>`, an HMAC-SHA256 of `<x-bridge-timestamp>.<raw body>` with a shared secret. SIGNATURE_INVALID (401) for a missing or wrong signature or a timestamp more than 5 minutes away (`details.reason`); NOT_FOUND when no user has the address; SERVICE_UNAVAILABLE (503) where no secret or bridge is configured. A retry of a delivered event answers 200 `duplicate` and credits nothing; the same event id with a different body is refused with WEBHOOK_EVENT_CONFLICT (409). Verification and a worked example: docs/money.md.
    *
    * `POST /svc/webhooks/bridge/deposit` on the markets host · auth: webhook · spec §4.5
    *
@@ -1449,7 +1449,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Tournament cancel requests, newest first.
    *
-   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `GET /svc/admin/parlay-tournaments/cancel-requests` on the markets host · auth: admin · spec §4.16
    *
@@ -1459,7 +1459,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Every tournament, discarded ones included, newest first.
    *
-   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `GET /svc/admin/parlay-tournaments/tournaments` on the markets host · auth: admin · spec §4.16
    *
@@ -1469,7 +1469,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Tournaments discard would accept: nobody but the creator entered, not discarded, not completed.
    *
-   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `GET /svc/admin/parlay-tournaments/tournaments/removable` on the markets host · auth: admin · spec §4.16
    *
@@ -1479,7 +1479,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Cancel a LIVE tournament (as the tournaments host’s admin cancel)
    *
-   * Idempotent: cancelling a cancelled tournament answers alreadyCancelled: true. INVALID_STATE (409) for a COMPLETED one. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * Idempotent: cancelling a cancelled tournament answers alreadyCancelled: true. INVALID_STATE (409) for a COMPLETED one. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `POST /svc/admin/parlay-tournaments/tournaments/:tournamentId/cancel` on the markets host · auth: admin · spec §4.16
    *
@@ -1489,7 +1489,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Hide a tournament nobody but its creator entered.
    *
-   * TOURNAMENT_HAS_ENTRIES (409) otherwise. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * TOURNAMENT_HAS_ENTRIES (409) otherwise. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `POST /svc/admin/parlay-tournaments/tournaments/:tournamentId/discard` on the markets host · auth: admin · spec §4.16
    *
@@ -1499,7 +1499,7 @@ export interface ParlayTournamentsAdminNamespace {
   /**
    * Reject an open tournament cancel request, with a reason.
    *
-   * NOT_FOUND (404); INVALID_STATE (409) when it is not open. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.
+   * NOT_FOUND (404); INVALID_STATE (409) when it is not open. TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. `details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.
    *
    * `PATCH /svc/admin/parlay-tournaments/cancel-requests/:requestId/reject` on the markets host · auth: admin · spec §4.16
    *
@@ -1973,7 +1973,7 @@ export interface TournamentsNamespace {
   /**
    * Your entry, stage, chips and elimination (`hasEntry` to poll after entering)
    *
-   * The bearer token’s managed wallet, or `wallet`; UNAUTHENTICATED (401) with neither.
+   * The bearer token’s managed wallet, or `wallet` (a builder key alone may read any wallet’s status); VALIDATION_FAILED (400, `query.wallet`) with neither.
    *
    * `GET /api/tournaments/:tournamentId/my-status` on the tournaments host · auth: optional-bearer · spec §4.17
    */

@@ -10,10 +10,12 @@ import { pinoHttp } from 'pino-http';
 import { HEADER, marketsContract, tournamentsContract } from '@duelkit/contract';
 import type { Container } from './container.js';
 import { requireBuilderKey } from './http/middleware/builder-key.js';
-import { authenticate } from './http/middleware/authenticate.js';
+import { authenticate, type WebhookVerifier } from './http/middleware/authenticate.js';
+import { bridgeDeliveryOf } from './http/routes/bridge-webhook.routes.js';
 import { errorHandler, notFound } from './http/middleware/error-handler.js';
 import { geoGate } from './http/middleware/geo.js';
-import { inputGuard } from './http/middleware/input-guard.js';
+import { inputGuard, pathGuard } from './http/middleware/input-guard.js';
+import { deferClientError, raiseDeferredError } from './http/middleware/deferred-error.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
@@ -148,6 +150,12 @@ export function createHostApp(
     );
   }
   const webhooks = webhookRoutes(host === 'markets' ? marketsContract : tournamentsContract);
+  const deposit = marketsContract.bridgeWebhook.deposit;
+  const webhookVerifiers = new Map<string, WebhookVerifier>(
+    host === 'markets'
+      ? [[`${deposit.method} ${deposit.path}`, (req) => c.money.deposits.authenticate(bridgeDeliveryOf(req))]]
+      : [],
+  );
   app.use(unlessWebhook(webhooks, requireBuilderKey(c.builderKeys)));
   app.use(
     rateLimit({
@@ -158,15 +166,21 @@ export function createHostApp(
     }),
   );
   app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
+  // Their client errors (malformed or oversized JSON, control characters…) are answered after
+  // route authentication (raiseDeferredError), so a guarded route refuses a caller without
+  // credentials with 401 whatever the body.
   app.use(
-    express.json({
-      limit: c.config.http.jsonBodyLimit,
-      verify: (req: Request, _res, buf) => {
-        if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
-      },
-    }),
+    deferClientError(
+      express.json({
+        limit: c.config.http.jsonBodyLimit,
+        verify: (req: Request, _res, buf) => {
+          if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
+        },
+      }),
+    ),
   );
-  app.use(inputGuard());
+  app.use(pathGuard());
+  app.use(deferClientError(inputGuard({ path: false })));
 
   mount(app, {
     logInitialization: false,
@@ -175,13 +189,15 @@ export function createHostApp(
     globalMiddleware: [
       ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
       responseCache(c.responseCache),
-      authenticate(c.authentication),
+      authenticate(c.authentication, webhookVerifiers),
+      raiseDeferredError(),
       geoGate(c.geo),
       idempotency(c.idempotency, c.logger),
     ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });
 
+  app.use(raiseDeferredError());
   app.use(notFound());
   app.use(errorHandler(c.logger));
   return app;

@@ -120,6 +120,40 @@ describe('run modes', () => {
     },
   );
 
+  it('lists in the same refusal what production needs once a chain node and sportmonks are required', () => {
+    const problems = problemsOf({ DUELKIT_ENV: 'production' }).join('\n');
+    expect(problems).toContain('CHAIN_CONTRACTS:');
+    expect(problems).toContain('SPORTMONKS_API_TOKEN:');
+  });
+
+  it('lists format errors and the production checks together, each problem once', () => {
+    const problems = problemsOf({ DUELKIT_ENV: 'production', JSON_BODY_LIMIT: 'huge', DATABASE_URL: 'not a url' });
+    const text = problems.join('\n');
+    expect(text).toContain('JSON_BODY_LIMIT:');
+    for (const name of [
+      'REDIS_URL',
+      'CHAIN_RPC_URL',
+      'CHAIN_CONTRACTS',
+      'CHAIN_OPERATOR_KEY',
+      'JWT_SECRET',
+      'WALLET_MASTER_KEY',
+      'SPORTS_PROVIDER',
+      'SPORTMONKS_API_TOKEN',
+    ]) {
+      expect(text).toContain(`${name}:`);
+    }
+    // A value that does not parse is reported as such, not also as missing.
+    expect(problems.filter((p) => p.startsWith('DATABASE_URL:'))).toHaveLength(1);
+    expect(text).not.toContain('DATABASE_URL: required');
+  });
+
+  it('checks the run mode of a configuration with format errors without generating secrets for it', () => {
+    const problems = problemsOf({ PORT: 'abc', CHAIN_RPC_URL: 'http://127.0.0.1:8545' }).join('\n');
+    expect(problems).toContain('PORT:');
+    expect(problems).toContain('CHAIN_OPERATOR_KEY:');
+    expect(problems).toContain('CHAIN_CONTRACTS:');
+  });
+
   it('refuses production on the fake sports provider, with a development key or a published operator key', () => {
     expect(problemsOf({ ...PRODUCTION, SPORTS_PROVIDER: 'fake' }).join('\n')).toContain('SPORTS_PROVIDER:');
     expect(problemsOf({ ...PRODUCTION, DUELKIT_DEV_BUILDER_KEY: 'dk_development_key' }).join('\n')).toContain(

@@ -208,14 +208,42 @@ function parseTrustProxy(value: string): boolean | number | string[] {
   return value.split(',').map((s) => s.trim());
 }
 
+/**
+ * Parses the environment. A value that does not parse is reported and left out, so every other
+ * check (the run mode's included) still runs on the rest: the start-up refusal lists every
+ * problem at once instead of one round per kind.
+ */
+function parseEnv(cleaned: Record<string, string | undefined>): {
+  env: ParsedEnv;
+  formatErrors: string[];
+  invalidKeys: ReadonlySet<string>;
+} {
+  const formatErrors: string[] = [];
+  const invalidKeys = new Set<string>();
+  const rest = { ...cleaned };
+  for (;;) {
+    const parsed = EnvSchema.safeParse(rest);
+    if (parsed.success) return { env: parsed.data, formatErrors, invalidKeys };
+    let removed = false;
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0];
+      if (typeof key === 'string' && invalidKeys.has(key)) continue;
+      formatErrors.push(`${issue.path.join('.') || '(env)'}: ${issue.message}`);
+      if (typeof key === 'string' && key in rest) {
+        invalidKeys.add(key);
+        delete rest[key];
+        removed = true;
+      }
+    }
+    // An issue not tied to a key that can be left out: nothing more can be checked.
+    if (!removed) throw new ConfigError(formatErrors);
+  }
+}
+
 /** Reads and validates the environment. Empty strings count as unset. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = EnvSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
-  }
-  const e = parsed.data;
+  const { env: e, formatErrors, invalidKeys } = parseEnv(cleaned);
   const problems: string[] = [];
   const badCountries = e.GEO_BLOCKED_COUNTRIES.filter((c) => !/^[A-Za-z]{2}$/.test(c));
   if (badCountries.length) problems.push(`GEO_BLOCKED_COUNTRIES: not ISO alpha-2: ${badCountries.join(', ')}`);
@@ -237,8 +265,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     CHAIN_OPERATOR_KEY: !e.CHAIN_OPERATOR_KEY,
     TOURNAMENTS_SERVICE_TOKEN: !e.TOURNAMENTS_SERVICE_TOKEN,
   };
+  // Nothing is generated (or written to the data directory) for a configuration that is refused anyway.
   const generated =
-    mode === 'embedded' && Object.values(missing).some(Boolean) ? loadEmbeddedSecrets(e.DUELKIT_DATA_DIR) : null;
+    mode === 'embedded' && formatErrors.length === 0 && Object.values(missing).some(Boolean)
+      ? loadEmbeddedSecrets(e.DUELKIT_DATA_DIR)
+      : null;
   const jwtSecret = e.JWT_SECRET ?? generated?.jwtSecret ?? '';
   const masterKey = parseKey(e.WALLET_MASTER_KEY ?? generated?.walletMasterKey ?? '');
   if (e.WALLET_MASTER_KEY && !masterKey)
@@ -249,16 +280,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const contracts = e.CHAIN_CONTRACTS ? ContractsSchema.safeParse(safeJson(e.CHAIN_CONTRACTS)) : undefined;
   if (contracts && !contracts.success)
     problems.push('CHAIN_CONTRACTS: must be JSON {"credits","usdc","markets","creditsVault","usdcVault"} of addresses');
-  if (e.CHAIN_RPC_URL && !e.CHAIN_CONTRACTS) problems.push('CHAIN_CONTRACTS: required when CHAIN_RPC_URL is set');
+  // Production requires a chain node and sportmonks (productionProblems), and so what they need too.
+  if (!e.CHAIN_CONTRACTS && (e.CHAIN_RPC_URL || mode === 'production')) {
+    problems.push('CHAIN_CONTRACTS: required when CHAIN_RPC_URL is set (production requires both)');
+  }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
-  if (e.SPORTS_PROVIDER === 'sportmonks' && !e.SPORTMONKS_API_TOKEN) {
-    problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks');
+  if (!e.SPORTMONKS_API_TOKEN && (e.SPORTS_PROVIDER === 'sportmonks' || mode === 'production')) {
+    problems.push('SPORTMONKS_API_TOKEN: required when SPORTS_PROVIDER=sportmonks (production requires sportmonks)');
   }
   const payoutBps = e.TOURNAMENT_PAYOUT_BPS.map(Number);
   if (payoutBps.some((n) => !Number.isInteger(n) || n < 0) || payoutBps.reduce((a, b) => a + b, 0) !== 10_000) {
     problems.push('TOURNAMENT_PAYOUT_BPS: whole basis points summing to 10000, e.g. 6000,2500,1500');
   }
-  if (problems.length) throw new ConfigError(problems);
+  // A key with a format error was checked without its value: say only what is wrong with the value.
+  const checks = problems.filter((p) => !invalidKeys.has(p.slice(0, p.indexOf(':'))));
+  if (formatErrors.length || checks.length) throw new ConfigError([...formatErrors, ...checks]);
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return Object.freeze({
     mode,

@@ -72,6 +72,7 @@ export const ERROR_TABLE = {
   TWO_FACTOR_ALREADY_ENABLED: { status: 409, retryable: false },
   TWO_FACTOR_NOT_ENABLED: { status: 409, retryable: false },
   IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, retryable: true },
+  WEBHOOK_EVENT_CONFLICT: { status: 409, retryable: false },
   INVITE_EXPIRED: { status: 409, retryable: false },
   INVITE_EXHAUSTED: { status: 409, retryable: false },
   INVITE_REVOKED: { status: 409, retryable: false },

@@ -1,8 +1,11 @@
 /**
- * How a route authenticates its caller, as in the `auth` column of the spec's endpoint list.
+ * How a route authenticates its caller, as in the `auth` column of the spec's endpoint list, and
+ * `admin-challenge`, which the spec lists as `admin`: the `challengeToken` a login answers when
+ * two-factor authentication is on, accepted only where the login is completed.
  * Every kind except `webhook` also requires the `x-builder-api-key` header.
  */
-export type AuthKind = 'public' | 'bearer' | 'optional-bearer' | 'admin' | 'jwt-or-wallet' | 'builder-only' | 'webhook';
+export type AuthKind =
+  'public' | 'bearer' | 'optional-bearer' | 'admin' | 'admin-challenge' | 'jwt-or-wallet' | 'builder-only' | 'webhook';
 
 /**
  * Where the usdc geo gate finds the collateral a request uses.
@@ -19,8 +22,15 @@ export interface GeoRule {
 
 /** Metadata carried by every contract route; the server and the OpenAPI generator read it. */
 export interface RouteMeta {
-  /** Who may call the route. */
+  /** Who may call the route, as the spec's endpoint list says. */
   readonly auth: AuthKind;
+  /**
+   * What the server requires when it is stricter than `auth`: a route the spec lists as `public`
+   * whose caller must still prove who it is (the withdrawal-requests routes take a bearer token).
+   * The server's authentication and the OpenAPI `security` follow this; read it with
+   * {@link enforcedAuth}.
+   */
+  readonly enforced?: AuthKind;
   /** Whether the route honours an `Idempotency-Key` header (stores its answer and replays it). */
   readonly idempotent: boolean;
   /**
@@ -64,10 +74,12 @@ export function meta(
     cacheable?: boolean;
     personalised?: boolean;
     geo?: GeoRule;
+    enforced?: AuthKind;
   } = {},
 ): RouteMeta {
   return {
     auth,
+    ...(options.enforced && options.enforced !== auth ? { enforced: options.enforced } : {}),
     tag,
     section,
     idempotent: options.idempotent ?? false,
@@ -86,4 +98,9 @@ export function routeMeta(route: { metadata?: unknown; path: string }): RouteMet
     throw new Error(`contract route ${route.path} has no metadata`);
   }
   return m as RouteMeta;
+}
+
+/** The authentication the server enforces on a route: its `enforced` kind, else its `auth`. */
+export function enforcedAuth(meta: RouteMeta): AuthKind {
+  return meta.enforced ?? meta.auth;
 }

@@ -67,7 +67,7 @@ export const adminAuthContract = c.router({
     summary: 'Complete a two-factor login with a TOTP or backup code (bearer: the challenge token)',
     description:
       'A TOTP code is accepted once (and never after a later one); a backup code once. One challenge yields at most one session: concurrent attempts after the first answer TOKEN_REVOKED. A wrong code (TWO_FACTOR_INVALID) leaves the challenge usable.',
-    metadata: meta(tag, '4.16', 'admin'),
+    metadata: meta(tag, '4.16', 'admin', { enforced: 'admin-challenge' }),
   },
   twoFactorVerifySetup: {
     method: 'POST',

@@ -21,7 +21,9 @@ import {
 const tag = 'Parlay tournaments admin';
 const base = '/svc/admin/parlay-tournaments';
 const unavailable =
-  'TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open; nothing was changed then.';
+  'TOURNAMENTS_UNAVAILABLE (503, Retry-After) when the tournaments host cannot be reached or its circuit breaker is open. ' +
+  '`details.outcome` says whether the call changed nothing (`not-applied`: no connection, breaker open, credential ' +
+  'refused) or may have been applied (`unknown`: a timeout, a dropped connection, a 5xx); repeating it is safe either way.';
 
 /**
  * §4.16 the tournaments seen from the markets host's admin: the same cancellations as the

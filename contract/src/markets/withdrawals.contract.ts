@@ -18,7 +18,8 @@ import {
 const tag = 'Withdrawals';
 const proof =
   'Listed as public in the spec, but it never trusts a bare address: the caller proves the wallet with its bearer ' +
-  'token (UNAUTHENTICATED, 401, without one) and only ever sees or creates its own requests.';
+  'token (UNAUTHENTICATED, 401, without one, before the request is validated) and only ever sees or creates its ' +
+  'own requests.';
 
 /** §4.4 withdrawals from the managed wallet, the daily limit and withdrawal requests (docs/money.md). */
 export const withdrawalsContract = c.router({
@@ -42,7 +43,7 @@ export const withdrawalsContract = c.router({
     responses: { 200: PreValidateResponseSchema },
     summary: 'Every reason a withdrawal (request) would fail, without recording anything',
     description: `Checks the amount, the destination, the balance and the daily limit and lists every failing reason with its code. ${proof}`,
-    metadata: meta(tag, '4.4', 'public', { personalised: true, repeatable: true }),
+    metadata: meta(tag, '4.4', 'public', { enforced: 'bearer', repeatable: true }),
   },
   dailyLimit: {
     method: 'GET',
@@ -51,7 +52,7 @@ export const withdrawalsContract = c.router({
     responses: { 200: DailyLimitSchema },
     summary: 'Your rolling 24 h withdrawal limit: limit, used, remaining and when the oldest use leaves the window',
     description: `FORBIDDEN (403) when \`user\` is not your managed wallet or EOA; VALIDATION_FAILED when collateralMode differs from collateralStack. ${proof}`,
-    metadata: meta(tag, '4.4', 'public', { personalised: true }),
+    metadata: meta(tag, '4.4', 'public', { enforced: 'bearer' }),
   },
   createRequest: {
     method: 'POST',
@@ -63,7 +64,7 @@ export const withdrawalsContract = c.router({
       'Records a pending request; an admin approves it (then it is executed once, as a durable job) or rejects it ' +
       'with a reason. Refused with VALIDATION_FAILED (`details.reasons`, every reason) or INSUFFICIENT_BALANCE as ' +
       `pre-validate reports them. ${proof}`,
-    metadata: meta(tag, '4.4', 'public', { personalised: true, idempotent: true }),
+    metadata: meta(tag, '4.4', 'public', { enforced: 'bearer', idempotent: true }),
   },
   listRequests: {
     method: 'GET',
@@ -72,7 +73,7 @@ export const withdrawalsContract = c.router({
     responses: { 200: WithdrawalRequestListResponseSchema },
     summary: 'Your withdrawal requests, newest first',
     description: proof,
-    metadata: meta(tag, '4.4', 'public', { personalised: true }),
+    metadata: meta(tag, '4.4', 'public', { enforced: 'bearer' }),
   },
 });
 

@@ -102,7 +102,19 @@ export const CreateTournamentRequestSchema = z
         leagueId: z.number().int().min(1).optional(),
         payoutBps: z.array(z.number().int().min(0).max(10_000)).min(1).max(8).optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine((config, ctx) => {
+        if (config.maxEntrants !== undefined && config.minEntriesToActivate > config.maxEntrants) {
+          const message = `minEntriesToActivate (${config.minEntriesToActivate}) must not exceed maxEntrants (${config.maxEntrants})`;
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['minEntriesToActivate'], message });
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['maxEntrants'], message });
+        }
+      })
+      .describe(
+        'minEntriesToActivate must not exceed maxEntrants; without maxEntrants, not the deployment’s limit ' +
+          '(TOURNAMENT_MAX_ENTRANTS) nor, for KNOCKOUT, the bracket of totalStages. VALIDATION_FAILED (400) with ' +
+          'a field error on both otherwise.',
+      ),
   })
   .strict();
 export type CreateTournamentRequest = z.infer<typeof CreateTournamentRequestSchema>;

@@ -114,7 +114,9 @@ export const tournamentsPlayContract = c.router(
       query: WalletQuerySchema,
       responses: { 200: MyStatusSchema },
       summary: 'Your entry, stage, chips and elimination (`hasEntry` to poll after entering)',
-      description: 'The bearer token’s managed wallet, or `wallet`; UNAUTHENTICATED (401) with neither.',
+      description:
+        'The bearer token’s managed wallet, or `wallet` (a builder key alone may read any wallet’s status); ' +
+        'VALIDATION_FAILED (400, `query.wallet`) with neither.',
       metadata: read,
     },
     estimatePayout: {

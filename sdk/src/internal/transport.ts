@@ -1,6 +1,6 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
-import { routeMeta } from '@duelkit/contract';
+import { enforcedAuth, routeMeta } from '@duelkit/contract';
 import {
   AbortError,
   ApiError,
@@ -68,7 +68,7 @@ export class Transport {
     args: RouteArgs = {},
     options: RequestOptions = {},
   ): Promise<{ data: T; meta: ResponseMeta }> {
-    const auth = routeMeta(route).auth;
+    const auth = enforcedAuth(routeMeta(route));
     const extraHeaders = { ...this.config.headers, ...options.headers };
     const idempotencyKey =
       route.method === 'GET'
@@ -133,7 +133,8 @@ export class Transport {
    * there is a valid one (members see their private markets) but never start a sign-in.
    */
   private async credential(auth: string, options: RequestOptions): Promise<string | null> {
-    if (auth === 'admin') return options.adminToken ?? this.config.adminToken ?? null;
+    // The challenge of a two-factor login is passed like an admin token (`adminToken`).
+    if (auth === 'admin' || auth === 'admin-challenge') return options.adminToken ?? this.config.adminToken ?? null;
     if (options.accessToken !== undefined) return options.accessToken;
     const tokens = this.config.tokens;
     if (!tokens) return null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AppRoute } from '@ts-rest/core';
-import { ERROR_STATUS, marketsContract, routeMeta, tournamentsContract } from '@duelkit/contract';
+import { ERROR_STATUS, enforcedAuth, marketsContract, routeMeta, tournamentsContract } from '@duelkit/contract';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedUser } from '../../test/support/market-fixtures.js';
@@ -133,8 +133,10 @@ function pathOf(route: AppRoute, override?: { name: string; value: string }): st
 
 /** Credentials the route asks for, so the request reaches validation. */
 function tokenFor(route: AppRoute): string | undefined {
-  const { auth, personalised } = routeMeta(route);
-  if (auth === 'admin') return adminToken;
+  const meta = routeMeta(route);
+  const { personalised } = meta;
+  const auth = enforcedAuth(meta);
+  if (auth === 'admin' || auth === 'admin-challenge') return adminToken;
   if (auth === 'bearer' || auth === 'jwt-or-wallet' || auth === 'optional-bearer' || personalised) return userToken;
   return undefined;
 }

@@ -16,6 +16,8 @@ declare global {
       region?: Region;
       /** The exact body bytes, kept on webhook routes only (their signature covers them). */
       rawBody?: Buffer;
+      /** A client error of body parsing or the input guard, answered after route authentication. */
+      deferredError?: Error;
     }
   }
 }

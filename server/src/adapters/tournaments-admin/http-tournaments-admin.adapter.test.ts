@@ -80,12 +80,15 @@ describe('HttpTournamentsAdmin', () => {
     );
     const first = await failure(admin.cancelRequests({ limit: 20, offset: 0 }));
     expect([first.code, first.details?.['reason']]).toEqual(['TOURNAMENTS_UNAVAILABLE', 'server-error']);
+    // A 5xx may come after the other side applied the call: the outcome is unknown, and said so.
+    expect(first.details?.['outcome']).toBe('unknown');
+    expect(first.message).toMatch(/may have been applied/);
     expect(first.retryAfterMs).toBeGreaterThan(0);
     const second = await failure(admin.ping());
-    expect(second.details?.['reason']).toBe('credential-rejected');
+    expect(second.details).toMatchObject({ reason: 'credential-rejected', outcome: 'not-applied' });
     expect(breaker.snapshot().state).toBe('open');
     const paused = await failure(admin.tournaments({ removable: true, limit: 20, offset: 0 }));
-    expect(paused.details?.['reason']).toBe('breaker-open');
+    expect(paused.details).toMatchObject({ reason: 'breaker-open', outcome: 'not-applied' });
     expect(seen).toHaveLength(2);
   });
 
@@ -97,5 +100,23 @@ describe('HttpTournamentsAdmin', () => {
       'bad-answer',
     );
     expect((await failure(admin.ping())).details?.['reason']).toBe('unreachable');
+  });
+
+  it('says a call that never connected changed nothing, and one that timed out may have been applied', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+    const timeout = Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+    const { admin } = scripted(
+      () => {
+        throw refused;
+      },
+      () => {
+        throw timeout;
+      },
+    );
+    const never = await failure(admin.cancel({ adminId: '1' }, 'a'.repeat(24), 'why not'));
+    expect(never.details).toMatchObject({ reason: 'unreachable', outcome: 'not-applied' });
+    expect(never.message).toMatch(/nothing was changed/);
+    const late = await failure(admin.cancel({ adminId: '1' }, 'a'.repeat(24), 'why not'));
+    expect(late.details).toMatchObject({ reason: 'timeout', outcome: 'unknown' });
   });
 });

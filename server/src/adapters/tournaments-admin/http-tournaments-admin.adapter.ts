@@ -19,9 +19,21 @@ class Unavailable extends Error {
     readonly reason: 'unreachable' | 'timeout' | 'server-error' | 'credential-rejected' | 'bad-answer',
     message: string,
     readonly status: number | null = null,
+    /**
+     * Whether the call may have been applied on the other side: `not-applied` only when it provably
+     * was not (no connection was made, the credential was refused); after a timeout, a dropped
+     * connection, a 5xx or an answer we cannot read, the outcome is unknown.
+     */
+    readonly outcome: 'not-applied' | 'unknown' = 'unknown',
   ) {
     super(message);
   }
+}
+
+/** A connection that was never made: the request did not reach the tournaments host. */
+function neverConnected(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown } } | null)?.cause;
+  return cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
 }
 
 function isErrorCode(code: unknown): code is ErrorCode {
@@ -103,6 +115,7 @@ export class HttpTournamentsAdmin implements TournamentsAdminPort {
       throw new DomainError('TOURNAMENTS_UNAVAILABLE', 'The tournaments host is failing; calls are paused', {
         details: {
           reason: 'breaker-open',
+          outcome: 'not-applied',
           url: this.url,
           openUntil: snap.openUntil ? new Date(snap.openUntil).toISOString() : null,
         },
@@ -116,8 +129,12 @@ export class HttpTournamentsAdmin implements TournamentsAdminPort {
     } catch (err) {
       if (err instanceof Unavailable) {
         breaker.failure();
-        throw new DomainError('TOURNAMENTS_UNAVAILABLE', `The tournaments host is not answering: ${err.message}`, {
-          details: { reason: err.reason, url: this.url, status: err.status },
+        const message =
+          err.outcome === 'unknown'
+            ? `The tournaments host is not answering: ${err.message}; the call may have been applied there, and repeating it is safe`
+            : `The tournaments host is not answering: ${err.message}; nothing was changed`;
+        throw new DomainError('TOURNAMENTS_UNAVAILABLE', message, {
+          details: { reason: err.reason, outcome: err.outcome, url: this.url, status: err.status },
           retryAfterMs: 1_000,
           cause: err,
         });
@@ -151,11 +168,13 @@ export class HttpTournamentsAdmin implements TournamentsAdminPort {
       throw new Unavailable(
         timedOut ? 'timeout' : 'unreachable',
         timedOut ? `no answer within ${this.options.timeoutMs} ms` : 'connection failed',
+        null,
+        !timedOut && neverConnected(err) ? 'not-applied' : 'unknown',
       );
     }
     const payload: unknown = await res.json().catch(() => null);
     if (res.status === 401 || res.status === 403) {
-      throw new Unavailable('credential-rejected', 'the service credential was refused', res.status);
+      throw new Unavailable('credential-rejected', 'the service credential was refused', res.status, 'not-applied');
     }
     if (res.status >= 500 || res.status === 429) {
       throw new Unavailable('server-error', `answered ${res.status}`, res.status);

@@ -112,4 +112,34 @@ describe('bridge deposit webhook', () => {
     clock.advance(200_000);
     expect((await deliver(raw, { timestamp, signature })).status).toBe(200);
   });
+
+  it('refuses a redelivery of an event id with a different signed body (409), counts it, and still answers the same body as a duplicate', async () => {
+    const u = await fundedUser(server.container, server.builderKey, 'bridge_carol', 0n);
+    const original = event(u.address, 7n * UNIT);
+    const first = await deliver(JSON.stringify(original));
+    expect(first.body['status']).toBe('credited');
+    expect((await deliver(JSON.stringify(original))).body['status']).toBe('duplicate');
+
+    const altered = { ...original, data: { ...original.data, amount: (70n * UNIT).toString() } };
+    const conflict = await deliver(JSON.stringify(altered));
+    expect([conflict.status, conflict.body['code']]).toEqual([409, 'WEBHOOK_EVENT_CONFLICT']);
+    expect(conflict.body['details']).toEqual({ eventId: original.eventId });
+    expect((await deliver(JSON.stringify(altered))).status).toBe(409);
+
+    const [row] = await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ conflicting_deliveries: number; amount: string }[]>(
+        'select conflicting_deliveries, amount::text as amount from bridge_deposits where event_id = ?',
+        [original.eventId],
+      );
+    expect(row).toEqual({ conflicting_deliveries: 2, amount: (7n * UNIT).toString() });
+    expect(await usdc(u.address)).toBe(7n * UNIT);
+    const again = await deliver(JSON.stringify(original));
+    expect([again.status, again.body['status'], again.body['txHash']]).toEqual([
+      200,
+      'duplicate',
+      first.body['txHash'],
+    ]);
+  });
 });

@@ -40,15 +40,24 @@ const bad = (reason: string, message: string) => new DomainError('SIGNATURE_INVA
 export class DepositWebhookService {
   constructor(private readonly deps: DepositWebhookDeps) {}
 
-  async receive(delivery: SignedDelivery, event: BridgeDepositEvent): Promise<BridgeDepositReceipt> {
-    const { repo, bridge } = this.deps;
-    if (this.deps.secrets.length === 0 || !bridge) {
+  /**
+   * Refuses a delivery this deployment cannot take (503) or whose signature does not verify (401).
+   * The HTTP layer calls it before the body is validated, so an unsigned delivery is refused as
+   * such whatever it carries; `receive` checks it again.
+   */
+  authenticate(delivery: SignedDelivery): void {
+    if (this.deps.secrets.length === 0 || !this.deps.bridge) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Bridge deposits are not configured on this deployment', {
         details: { reason: this.deps.secrets.length === 0 ? 'BRIDGE_WEBHOOK_SECRET unset' : 'no bridge provider' },
         retryAfterMs: 60_000,
       });
     }
     this.verify(delivery);
+  }
+
+  async receive(delivery: SignedDelivery, event: BridgeDepositEvent): Promise<BridgeDepositReceipt> {
+    const { repo } = this.deps;
+    this.authenticate(delivery);
     const user = await repo.userByAddress(event.data.address);
     if (!user) {
       throw new DomainError('NOT_FOUND', `No user has the managed wallet ${event.data.address}`, {
@@ -78,8 +87,18 @@ export class DepositWebhookService {
     const existing = await repo.deposit(event.eventId);
     if (!existing) throw new Error(`deposit ${event.eventId} vanished`);
     if (existing.payload_sha256 !== payloadSha256 && !recorded) {
-      // Same id, different content: the provider's bug or a forgery with a valid key. Never credit twice.
-      this.deps.logger.warn({ eventId: event.eventId }, 'bridge event id reused with a different payload');
+      // Same id, different content: the provider's bug or a forgery with a valid key. Never credit
+      // it, and never answer it like a harmless retry: the provider must learn that it was refused.
+      const conflicts = await repo.noteConflict(event.eventId, new Date(this.deps.clock.now()));
+      this.deps.logger.warn(
+        { eventId: event.eventId, conflicts, payloadSha256, recordedSha256: existing.payload_sha256 },
+        'bridge event id reused with a different payload: refused',
+      );
+      throw new DomainError(
+        'WEBHOOK_EVENT_CONFLICT',
+        `Event ${event.eventId} was already delivered with a different payload; this delivery is refused`,
+        { details: { eventId: event.eventId } },
+      );
     }
     const txHash = existing.status === 'credited' ? existing.tx_hash : await this.credit(existing);
     if (recorded) await this.deliverNotifications(`bridge.deposit:${event.eventId}`);

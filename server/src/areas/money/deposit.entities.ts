@@ -14,6 +14,9 @@ export interface BridgeDepositRow {
   payloadSha256: string;
   receivedAt: Date;
   creditedAt: Date | null;
+  /** Deliveries refused for reusing the event id with a different payload. */
+  conflictingDeliveries: number;
+  lastConflictAt: Date | null;
 }
 
 export const BridgeDepositEntity = new EntitySchema<BridgeDepositRow>({
@@ -31,6 +34,8 @@ export const BridgeDepositEntity = new EntitySchema<BridgeDepositRow>({
     payloadSha256: { type: 'string', length: 64 },
     receivedAt: { type: 'Date', columnType: 'timestamptz' },
     creditedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    conflictingDeliveries: { type: 'integer', default: 0 },
+    lastConflictAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });
 

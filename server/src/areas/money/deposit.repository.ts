@@ -71,6 +71,16 @@ export class DepositRepository {
     return row;
   }
 
+  /** Counts a delivery that reused `eventId` with a different payload; the count so far. */
+  async noteConflict(eventId: string, now: Date): Promise<number> {
+    const [row] = await this.sql()<{ n: number }>(
+      `update bridge_deposits set conflicting_deliveries = conflicting_deliveries + 1, last_conflict_at = ?
+        where event_id = ? returning conflicting_deliveries as n`,
+      [now, eventId],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   /** Inside the chain pipeline's transaction: the credit is recorded with its signed transaction. */
   markCredited(sql: SqlExec, eventId: string, txHash: string): Promise<unknown> {
     return sql(

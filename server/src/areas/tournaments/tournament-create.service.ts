@@ -151,7 +151,10 @@ export class CreateTournamentService {
       problem(`body.${field}`, message);
     }
     if (body.config.minEntriesToActivate > maxEntrants) {
-      problem('body.config.minEntriesToActivate', `must not exceed maxEntrants (${maxEntrants})`);
+      // The contract refuses an explicit pair already; this also covers the default maxEntrants.
+      const relation = `minEntriesToActivate (${body.config.minEntriesToActivate}) must not exceed maxEntrants (${maxEntrants})`;
+      problem('body.config.minEntriesToActivate', relation);
+      if (body.config.maxEntrants !== undefined) problem('body.config.maxEntrants', relation);
     }
     const payoutBps = body.config.payoutBps ?? [...this.settings.payoutBps];
     if (payoutBps.reduce((a, b) => a + b, 0) !== 10_000) problem('body.config.payoutBps', 'must sum to 10000');

@@ -144,6 +144,34 @@ describe('paid tournament creation', () => {
     expect((await api('/api/tournaments/not-an-id/format-info')).status).toBe(400);
   });
 
+  it('refuses minEntriesToActivate above maxEntrants with a field error on both, before anything is stored', async () => {
+    const id = newTournamentId();
+    const tx = await depositFor(api, creator, id, { stakeAsset: 'credits', amount: buyin });
+    const before = await count();
+    const res = await api('/api/tournaments', {
+      token: creator.token,
+      body: createBody(id, tx, { config: { minEntriesToActivate: 8, maxEntrants: 4 } }),
+    });
+    expect([res.status, res.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(Object.keys(res.body['fieldErrors'] as object).sort()).toEqual([
+      'body.config.maxEntrants',
+      'body.config.minEntriesToActivate',
+    ]);
+    // Without maxEntrants the limit is the deployment's (or the bracket's): checked by the service.
+    const aboveLimit = await api('/api/tournaments', {
+      token: creator.token,
+      body: createBody(id, tx, { config: { minEntriesToActivate: 256 } }),
+    });
+    expect([aboveLimit.status, aboveLimit.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(aboveLimit.body['fieldErrors']).toHaveProperty(['body.config.minEntriesToActivate']);
+    expect(await count()).toBe(before);
+    const equal = await api('/api/tournaments', {
+      token: creator.token,
+      body: createBody(id, tx, { config: { minEntriesToActivate: 4, maxEntrants: 4 } }),
+    });
+    expect(equal.status).toBe(201);
+  });
+
   it('refuses a create whose stage windows hold no fixture, before storing anything', async () => {
     const id = newTournamentId();
     const tx = await depositFor(api, creator, id, { stakeAsset: 'credits', amount: buyin });

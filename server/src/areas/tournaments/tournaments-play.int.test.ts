@@ -122,7 +122,9 @@ describe('entering a tournament', () => {
     expect((await api(`${base()}/withdraw`, { token: carol.token, body: {} })).body['code']).toBe('NOT_ENTERED');
     const creatorLeaves = await api(`${base()}/withdraw`, { token: creator.token, body: {} });
     expect([creatorLeaves.status, creatorLeaves.body['code']]).toEqual([409, 'ENTRY_LOCKED']);
-    expect((await api(`${base()}/my-status`)).status).toBe(401);
+    const anonymous = await api(`${base()}/my-status`);
+    expect([anonymous.status, anonymous.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(anonymous.body['fieldErrors']).toHaveProperty(['query.wallet']);
     const t = (await api(base())).body['tournament'];
     expect([t['entryCount'], t['prizePool'], t['meetsMinimum']]).toEqual([3, (30n * UNIT).toString(), true]);
   });

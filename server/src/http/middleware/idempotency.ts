@@ -137,6 +137,23 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
 }
 
 /**
+ * A 5xx of a request whose effect had started (its chain write was recorded, its answer not yet
+ * known): "retry shortly" would not say that the write may go through. The body says so, and
+ * `details.outcome: "unknown"`; a retry with the same key answers the outcome, never a second effect.
+ */
+function outcomeUnknown(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return body;
+  const error = body as Partial<ApiErrorBody>;
+  return {
+    ...error,
+    message:
+      `${error.message ?? 'The request failed'}. Its effect had already started, so its outcome is unknown: ` +
+      'retry with the same Idempotency-Key to get it (the effect is never repeated).',
+    details: { ...error.details, outcome: 'unknown' },
+  };
+}
+
+/**
  * Stores the response before it is sent, so a retry that follows at once already replays it. An
  * error after the run's effect started is replaced by the pending answer recorded with the effect
  * (the effect was accepted; the error is about what came after), or, without one, leaves the key
@@ -156,6 +173,7 @@ function captureResponse(
       res.status(run.pending.status);
       return json(run.pending.body);
     }
+    if (res.statusCode >= 500 && run.effectStarted) return json(outcomeUnknown(body));
     return json(body);
   };
   let done = false;

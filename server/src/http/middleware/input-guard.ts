@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { FieldErrors } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
 
@@ -57,22 +57,41 @@ function bodyProblem(body: unknown): { path: string; message: string } | null {
   return null;
 }
 
+/** The path's refusal: malformed percent-encoding or control characters; null when it is fine. */
+function pathProblem(req: Request): DomainError | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path);
+  } catch {
+    return refuse('The path is not valid percent-encoding', { params: ['malformed percent-encoding'] });
+  }
+  if (CONTROL.test(path)) {
+    return refuse('The path contains control characters', { params: ['must not contain control characters'] });
+  }
+  return null;
+}
+
+/**
+ * The path half of {@link inputGuard} on its own: a path that cannot be decoded cannot be routed,
+ * so it is refused before any route (and its authentication) is looked at.
+ */
+export function pathGuard(): RequestHandler {
+  return (req, _res, next) => {
+    next(pathProblem(req) ?? undefined);
+  };
+}
+
 /**
  * Refuses, as 400 VALIDATION_FAILED, what no route can mean and what would otherwise surface as a
  * database error: control characters in the path or the query, NUL characters and runaway
- * nesting in JSON bodies. Runs after the body parser and before any route.
+ * nesting in JSON bodies. Runs after the body parser and before any route; `{ path: false }`
+ * leaves the path to {@link pathGuard}.
  */
-export function inputGuard(): RequestHandler {
+export function inputGuard(options: { path?: boolean } = {}): RequestHandler {
   return (req, _res, next) => {
-    let path: string;
-    try {
-      path = decodeURIComponent(req.path);
-    } catch {
-      next(refuse('The path is not valid percent-encoding', { params: ['malformed percent-encoding'] }));
-      return;
-    }
-    if (CONTROL.test(path)) {
-      next(refuse('The path contains control characters', { params: ['must not contain control characters'] }));
+    const inPath = options.path === false ? null : pathProblem(req);
+    if (inPath) {
+      next(inPath);
       return;
     }
     const inQuery = queryControl(req.query);

@@ -48,7 +48,8 @@ export function responseCache(cache: ResponseCache): RequestHandler {
       req.method !== 'GET' ||
       !route ||
       !routeMeta(route).cacheable ||
-      req.headers.authorization
+      req.headers.authorization ||
+      req.deferredError !== undefined
     ) {
       next();
       return;

@@ -29,7 +29,12 @@ export function tournamentsPlayRoutes({ tournaments: t }: TournamentRouteDeps) {
     }),
     myStatus: async ({ params, query, req }) => {
       const wallet = viewerWallet(req, query.wallet);
-      if (!wallet) throw new DomainError('UNAUTHENTICATED', 'Send a bearer token, or name the wallet with ?wallet=');
+      if (!wallet) {
+        // A builder key alone is enough to read a named wallet: the missing wallet is input, not a credential.
+        throw new DomainError('VALIDATION_FAILED', 'Send a bearer token, or name the wallet with ?wallet=', {
+          fieldErrors: { 'query.wallet': ['required without a bearer token'] },
+        });
+      }
       return { status: 200, body: await t.views.myStatus(params.tournamentId, wallet) };
     },
     estimatePayout: async ({ params, body, req }) => ({

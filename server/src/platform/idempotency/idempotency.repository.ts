@@ -32,16 +32,23 @@ export class IdempotencyRepository {
     this.sql = directSql(orm);
   }
 
-  /** Inserts an in-flight row for the key; its id, or undefined when the key already has one. */
-  async insertInFlight(ref: IdempotencyKeyRef, fingerprint: string, ttlMs: number): Promise<string | undefined> {
-    const [inserted] = await this.execute<{ id: string }>(
+  /**
+   * Inserts an in-flight row for the key: its id and the lock this execution holds (`locked_at` in
+   * microseconds, exact), or undefined when the key already has one.
+   */
+  async insertInFlight(
+    ref: IdempotencyKeyRef,
+    fingerprint: string,
+    ttlMs: number,
+  ): Promise<{ id: string; lock: string } | undefined> {
+    const [inserted] = await this.execute<{ id: string; lock: string }>(
       `insert into idempotency_keys (tenant_id, caller, route, idempotency_key, fingerprint, state, locked_at, created_at, expires_at)
        values (?, ?, ?, ?, ?, 'in_flight', now(), now(), now() + (? || ' milliseconds')::interval)
        on conflict (tenant_id, caller, route, idempotency_key) do nothing
-       returning id`,
+       returning id, (extract(epoch from locked_at) * 1000000)::bigint::text as lock`,
       [ref.tenantId, ref.caller, ref.route, ref.key, fingerprint, String(ttlMs)],
     );
-    return inserted ? String(inserted.id) : undefined;
+    return inserted ? { id: String(inserted.id), lock: inserted.lock } : undefined;
   }
 
   async find(ref: IdempotencyKeyRef): Promise<IdempotencyRow | undefined> {
@@ -60,16 +67,35 @@ export class IdempotencyRepository {
     await this.execute('delete from idempotency_keys where id = ? and expires_at <= now()', [id]);
   }
 
-  /** Takes over an in-flight row whose lock is older than `lockTimeoutMs`; false when someone else did. */
-  async takeOver(id: string, lockTimeoutMs: number): Promise<boolean> {
-    const taken = await this.execute<{ id: string }>(
-      `update idempotency_keys set locked_at = now()
+  /**
+   * Takes over an in-flight row whose lock is older than `lockTimeoutMs`: the new lock, or
+   * undefined when someone else did.
+   */
+  async takeOver(id: string, lockTimeoutMs: number): Promise<string | undefined> {
+    const [taken] = await this.execute<{ lock: string }>(
+      `update idempotency_keys set locked_at = clock_timestamp()
         where id = ? and state = 'in_flight'
           and locked_at < now() - (? || ' milliseconds')::interval
-        returning id`,
+        returning (extract(epoch from locked_at) * 1000000)::bigint::text as lock`,
       [id, String(lockTimeoutMs)],
     );
-    return taken.length > 0;
+    return taken?.lock;
+  }
+
+  /**
+   * Takes over an in-flight row whose execution is known to have ended without an effect (its
+   * release was lost), at once: only while `lock` is still the row's lock (nobody took it over
+   * since) and its effect has not started. The new lock, or undefined.
+   */
+  async takeOverEnded(id: string, lock: string): Promise<string | undefined> {
+    const [taken] = await this.execute<{ lock: string }>(
+      `update idempotency_keys set locked_at = clock_timestamp()
+        where id = ? and state = 'in_flight' and effect_started_at is null
+          and (extract(epoch from locked_at) * 1000000)::bigint = ?::bigint
+        returning (extract(epoch from locked_at) * 1000000)::bigint::text as lock`,
+      [id, lock],
+    );
+    return taken?.lock;
   }
 
   async complete(id: string, status: number, body: unknown): Promise<void> {
@@ -79,11 +105,15 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Deletes an in-flight row whose effect never started. */
-  async release(id: string): Promise<void> {
+  /**
+   * Deletes an in-flight row whose effect never started — only while `lock` is still its lock when
+   * given, so a release that arrives late never deletes the row of an execution that took it over.
+   */
+  async release(id: string, lock?: string): Promise<void> {
     await this.execute(
-      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null`,
-      [id],
+      `delete from idempotency_keys where id = ? and state = 'in_flight' and effect_started_at is null
+          and (?::text is null or (extract(epoch from locked_at) * 1000000)::bigint = ?::bigint)`,
+      [id, lock ?? null, lock ?? null],
     );
   }
 

@@ -35,6 +35,8 @@ export interface IdempotencySettings {
    * never started, answered with its pending answer (or resumed) when it did.
    */
   readonly lockTimeoutMs: number;
+  /** How often a release the database did not take is tried again (500 ms). */
+  readonly releaseRetryMs?: number;
 }
 
 /** Fingerprint of what makes two requests "the same": path, query and body, key order aside. */
@@ -57,6 +59,16 @@ export function requestFingerprint(path: string, query: unknown, body: unknown):
  */
 export class IdempotencyService {
   private readonly wakeups = new EventEmitter();
+  /**
+   * Records whose execution ended without an effect but whose release did not reach the database
+   * (it was down): record id → the lock that execution held and until when the release is retried.
+   * A retry that reaches this instance takes such a record over at once (`begin`); one that
+   * reaches another instance waits for the release, which is retried in the background until the
+   * database answers or the lock times out anyway.
+   */
+  private readonly unreleased = new Map<string, { lock: string; until: number }>();
+  /** The lock each execution running on this instance holds, by record id. */
+  private readonly locks = new Map<string, string>();
 
   constructor(
     private readonly keys: IdempotencyRepository,
@@ -70,7 +82,7 @@ export class IdempotencyService {
     let backoff = 25;
     for (;;) {
       const inserted = await this.keys.insertInFlight(scope, fingerprint, this.settings.ttlMs);
-      if (inserted) return { kind: 'proceed', recordId: inserted, resumed: false };
+      if (inserted) return this.proceed(inserted.id, inserted.lock, false);
 
       const row = await this.keys.find(scope);
       if (!row) continue; // removed between our insert and select: try again
@@ -86,14 +98,23 @@ export class IdempotencyService {
         row.effect_started_at !== null && row.pending_status !== null
           ? { status: row.pending_status, body: row.pending_body }
           : undefined;
+      const unreleased = this.unreleased.get(String(row.id));
+      if (unreleased && row.effect_started_at === null) {
+        // Its execution ended here without an effect; only the release was lost. The update checks
+        // both again in the database: a record whose effect started is never taken over to redo it.
+        this.unreleased.delete(String(row.id));
+        const lock = await this.keys.takeOverEnded(String(row.id), unreleased.lock);
+        if (lock) return this.proceed(String(row.id), lock, false);
+        continue;
+      }
       if (new Date(row.locked_at).getTime() < Date.now() - this.settings.lockTimeoutMs) {
         if (pending) {
           // The execution died after its effect was accepted: its pending answer is the answer.
           await this.complete(scope, String(row.id), pending);
           return { kind: 'replay', response: pending };
         }
-        const taken = await this.keys.takeOver(row.id, this.settings.lockTimeoutMs);
-        if (taken) return { kind: 'proceed', recordId: String(row.id), resumed: row.effect_started_at !== null };
+        const lock = await this.keys.takeOver(row.id, this.settings.lockTimeoutMs);
+        if (lock) return this.proceed(String(row.id), lock, row.effect_started_at !== null);
         continue;
       }
       const remaining = deadline - Date.now();
@@ -103,8 +124,14 @@ export class IdempotencyService {
     }
   }
 
+  private proceed(recordId: string, lock: string, resumed: boolean): IdempotencyBegin {
+    this.locks.set(recordId, lock);
+    return { kind: 'proceed', recordId, resumed };
+  }
+
   /** Stores the response of the request that ran, so duplicates replay it. */
   async complete(scope: IdempotencyScope, recordId: string, response: StoredResponse): Promise<void> {
+    this.locks.delete(recordId);
     await this.keys.complete(recordId, response.status, response.body);
     this.wakeups.emit(scopeKey(scope));
   }
@@ -114,8 +141,42 @@ export class IdempotencyService {
    * — unless its effect started: then the row stays, and a retry gets the recorded outcome.
    */
   async release(scope: IdempotencyScope, recordId: string): Promise<void> {
-    await this.keys.release(recordId);
+    const lock = this.locks.get(recordId);
+    this.locks.delete(recordId);
+    try {
+      await this.keys.release(recordId, lock);
+    } catch (err) {
+      // The database is out of reach (the usual reason a request failed at all): remember the
+      // record so a retry here takes it over, and keep releasing it until the database answers.
+      if (lock !== undefined) {
+        this.unreleased.set(recordId, { lock, until: Date.now() + this.settings.lockTimeoutMs });
+        void this.releaseLater(scope, recordId);
+      }
+      throw err;
+    }
     this.wakeups.emit(scopeKey(scope));
+  }
+
+  /** Retries a lost release every `releaseRetryMs` until it succeeds, the record is taken over, or its lock times out. */
+  private async releaseLater(scope: IdempotencyScope, recordId: string): Promise<void> {
+    for (;;) {
+      await sleep(this.settings.releaseRetryMs ?? 500, undefined, { ref: false });
+      const entry = this.unreleased.get(recordId);
+      if (!entry) return; // taken over by a retry on this instance
+      if (Date.now() > entry.until) {
+        this.unreleased.delete(recordId);
+        return; // the lock has timed out: any retry takes the record over now
+      }
+      try {
+        // Conditional on the lock: a retry that took the record over in the meantime keeps it.
+        await this.keys.release(recordId, entry.lock);
+        this.unreleased.delete(recordId);
+        this.wakeups.emit(scopeKey(scope));
+        return;
+      } catch {
+        // still down; try again
+      }
+    }
   }
 
   /** Deletes expired records; returns how many. */

@@ -19,6 +19,7 @@ import { Migration20261126120000TournamentCancellation } from './Migration202611
 import { Migration20261127000000CreatorFees } from './Migration20261127000000CreatorFees.js';
 import { Migration20261127010000Withdrawals } from './Migration20261127010000Withdrawals.js';
 import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
+import { Migration20261127040000BridgeDepositConflicts } from './Migration20261127040000BridgeDepositConflicts.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
 
 /**
@@ -47,5 +48,9 @@ export const migrationsList = [
   { name: 'Migration20261127000000CreatorFees', class: Migration20261127000000CreatorFees },
   { name: 'Migration20261127010000Withdrawals', class: Migration20261127010000Withdrawals },
   { name: 'Migration20261127020000BridgeDeposits', class: Migration20261127020000BridgeDeposits },
+  {
+    name: 'Migration20261127040000BridgeDepositConflicts',
+    class: Migration20261127040000BridgeDepositConflicts,
+  },
   { name: 'Migration20261127100000FundReservations', class: Migration20261127100000FundReservations },
 ];
