@@ -1,7 +1,15 @@
 /**
- * Writes `src/namespaces.generated.ts`: one typed interface per contract router, with the route's
- * summary and description as JSDoc on every method (so they reach IDE hovers) and the router's
- * own doc comment on its namespace. `namespaces.test.ts` fails when the file is stale.
+ * Writes the SDK's public types from the contract:
+ *
+ * - `src/api.generated.ts`: plain TypeScript for what every route takes and answers (one
+ *   `…Input` interface and one `…Output` type per route), the contract's named schemas (`Duel`,
+ *   `User`, `BuyEstimate`, …) and its error codes. Declarations, not zod or ts-rest generics, so
+ *   a project that imports the SDK type-checks in about a second.
+ * - `src/namespaces.generated.ts`: one interface per contract router, with the route's summary
+ *   and description as JSDoc on every method (so they reach IDE hovers) and the router's own doc
+ *   comment on its namespace.
+ *
+ * `namespaces.test.ts` fails when either file is stale.
  *
  *   pnpm --filter @duelkit/sdk generate
  */
@@ -9,14 +17,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { routeMeta } from '@duelkit/contract';
+import { ErrorCodeSchema, FieldErrorsSchema, namedSchemas, routeMeta } from '@duelkit/contract';
 import prettier from 'prettier';
+import { z } from 'zod';
 import ts from 'typescript';
 import { namespaces, type Host } from '../src/internal/namespaces.js';
 import { paginationOf } from '../src/internal/pagination.js';
+import { createEmitter, type Emitter } from './zod-to-ts.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const OUTPUT = resolve(here, '../src/namespaces.generated.ts');
+export const API_OUTPUT = resolve(here, '../src/api.generated.ts');
 const CONTRACT_SRC = resolve(here, '../../contract/src');
 const ROOT_ROUTER: Record<Host, { file: string; name: string; type: string }> = {
   markets: { file: 'markets/index.ts', name: 'marketsContract', type: 'Markets' },
@@ -125,66 +136,150 @@ function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-function routerMembers(router: AppRouter, access: string, host: Host, call: string, indent: string): string[] {
-  const out: string[] = [];
+/** Zod schemas of a route's parts, as ts-rest keeps them (a `c.type<…>()` or `c.noBody()` is not one). */
+function zodOf(value: unknown): z.ZodTypeAny | undefined {
+  return value instanceof z.ZodType ? value : undefined;
+}
+
+interface Collected {
+  emitter: Emitter;
+  /** Declarations of the routes' input and output types. */
+  routes: string[];
+}
+
+/** Declares `<Name>Input` (when the route takes anything) and `<Name>Output`; answers the method's type. */
+function routeTypes(route: AppRoute, name: string, out: Collected): string {
+  const { emitter } = out;
+  const parts: string[] = [];
+  const params = zodOf(route.pathParams);
+  const query = zodOf(route.query);
+  const body = route.method === 'GET' ? undefined : zodOf((route as { body?: unknown }).body);
+  if (params) parts.push(`  params: ${emitter.type(params, 'input', '  ')};`);
+  if (query) parts.push(`  query: ${emitter.type(query, 'input', '  ')};`);
+  if (body) parts.push(`  body: ${emitter.type(body, 'input', '  ')};`);
+  const label = `\`${route.method} ${route.path}\``;
+  if (parts.length > 0) {
+    out.routes.push(`/** What ${label} takes. */\nexport interface ${name}Input {\n${parts.join('\n')}\n}`);
+  }
+  const responses = route.responses as Record<string, unknown>;
+  const success = ['200', '201', '202'].filter((s) => s in responses);
+  const outputs = success.map((s) => {
+    const schema = zodOf(responses[s]);
+    return schema ? emitter.type(schema, 'output') : 'unknown';
+  });
+  out.routes.push(
+    `/** What ${label} answers on success, read leniently: enums also admit values added later. */\n` +
+      `export type ${name}Output = ${outputs.length > 0 ? [...new Set(outputs)].join(' | ') : 'unknown'};`,
+  );
+  const input = parts.length > 0 ? `${name}Input` : 'void';
+  const spec = paginationOf(route);
+  return spec
+    ? `PaginatedMethod<${input}, ${name}Output, ${name}Output['${spec.items}'][number]>`
+    : `Method<${input}, ${name}Output>`;
+}
+
+function routerMembers(
+  router: AppRouter,
+  typeName: string,
+  host: Host,
+  call: string,
+  indent: string,
+  out: Collected,
+): string[] {
+  const members: string[] = [];
   for (const [key, entry] of Object.entries(router)) {
-    const path = `${access}['${key}']`;
+    const name = `${typeName}${pascal(key)}`;
     if (isAppRoute(entry)) {
-      const spec = paginationOf(entry);
-      const type = spec ? `PaginatedRouteMethod<${path}, '${spec.items}'>` : `RouteMethod<${path}>`;
-      out.push(comment(routeDoc(entry, host, `${call}.${key}`), indent), `${indent}readonly ${key}: ${type};`);
+      members.push(
+        comment(routeDoc(entry, host, `${call}.${key}`), indent),
+        `${indent}readonly ${key}: ${routeTypes(entry, name, out)};`,
+      );
     } else {
-      out.push(
+      members.push(
         `${indent}readonly ${key}: {`,
-        ...routerMembers(entry, path, host, `${call}.${key}`, `${indent}  `),
+        ...routerMembers(entry, name, host, `${call}.${key}`, `${indent}  `, out),
         `${indent}};`,
       );
     }
   }
-  return out;
+  return members;
 }
 
-/** The generated file's text, formatted with the repository's Prettier settings. */
-export async function renderNamespaces(): Promise<string> {
+const HEADER = [
+  '// Generated by `pnpm --filter @duelkit/sdk generate` from @duelkit/contract: do not edit by hand.',
+  '// sdk/scripts/namespaces.test.ts fails when this file is stale.',
+];
+
+async function format(text: string, file: string): Promise<string> {
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(text, { ...options, filepath: file });
+}
+
+/** Both generated files' text, formatted with the repository's Prettier settings. */
+export async function renderGenerated(): Promise<{ namespaces: string; api: string }> {
   const entries = namespaces();
   const docs = { markets: routerDocs('markets'), tournaments: routerDocs('tournaments') };
   const extensions = entries.flatMap((e) => (EXTENSIONS[e.name] ? [EXTENSIONS[e.name]!] : []));
-  const parts: string[] = [
-    '// Generated by `pnpm --filter @duelkit/sdk generate` from @duelkit/contract: do not edit by hand.',
-    '// sdk/scripts/namespaces.test.ts fails when this file is stale.',
-    "import type { marketsContract, tournamentsContract } from '@duelkit/contract';",
-    ...extensions.map((x) => `import type { ${x.type} } from '${x.from}';`),
-    "import type { PaginatedRouteMethod, RouteMethod } from './core/types.js';",
-    '',
-    'type Markets = typeof marketsContract;',
-    'type Tournaments = typeof tournamentsContract;',
+  // The contract's named schemas, and the error codes (named here so answers do not repeat them).
+  const named = { ErrorCode: ErrorCodeSchema, FieldErrors: FieldErrorsSchema, ...namedSchemas };
+  const collected: Collected = { emitter: createEmitter(named), routes: [] };
+  // Every named schema, in this order, whether or not a route answers it directly.
+  for (const schema of Object.values(named)) collected.emitter.type(schema, 'output');
+
+  const members = entries.map((e) =>
+    routerMembers(e.router, pascal(e.name), e.host, `client.${e.name}`, '  ', collected),
+  );
+  const typeNames = [
+    ...new Set(
+      [...collected.routes, ...collected.emitter.declarations()]
+        .join('\n')
+        .match(/(?<=^export (?:interface|type) )\w+/gm),
+    ),
   ];
-  for (const e of entries) {
+  const used = (text: string) => typeNames.filter((n) => new RegExp(`\\b${n}\\b`).test(text));
+
+  const parts: string[] = [...HEADER, ...extensions.map((x) => `import type { ${x.type} } from '${x.from}';`)];
+  const body: string[] = [];
+  entries.forEach((e, i) => {
     const ext = EXTENSIONS[e.name];
     const doc = docs[e.host].get(e.key) || `Routes of the ${e.host} host's \`${e.key}\` router.`;
-    parts.push(
+    body.push(
       '',
       comment([doc], ''),
       `export interface ${pascal(e.name)}Namespace${ext ? ` extends ${ext.type}` : ''} {`,
-      ...routerMembers(e.router, `${ROOT_ROUTER[e.host].type}['${e.key}']`, e.host, `client.${e.name}`, '  '),
+      ...members[i]!,
       '}',
     );
-  }
-  parts.push(
+  });
+  body.push(
     '',
     '/** The namespaces of `DuelkitClient`, one per contract router; the client binds them at construction. */',
     'export abstract class DuelkitNamespaces {',
   );
   for (const e of entries) {
     const doc = docs[e.host].get(e.key) || `Routes of the ${e.host} host's \`${e.key}\` router.`;
-    parts.push(comment([doc], '  '), `  declare readonly ${e.name}: ${pascal(e.name)}Namespace;`);
+    body.push(comment([doc], '  '), `  declare readonly ${e.name}: ${pascal(e.name)}Namespace;`);
   }
-  parts.push('}', '');
-  const options = (await prettier.resolveConfig(OUTPUT)) ?? {};
-  return prettier.format(parts.join('\n'), { ...options, filepath: OUTPUT });
+  body.push('}', '');
+  const bodyText = body.join('\n');
+  parts.push(
+    `import type { ${used(bodyText).join(', ')} } from './api.generated.js';`,
+    "import type { Method, PaginatedMethod } from './core/types.js';",
+    bodyText,
+  );
+
+  const api = [
+    ...HEADER,
+    '',
+    ...collected.emitter.declarations().flatMap((d) => [d, '']),
+    ...collected.routes.flatMap((d) => [d, '']),
+  ].join('\n');
+  return { namespaces: await format(parts.join('\n'), OUTPUT), api: await format(api, API_OUTPUT) };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  writeFileSync(OUTPUT, await renderNamespaces());
-  console.log(`wrote ${OUTPUT}`);
+  const generated = await renderGenerated();
+  writeFileSync(API_OUTPUT, generated.api);
+  writeFileSync(OUTPUT, generated.namespaces);
+  console.log(`wrote ${API_OUTPUT} and ${OUTPUT}`);
 }

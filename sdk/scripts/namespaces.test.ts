@@ -3,11 +3,13 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { marketsContract, tournamentsContract } from '@duelkit/contract';
 import { describe, expect, it } from 'vitest';
 import { DuelkitClient } from '../src/client.js';
-import { OUTPUT, renderNamespaces } from './generate-namespaces.js';
+import { API_OUTPUT, OUTPUT, renderGenerated } from './generate-namespaces.js';
 
-describe('src/namespaces.generated.ts', () => {
-  it('matches the contract (run `pnpm --filter @duelkit/sdk generate` after a contract change)', async () => {
-    expect(readFileSync(OUTPUT, 'utf8')).toBe(await renderNamespaces());
+describe('generated types', () => {
+  it('match the contract (run `pnpm --filter @duelkit/sdk generate` after a contract change)', async () => {
+    const generated = await renderGenerated();
+    expect(readFileSync(API_OUTPUT, 'utf8')).toBe(generated.api);
+    expect(readFileSync(OUTPUT, 'utf8')).toBe(generated.namespaces);
   });
 });
 
