@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { ErrorCodeSchema, FieldErrorsSchema, namedSchemas, routeMeta } from '@duelkit/contract';
+import { ErrorCodeSchema, FieldErrorsSchema, JsonValueSchema, namedSchemas, routeMeta } from '@duelkit/contract';
 import prettier from 'prettier';
 import { z } from 'zod';
 import ts from 'typescript';
@@ -222,7 +222,14 @@ export async function renderGenerated(): Promise<{ namespaces: string; api: stri
   const extensions = entries.flatMap((e) => (EXTENSIONS[e.name] ? [EXTENSIONS[e.name]!] : []));
   // The contract's named schemas, and the error codes (named here so answers do not repeat them).
   const named = { ErrorCode: ErrorCodeSchema, FieldErrors: FieldErrorsSchema, ...namedSchemas };
-  const collected: Collected = { emitter: createEmitter(named), routes: [] };
+  const handWritten = {
+    JsonValue: {
+      schema: JsonValueSchema,
+      declaration:
+        'export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
+    },
+  };
+  const collected: Collected = { emitter: createEmitter(named, handWritten), routes: [] };
   // Every named schema, in this order, whether or not a route answers it directly.
   for (const schema of Object.values(named)) collected.emitter.type(schema, 'output');
 

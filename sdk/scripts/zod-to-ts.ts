@@ -51,6 +51,9 @@ function optionalIn(schema: z.ZodTypeAny, mode: Mode): boolean {
   const def = schema._def as Def & { innerType?: z.ZodTypeAny; schema?: z.ZodTypeAny; in?: z.ZodTypeAny };
   switch (def.typeName) {
     case K.ZodOptional:
+    // zod leaves out a key whose type admits undefined.
+    case K.ZodUnknown:
+    case K.ZodAny:
       return true;
     case K.ZodDefault:
     case K.ZodCatch:
@@ -82,11 +85,21 @@ function arrayOf(item: string): string {
   return IDENT.test(item) || /^'[^']*'$|^"[^"]*"$/.test(item) ? `${item}[]` : `Array<${item}>`;
 }
 
-export function createEmitter(named: Record<string, z.ZodTypeAny>): Emitter {
+/** A type zod cannot describe (a `z.custom<T>()`), declared by hand under its name. */
+export interface HandWritten {
+  schema: z.ZodTypeAny;
+  declaration: string;
+}
+
+export function createEmitter(
+  named: Record<string, z.ZodTypeAny>,
+  handWritten: Record<string, HandWritten> = {},
+): Emitter {
   const nameOf = new Map<z.ZodTypeAny, string>();
   for (const [name, schema] of Object.entries(named)) nameOf.set(schema, name);
   const emitted = new Map<string, string>();
   const pending = new Set<string>();
+  const byHand = new Map(Object.entries(handWritten).map(([name, h]) => [h.schema, { name, ...h }]));
 
   const isEnum = (schema: z.ZodTypeAny) => (schema._def as Def).typeName === K.ZodEnum;
 
@@ -104,6 +117,11 @@ export function createEmitter(named: Record<string, z.ZodTypeAny>): Emitter {
   }
 
   function type(schema: z.ZodTypeAny, mode: Mode, indent = ''): string {
+    const manual = byHand.get(schema);
+    if (manual) {
+      if (!emitted.has(manual.name)) emitted.set(manual.name, `${doc(descriptionOf(schema), '')}${manual.declaration}`);
+      return manual.name;
+    }
     const name = nameOf.get(schema);
     if (name && isEnum(schema)) {
       declare(name, schema);

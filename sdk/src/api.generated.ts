@@ -343,6 +343,9 @@ export interface SportsProxyRequest {
   method?: string | undefined;
 }
 
+/** Upstream JSON, passed through unchanged (usually an object with `data`) */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 export interface SportsMeta {
   fromCache: boolean;
   /** True when served from cache past its fresh window while a refresh runs */
@@ -357,7 +360,7 @@ export interface SportsMeta {
 
 export interface SportsResponse {
   /** Upstream JSON, passed through unchanged (usually an object with `data`) */
-  data: unknown;
+  data: JsonValue;
   _meta: SportsMeta;
 }
 
@@ -1243,7 +1246,7 @@ export type AuthCheckUsernameOutput = {
 export interface AuthProfileImageInput {
   body: {
     /** The image file (PNG, JPEG, WebP or GIF, at most 5 MB) */
-    image: unknown;
+    image?: unknown | undefined;
   };
 }
 
