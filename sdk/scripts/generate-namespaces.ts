@@ -243,7 +243,13 @@ export async function renderGenerated(): Promise<{ namespaces: string; api: stri
         .match(/(?<=^export (?:interface|type) )\w+/gm),
     ),
   ];
-  const used = (text: string) => typeNames.filter((n) => new RegExp(`\\b${n}\\b`).test(text));
+  const used = (text: string) => {
+    const code = text
+      .split('\n')
+      .filter((l) => !/^\s*(\/\*\*|\*)/.test(l))
+      .join('\n');
+    return typeNames.filter((n) => new RegExp(`\\b${n}\\b`).test(code));
+  };
 
   const parts: string[] = [...HEADER, ...extensions.map((x) => `import type { ${x.type} } from '${x.from}';`)];
   const body: string[] = [];

@@ -94,11 +94,15 @@ describe('generated plain types', () => {
     )!;
     const host = ts.createCompilerHost(config.options);
     const text = lines.join('\n');
-    const { getSourceFile, fileExists, readFile } = host;
+    const real = {
+      getSourceFile: host.getSourceFile.bind(host),
+      fileExists: host.fileExists.bind(host),
+      readFile: host.readFile.bind(host),
+    };
     host.getSourceFile = (name, version, ...rest) =>
-      name === file ? ts.createSourceFile(name, text, version) : getSourceFile.call(host, name, version, ...rest);
-    host.fileExists = (name) => name === file || fileExists.call(host, name);
-    host.readFile = (name) => (name === file ? text : readFile.call(host, name));
+      name === file ? ts.createSourceFile(name, text, version) : real.getSourceFile(name, version, ...rest);
+    host.fileExists = (name) => name === file || real.fileExists(name);
+    host.readFile = (name) => (name === file ? text : real.readFile(name));
     const program = ts.createProgram([file], { ...config.options, noEmit: true }, host);
     const errors = program.getSemanticDiagnostics(program.getSourceFile(file)).map((d) => {
       const line = d.start === undefined ? '' : (lines[d.file!.getLineAndCharacterOfPosition(d.start).line] ?? '');

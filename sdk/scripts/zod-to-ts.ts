@@ -50,8 +50,8 @@ function descriptionOf(schema: z.ZodTypeAny): string | undefined {
 function optionalIn(schema: z.ZodTypeAny, mode: Mode): boolean {
   const def = schema._def as Def & { innerType?: z.ZodTypeAny; schema?: z.ZodTypeAny; in?: z.ZodTypeAny };
   switch (def.typeName) {
+    // zod also leaves out a key whose type admits undefined (unknown, any).
     case K.ZodOptional:
-    // zod leaves out a key whose type admits undefined.
     case K.ZodUnknown:
     case K.ZodAny:
       return true;
@@ -144,9 +144,12 @@ export function createEmitter(
         key === discriminator
           ? structural(value, 'input', inner)
           : type(value, mode, inner).replace(/ \| undefined$/, '');
-      return `${doc(descriptionOf(value), inner)}${inner}${prop}${opt ? '?' : ''}: ${t}${opt ? ' | undefined' : ''};`;
+      const orUndefined = opt && t !== 'unknown' ? ' | undefined' : '';
+      return `${doc(descriptionOf(value), inner)}${inner}${prop}${opt ? '?' : ''}: ${t}${orUndefined};`;
     });
-    return lines.length === 0 ? '{}' : `{\n${lines.join('\n')}\n${indent}}`;
+    if (lines.length > 0) return `{\n${lines.join('\n')}\n${indent}}`;
+    // No fields: nothing to send; an answer may still carry fields added later.
+    return mode === 'input' ? 'Record<string, never>' : 'Record<string, unknown>';
   }
 
   function structural(schema: z.ZodTypeAny, mode: Mode, indent: string): string {

@@ -1246,7 +1246,7 @@ export type AuthCheckUsernameOutput = {
 export interface AuthProfileImageInput {
   body: {
     /** The image file (PNG, JPEG, WebP or GIF, at most 5 MB) */
-    image?: unknown | undefined;
+    image?: unknown;
   };
 }
 
@@ -1376,7 +1376,7 @@ export type AdminAuthLoginOutput =
 
 /** What `POST /svc/admin/auth/2fa/setup` takes. */
 export interface AdminAuthTwoFactorSetupInput {
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/admin/auth/2fa/setup` answers on success, read leniently: enums also admit values added later. */
@@ -3033,7 +3033,7 @@ export type ProtocolStatsSummaryOutput = {
 
 /** What `POST /svc/protocol-stats/refresh` takes. */
 export interface ProtocolStatsRefreshInput {
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/protocol-stats/refresh` answers on success, read leniently: enums also admit values added later. */
@@ -4489,7 +4489,7 @@ export interface AdminMarketContinueRefundsInput {
     /** On-chain duel id (0x + 64 hex) */
     duelId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/admin/market/continue-refunds/:duelId` answers on success, read leniently: enums also admit values added later. */
@@ -4917,7 +4917,7 @@ export interface PacksPublishInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/creator/packs/:packId/publish` answers on success, read leniently: enums also admit values added later. */
@@ -5064,7 +5064,7 @@ export interface PacksEnterInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/:packId/enter` answers on success, read leniently: enums also admit values added later. */
@@ -5158,7 +5158,7 @@ export type PacksMeOutput = {
 
 /** What `POST /svc/packs/admin/packs/schedule-tick` takes. */
 export interface PacksAdminScheduleTickInput {
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/schedule-tick` answers on success, read leniently: enums also admit values added later. */
@@ -5221,7 +5221,7 @@ export interface PacksAdminPublishInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/publish` answers on success, read leniently: enums also admit values added later. */
@@ -5233,7 +5233,7 @@ export interface PacksAdminLockInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/lock` answers on success, read leniently: enums also admit values added later. */
@@ -5300,7 +5300,7 @@ export interface PacksAdminSettleInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/settle` answers on success, read leniently: enums also admit values added later. */
@@ -5326,7 +5326,7 @@ export interface PacksAdminSubmitPayoutRootInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/onchain/submit-payout-root` answers on success, read leniently: enums also admit values added later. */
@@ -5352,7 +5352,7 @@ export interface PacksAdminSubmitRefundRootInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/onchain/submit-refund-root` answers on success, read leniently: enums also admit values added later. */
@@ -5378,7 +5378,7 @@ export interface PacksAdminAutoClaimPayoutsInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/onchain/auto-claim-payouts` answers on success, read leniently: enums also admit values added later. */
@@ -5404,7 +5404,7 @@ export interface PacksAdminAutoClaimRefundsInput {
     /** Pack id (uuid) */
     packId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /svc/packs/admin/packs/:packId/onchain/auto-claim-refunds` answers on success, read leniently: enums also admit values added later. */
@@ -5648,7 +5648,7 @@ export type TournamentsAuthCheckOutput = {
 
 /** What `POST /user/auth/login` takes. */
 export interface TournamentsAuthLoginInput {
-  body: {} | undefined;
+  body: Record<string, never> | undefined;
 }
 
 /** What `POST /user/auth/login` answers on success, read leniently: enums also admit values added later. */
@@ -5667,7 +5667,7 @@ export interface TournamentsAdminSetRootInput {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /api/tournaments/admin/tournaments/:tournamentId/set-root` answers on success, read leniently: enums also admit values added later. */
@@ -5735,7 +5735,7 @@ export interface TournamentsAdminSetPayoutRootOnchainInput {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
   };
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /api/tournaments/admin/tournaments/:tournamentId/set-payout-root-onchain` answers on success, read leniently: enums also admit values added later. */
@@ -5901,7 +5901,7 @@ export type TournamentsAdminCanProceedOutput = {
 
 /** What `POST /api/tournaments/admin/disputes/process-expired` takes. */
 export interface TournamentsAdminProcessExpiredInput {
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /api/tournaments/admin/disputes/process-expired` answers on success, read leniently: enums also admit values added later. */
@@ -6113,7 +6113,7 @@ export type TournamentsAdminDisputesOutput = {
 
 /** What `POST /api/tournaments/admin/automation/run` takes. */
 export interface TournamentsAdminAutomationRunInput {
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /api/tournaments/admin/automation/run` answers on success, read leniently: enums also admit values added later. */
@@ -6131,7 +6131,7 @@ export type TournamentsAdminAutomationRunOutput = {
 
 /** What `POST /api/tournaments/admin/automation/settle-ready` takes. */
 export interface TournamentsAdminAutomationSettleReadyInput {
-  body: {};
+  body: Record<string, never>;
 }
 
 /** What `POST /api/tournaments/admin/automation/settle-ready` answers on success, read leniently: enums also admit values added later. */
@@ -6284,7 +6284,7 @@ export interface TournamentsAdminSetRefundRootOnchainInput {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
   };
-  body: {} | undefined;
+  body: Record<string, never> | undefined;
 }
 
 /** What `POST /api/tournaments/admin/tournaments/:tournamentId/set-refund-root-onchain` answers on success, read leniently: enums also admit values added later. */
@@ -6309,7 +6309,7 @@ export type TournamentsAdminSetRefundRootOnchainOutput = {
 
 /** What `POST /api/tournaments/admin/automation/process-timeouts` takes. */
 export interface TournamentsAdminProcessTimeoutsInput {
-  body: {} | undefined;
+  body: Record<string, never> | undefined;
 }
 
 /** What `POST /api/tournaments/admin/automation/process-timeouts` answers on success, read leniently: enums also admit values added later. */
@@ -6916,7 +6916,7 @@ export interface TournamentsWithdrawInput {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
   };
-  body: {} | undefined;
+  body: Record<string, never> | undefined;
 }
 
 /** What `POST /api/tournaments/:tournamentId/withdraw` answers on success, read leniently: enums also admit values added later. */

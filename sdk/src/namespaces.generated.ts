@@ -467,9 +467,6 @@ import type {
   TournamentsRequestCancelOutput,
   TournamentsRefundProofInput,
   TournamentsRefundProofOutput,
-  Admin,
-  Withdrawal,
-  Tournament,
 } from './api.generated.js';
 import type { Method, PaginatedMethod } from './core/types.js';
 
