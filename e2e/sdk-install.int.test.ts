@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { DuelkitClient } from '@duelkit/sdk';
+import { chainNow, signedInClient, until, UNIT } from './support.js';
 
 const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -60,6 +63,18 @@ try {
 console.log(JSON.stringify({ signer: signer.address, user, limit, missing }));
 `;
 
+/** The README's quickstart and trade snippets, as one program: what a builder copies first. */
+function readmeProgram(): string {
+  const readme = readFileSync(join(SDK_DIR, 'README.md'), 'utf8');
+  const block = (heading: string) => {
+    const section = readme.slice(readme.indexOf(`\n## ${heading}\n`));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    if (!code) throw new Error(`README.md has no TypeScript block under "## ${heading}"`);
+    return code;
+  };
+  return `${block('Quickstart')}\n${block('Trade')}`;
+}
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -72,7 +87,7 @@ const TSCONFIG = {
     outDir: 'out',
     types: ['node'],
   },
-  files: ['main.ts'],
+  files: ['main.ts', 'readme.ts'],
 };
 
 /** Three lines against the SDK alone: what its declarations cost the compiler. */
@@ -89,7 +104,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'duelkit-sdk-install-'));
   const packed = join(dir, 'packed');
   mkdirSync(packed);
-  const serverStarted = startTestServer();
+  const serverStarted = startTestServer({
+    DUEL_PUBLIC_LEAD_SECONDS: '0',
+    INDEXER_INTERVAL_MS: '200',
+    JOBS_ENABLED: 'true',
+  });
   await ok('pnpm', ['run', 'build'], SDK_DIR, {}, 180_000);
   await ok('pnpm', ['pack', '--pack-destination', packed], SDK_DIR);
   const tarball = join(
@@ -110,6 +129,7 @@ beforeAll(async () => {
   );
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   writeFileSync(join(app, 'main.ts'), PROGRAM);
+  writeFileSync(join(app, 'readme.ts'), readmeProgram());
   writeFileSync(join(app, 'sdk-only.ts'), SDK_ONLY);
   const { outDir: _, ...noEmit } = TSCONFIG.compilerOptions;
   writeFileSync(
@@ -173,5 +193,50 @@ describe('the packed SDK in a new npm project on zod 4', () => {
     expect(result.user.address.toLowerCase()).not.toBe(result.signer.toLowerCase());
     expect(result.limit.address.toLowerCase()).toBe(result.user.address.toLowerCase());
     expect(result.missing).toBe('404 NOT_FOUND');
+  }, 240_000);
+
+  it("runs the README's quickstart and trade verbatim: a funded wallet buys into an open market", async () => {
+    const app = join(dir, 'app');
+    // What the README asks of the builder beforehand: a wallet whose managed wallet holds credits,
+    // and an open market (created by someone else).
+    const privateKey = generatePrivateKey();
+    const signer = privateKeyToAccount(privateKey);
+    const builder = new DuelkitClient({
+      marketsUrl: server.marketsUrl,
+      tournamentsUrl: server.tournamentsUrl,
+      builderApiKey: server.builderKey,
+      signer,
+    });
+    const { user } = await builder.auth.signIn({ username: `u_${signer.address.slice(2, 12).toLowerCase()}` });
+    await server.container.chain.mint('credits', user!.address as `0x${string}`, 500n * UNIT);
+    const { client: creator } = await signedInClient(server, 'readme_creator');
+    const now = await chainNow(server);
+    const { duelId } = await creator.duels.create({
+      body: {
+        question: 'Does the README work verbatim?',
+        category: 'Weather',
+        startTime: new Date(now + 1_000).toISOString(),
+        endTime: new Date(now + 3_600_000).toISOString(),
+        collateralStack: 'credits',
+      },
+    });
+    await until(
+      () => creator.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.chainState === 'confirmed',
+    );
+
+    const { stdout } = await ok(process.execPath, ['out/readme.js'], app, {
+      PRIVATE_KEY: privateKey,
+      DUELKIT_BUILDER_KEY: server.builderKey,
+      DUELKIT_MARKETS_URL: server.marketsUrl,
+      DUELKIT_TOURNAMENTS_URL: server.tournamentsUrl,
+    });
+    expect(stdout).toContain(`managedWallet: '${user!.address}'`);
+    expect(stdout).toMatch(/accepted 0x[0-9a-f]{64} expecting at least \d+ shares for 12500000000000000000/);
+    const shares = /holding (\d+) YES shares/.exec(stdout)?.[1];
+    expect(BigInt(shares ?? 0)).toBe(
+      await server.container.chain.sharesOf(duelId as `0x${string}`, user!.address as `0x${string}`, 0),
+    );
+    expect(BigInt(shares ?? 0)).toBeGreaterThan(0n);
   }, 120_000);
 });

@@ -7,13 +7,15 @@ import { marketsContract, tournamentsContract } from '@duelkit/contract';
 import { describe, expect, it } from 'vitest';
 import { DuelkitClient } from '../src/client.js';
 import { namespaces } from '../src/internal/namespaces.js';
-import { API_OUTPUT, OUTPUT, renderGenerated } from './generate-namespaces.js';
+import { API_OUTPUT, DOCS, OUTPUT, renderGenerated, withDocsTable } from './generate-namespaces.js';
 
 describe('generated types', () => {
   it('match the contract (run `pnpm --filter @duelkit/sdk generate` after a contract change)', async () => {
     const generated = await renderGenerated();
     expect(readFileSync(API_OUTPUT, 'utf8')).toBe(generated.api);
     expect(readFileSync(OUTPUT, 'utf8')).toBe(generated.namespaces);
+    const page = readFileSync(DOCS, 'utf8');
+    expect(page, 'the namespace table of docs/sdk.md').toBe(withDocsTable(page, generated.docsTable));
   });
 });
 

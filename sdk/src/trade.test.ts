@@ -1,7 +1,10 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { apiError, client, DUEL_ID, M, mockService } from '../test/mock-service.js';
+import type { BetsCreateInput, Duel } from './api.generated.js';
+import type { DuelkitClient } from './client.js';
 import { AbortError, ConflictError, TimeoutError } from './core/errors.js';
+import type { InputOf, OutputOf } from './core/types.js';
 import { fromBaseUnits, toBaseUnits } from './core/units.js';
 import { QuoteRejectedError } from './trade.js';
 
@@ -136,6 +139,13 @@ function fullDuel() {
     isCanonical: false,
   };
 }
+
+describe('method types', () => {
+  it('name what a route takes and answers', () => {
+    expectTypeOf<OutputOf<DuelkitClient['duels']['getById']>>().toEqualTypeOf<Duel>();
+    expectTypeOf<InputOf<DuelkitClient['bets']['create']>>().toEqualTypeOf<BetsCreateInput>();
+  });
+});
 
 describe('units', () => {
   it('converts whole units to base units and back, exactly', () => {

@@ -59,9 +59,10 @@ export interface BuyResult {
   idempotencyKey: string;
   /**
    * Reads the position until the chain and the indexer have the bet: resolves with the option's
-   * position once it holds at least `bet.minSharesOut` more shares than before the bet.
+   * position once it holds at least `bet.minSharesOut` more shares than before the bet. A plain
+   * function: `const { wait } = await client.trade.buy(…)` works.
    */
-  wait(options?: WaitOptions): Promise<Position>;
+  readonly wait: (options?: WaitOptions) => Promise<Position>;
 }
 
 /** The service declined to quote (`bets.estimateBuy` answered `success: false`): nothing was placed. */
