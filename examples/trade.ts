@@ -1,5 +1,6 @@
 /**
- * Create a market, quote a bet, place it with an idempotency key and wait until the chain has it.
+ * Create a market, then buy into it with `client.trade.buy` (quote and bet under one idempotency
+ * key) and wait until the chain has the bet.
  *
  *   DUELKIT_BUILDER_KEY=dk_… DUELKIT_PRIVATE_KEY=0x… pnpm --filter @duelkit/examples trade
  *
@@ -7,7 +8,7 @@
  * `pnpm credits:grant --address <managed address> --units 500` (the address is printed on failure).
  */
 import { privateKeyToAccount } from 'viem/accounts';
-import { DuelkitClient, isApiError } from '@duelkit/sdk';
+import { DuelkitClient, isApiError, QuoteRejectedError } from '@duelkit/sdk';
 
 const privateKey = process.env['DUELKIT_PRIVATE_KEY'] as `0x${string}` | undefined;
 if (!process.env['DUELKIT_BUILDER_KEY'] || !privateKey) {
@@ -28,7 +29,6 @@ async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Pro
   throw new Error('the chain did not confirm in time');
 }
 
-const UNIT = 10n ** 18n;
 let managed: string | undefined;
 try {
   const session = await client.auth.signIn({ username: `trader_${account.address.slice(2, 10).toLowerCase()}` });
@@ -47,31 +47,15 @@ try {
     (d) => d.chainState !== 'pending',
   );
 
-  const quote = await client.bets.estimateBuy({
-    body: { duelId, optionIndex: 0, betAmountUsdc: (10n * UNIT).toString(), slippageBps: 100 },
-  });
-  if (!quote.success) throw new Error(`${quote.code}: ${quote.message}`);
-  // The SDK sends an Idempotency-Key and reuses it on retries: one logical bet, one trade.
-  const bet = await client.bets.create({
-    body: {
-      estimate: quote.estimate,
-      duelId,
-      duelType: 'PREDICTION',
-      bet: 'YES',
-      optionIndex: 0,
-      betAmount: quote.estimate.amountIn,
-      betAmountUsdc: quote.estimate.amountIn,
-      slippageBps: 100,
-      tokenDecimals: 18,
-    },
-  });
-  const shares = await poll(
-    () => client.bets.userShares({ params: { duelId, address: managed as string } }),
-    (s) => s.shares[0]?.shares !== '0',
-  );
-  console.log(JSON.stringify({ duelId, txHash: bet.txHash, yesShares: shares.shares[0]?.shares }, null, 2));
+  // Quote, then place from that quote, under one Idempotency-Key: one call, at most one bet.
+  // The stake is paid by the managed wallet (session.user.address), not by the signer.
+  const { bet, wait } = await client.trade.buy({ duelId, option: 'YES', amount: '10', maxSlippageBps: 100 });
+  // Accepted, not final: wait (bounded) until the position is indexed.
+  const position = await wait({ timeoutMs: 60_000 });
+  console.log(JSON.stringify({ duelId, txHash: bet.txHash, yesShares: position.shares }, null, 2));
 } catch (err) {
-  if (isApiError(err)) {
+  if (err instanceof QuoteRejectedError) console.error(`Not quoted: ${err.code}`);
+  else if (isApiError(err)) {
     console.error(`${err.status} ${err.code}: ${err.message} (request ${err.requestId})`);
     if (err.code === 'INSUFFICIENT_CREDITS')
       console.error(`Fund ${managed}: pnpm credits:grant --address ${managed} --units 500`);

@@ -1,7 +1,8 @@
 /**
  * Packs the package in the current directory the way `pnpm publish` would and checks the tarball:
  * no tests or scripts, LICENSE and README present, no workspace-only export condition, no
- * `workspace:` ranges; then runs publint and attw on exactly that tarball.
+ * `workspace:` ranges, no import in `dist/` of a package the manifest does not declare; then runs
+ * publint and attw on exactly that tarball.
  *
  *   pnpm --filter @duelkit/sdk pack:check
  */
@@ -24,7 +25,26 @@ try {
   const manifest = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')) as {
     exports?: unknown;
     dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
   };
+  // Every package the shipped code or declarations import must be one the manifest installs.
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
+  const undeclared = entries
+    .filter((e) => /^package\/dist\/.*\.(d\.c?ts|c?js)$/.test(e))
+    .flatMap((e) => {
+      const text = readFileSync(join(dir, e), 'utf8');
+      const specifiers = [...text.matchAll(/(?:from\s*|import\(\s*|require\(\s*)["']([^"'.][^"']*)["']/g)].map(
+        (m) => m[1]!,
+      );
+      return specifiers
+        .filter((spec) => /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/.*)?$/.test(spec))
+        .map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!))
+        .filter((name) => !name.startsWith('node:') && !declared.has(name))
+        .map((name) => `${e} imports ${name}, which the manifest does not declare`);
+    });
 
   const problems = [
     ...entries.filter((e) => /\.test\.ts$|^package\/(test|scripts|bench)\//.test(e)).map((e) => `ships ${e}`),
@@ -37,6 +57,7 @@ try {
     ...Object.entries(manifest.dependencies ?? {})
       .filter(([, range]) => range.startsWith('workspace:'))
       .map(([name, range]) => `depends on ${name}@${range}`),
+    ...new Set(undeclared),
   ];
   if (problems.length > 0) throw new Error(`${tarball}:\n  ${problems.join('\n  ')}`);
   console.log(`${tarball}: ${entries.length} files, no tests, no workspace condition`);

@@ -7,6 +7,7 @@ import { namespaces } from './internal/namespaces.js';
 import { readEnv, userAgent } from './internal/runtime.js';
 import { AuthSession } from './internal/session.js';
 import { Transport, type TransportConfig } from './internal/transport.js';
+import { createTrade, type TradeNamespace } from './trade.js';
 
 /** Defaults of the client, each also documented on its option. */
 export const DEFAULTS = {
@@ -69,6 +70,8 @@ export class DuelkitClient extends DuelkitNamespaces {
   readonly marketsUrl: string;
   /** The tournaments host's base URL in use. */
   readonly tournamentsUrl: string;
+  /** Task-level helpers over several routes: `trade.buy` quotes and places a bet in one call. */
+  readonly trade: TradeNamespace;
   readonly #options: DuelkitClientOptions;
 
   constructor(options: DuelkitClientOptions = {}) {
@@ -102,6 +105,7 @@ export class DuelkitClient extends DuelkitNamespaces {
       const bound = bindRouter(transport, bases[ns.host], ns.router);
       Object.defineProperty(this, ns.name, { value: bound, enumerable: true });
     }
+    this.trade = createTrade(this);
     Object.assign(this.auth, {
       signIn: (opts: { username?: string } = {}) => session.signIn(opts),
       signOut: () => session.signOut(),

@@ -1,6 +1,9 @@
 export { DuelkitClient, DEFAULTS } from './client.js';
 export type { DuelkitClientOptions } from './client.js';
 export { VERSION } from './version.js';
+export { QuoteRejectedError } from './trade.js';
+export type { BuyInput, BuyResult, Position, Stake, TradeNamespace, WaitOptions } from './trade.js';
+export { DECIMALS, fromBaseUnits, toBaseUnits } from './core/units.js';
 export {
   DuelkitError,
   ApiError,
@@ -26,12 +29,62 @@ export { memoryTokenStore } from './core/auth.js';
 export type { SessionMethods, Signer, StoredSession, TokenStore } from './core/auth.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type {
-  Lenient,
+  InputOf,
+  Method,
+  OutputOf,
   PagePromise,
-  PaginatedRouteMethod,
+  PaginatedMethod,
   RequestOptions,
   ResponseMeta,
-  RouteInput,
-  RouteMethod,
-  RouteOutput,
 } from './core/types.js';
+// The contract's named shapes as plain types (what the service answers, read leniently).
+export type {
+  ApiError as ApiErrorBody,
+  ErrorCode,
+  FieldErrors,
+  Pagination,
+  Health,
+  DependencyCheck,
+  Readiness,
+  User,
+  Session,
+  EoaChallenge,
+  Signature,
+  Admin,
+  Duel,
+  BuyEstimate,
+  SellEstimate,
+  SportsProxyRequest,
+  SportsMeta,
+  SportsResponse,
+  ProtocolStats,
+  MarketClaim,
+  CreatorFeeMarket,
+  Withdrawal,
+  WithdrawalRequest,
+  WithdrawalDailyLimit,
+  PackMarket,
+  Pack,
+  PackSummary,
+  PackEntry,
+  PackPick,
+  PackStanding,
+  PackProof,
+  PackDistributionSummary,
+  PackSettlement,
+  PackClaimStatus,
+  Tournament,
+  TournamentFixture,
+  TournamentStage,
+  TournamentPick,
+  TournamentStanding,
+  TournamentMatch,
+  TournamentLeaderboardRow,
+  CreatorBond,
+  TournamentCancelRequest,
+  TournamentRefundTable,
+  TournamentCancellation,
+  TournamentRefundProof,
+  AdminTournament,
+  TournamentsConfigStatus,
+} from './api.generated.js';

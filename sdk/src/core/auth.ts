@@ -1,4 +1,4 @@
-import type { User } from '@duelkit/contract';
+import type { User } from '../api.generated.js';
 
 /** Anything that can sign a personal message: a viem Account, a WalletClient, or `{ address, signMessage }`. */
 export type Signer =

@@ -1,4 +1,5 @@
-import { ERROR_TABLE, type ErrorCode, type FieldErrors } from '@duelkit/contract';
+import { ERROR_TABLE } from '@duelkit/contract';
+import type { ErrorCode, FieldErrors } from '../api.generated.js';
 
 const BRAND = Symbol.for('duelkit.error');
 

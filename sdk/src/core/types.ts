@@ -1,47 +1,3 @@
-import type { AppRoute, AppRouteMutation } from '@ts-rest/core';
-import type { z } from 'zod';
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
-type WidenEnum<T> = [T] extends [never]
-  ? never
-  : string extends T
-    ? T
-    : true extends IsUnion<T>
-      ? T | (string & {})
-      : T;
-
-/**
- * A response type as this SDK reads it: every enum (a union of two or more string literals)
- * also admits values a newer service may send, so a new status or kind never breaks an older
- * client. Single literals stay exact, so discriminated unions still narrow.
- */
-export type Lenient<T> =
-  | WidenEnum<Extract<T, string>>
-  | (Exclude<T, string> extends infer O
-      ? O extends readonly (infer E)[]
-        ? Lenient<E>[]
-        : O extends Date | Blob | ((...args: never[]) => unknown)
-          ? O
-          : O extends object
-            ? { [K in keyof O]: Lenient<O[K]> }
-            : O
-      : never);
-
-/** What a route takes: `params`, `query` and `body`, each only where the contract has it. */
-export type RouteInput<R extends AppRoute> = Simplify<
-  (R['pathParams'] extends z.ZodTypeAny ? { params: z.input<R['pathParams']> } : unknown) &
-    (R['query'] extends z.ZodTypeAny ? { query: z.input<R['query']> } : unknown) &
-    (R extends AppRouteMutation ? (R['body'] extends z.ZodTypeAny ? { body: z.input<R['body']> } : unknown) : unknown)
->;
-
-type SuccessStatus<R extends AppRoute> = Extract<keyof R['responses'], 200 | 201 | 202>;
-
-/** What a route answers on success, read leniently (see {@link Lenient}). */
-export type RouteOutput<R extends AppRoute> = R['responses'][SuccessStatus<R>] extends z.ZodTypeAny
-  ? Lenient<z.output<R['responses'][SuccessStatus<R>]>>
-  : never;
-
 /** Per-request options; each one left out takes the client's value. */
 export interface RequestOptions {
   /** Reuse a key you persisted (after a crash, say) instead of a new one. Sent on every non-GET; never replaced. */
@@ -83,23 +39,23 @@ export type PagePromise<Page, Item> = Promise<Page> &
     pages(): AsyncIterable<Page>;
   };
 
-type HasKeys<T> = keyof T extends never ? false : true;
-type Args<R extends AppRoute> =
-  HasKeys<RouteInput<R>> extends true ? [input: RouteInput<R>] : [input?: Record<string, never>];
+/** Arguments of a method: its input (optional when the route takes nothing), then request options. */
+type Args<I> = [I] extends [void] ? [input?: Record<string, never>] : [input: I];
 
-interface WithResponse<R extends AppRoute> {
+interface WithResponse<I, O> {
   /** The same call, answering the parsed body and {@link ResponseMeta}. */
-  withResponse(...args: [...Args<R>, options?: RequestOptions]): Promise<{ data: RouteOutput<R>; meta: ResponseMeta }>;
+  withResponse(...args: [...Args<I>, options?: RequestOptions]): Promise<{ data: O; meta: ResponseMeta }>;
 }
 
-/** A contract route as a typed method. */
-export type RouteMethod<R extends AppRoute> = ((
-  ...args: [...Args<R>, options?: RequestOptions]
-) => Promise<RouteOutput<R>>) &
-  WithResponse<R>;
+/** A contract route as a typed method: `I` is what it takes (`void`: nothing), `O` what it answers. */
+export type Method<I, O> = ((...args: [...Args<I>, options?: RequestOptions]) => Promise<O>) & WithResponse<I, O>;
 
-/** A paginated contract route: `items` names the array of each page. */
-export type PaginatedRouteMethod<R extends AppRoute, Items extends keyof RouteOutput<R>> = ((
-  ...args: [...Args<R>, options?: RequestOptions]
-) => PagePromise<RouteOutput<R>, RouteOutput<R>[Items] extends readonly (infer I)[] ? I : never>) &
-  WithResponse<R>;
+/** A paginated contract route: awaiting it gives the page, iterating it gives every `Item` of every page. */
+export type PaginatedMethod<I, O, Item> = ((...args: [...Args<I>, options?: RequestOptions]) => PagePromise<O, Item>) &
+  WithResponse<I, O>;
+
+/** What a method of the client takes: `InputOf<DuelkitClient['bets']['create']>`. */
+export type InputOf<M> = M extends WithResponse<infer I, unknown> ? I : never;
+
+/** What a method of the client answers: `OutputOf<DuelkitClient['duels']['getById']>`. */
+export type OutputOf<M> = M extends WithResponse<never, infer O> ? O : never;

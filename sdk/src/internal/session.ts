@@ -1,4 +1,5 @@
-import { marketsContract, type User } from '@duelkit/contract';
+import { marketsContract } from '@duelkit/contract';
+import type { User } from '../api.generated.js';
 import type { SessionMethods, Signer, StoredSession, TokenStore } from '../core/auth.js';
 import { RegistrationRequiredError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';

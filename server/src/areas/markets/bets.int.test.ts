@@ -67,6 +67,8 @@ describe('placing bets', () => {
       JOBS_ENABLED: 'true',
       GEO_COUNTRY_HEADER: 'cf-ipcountry',
       GEO_BLOCKED_COUNTRIES: 'US',
+      // Several hundred requests in a minute under one builder key: the limiter is not under test here.
+      RATE_LIMIT_TEAM_PER_MIN: '100000',
     });
   }, 120_000);
   afterAll(() => server?.close());

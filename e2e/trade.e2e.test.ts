@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { QuoteRejectedError, toBaseUnits } from '@duelkit/sdk';
+import { chainNow, signedInClient, until } from './support.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+}, 120_000);
+afterAll(() => server?.close());
+
+describe('trade.buy through the SDK', () => {
+  it('quotes, places and waits for a bet in one call, and refuses a stake below the minimum', async () => {
+    const { client: creator } = await signedInClient(server, 'tr_creator');
+    const { client: trader, address } = await signedInClient(server, 'tr_trader');
+    const now = await chainNow(server);
+    const { duelId } = await creator.duels.create({
+      body: {
+        question: 'Will trade.buy place a bet?',
+        category: 'Weather',
+        startTime: new Date(now + 1_000).toISOString(),
+        endTime: new Date(now + 3_600_000).toISOString(),
+        collateralStack: 'credits',
+      },
+    });
+    await until(
+      () => creator.duels.getById({ params: { duelId }, query: {} }),
+      (d) => d.chainState === 'confirmed',
+    );
+
+    const placed = await trader.trade.buy({ duelId, option: 'YES', amount: '12.5', maxSlippageBps: 100 });
+    expect(placed.managedAddress.toLowerCase()).toBe(address.toLowerCase());
+    expect(placed.estimate.amountIn).toBe(toBaseUnits('12.5').toString());
+    expect(placed.bet.chainState).toBe('pending');
+    const position = await placed.wait({ timeoutMs: 30_000, intervalMs: 200 });
+    expect(position.label).toBe('YES');
+    expect(BigInt(position.shares)).toBeGreaterThanOrEqual(BigInt(placed.bet.minSharesOut));
+    expect(await server.container.chain.sharesOf(duelId as `0x${string}`, address, 0)).toBe(BigInt(position.shares));
+
+    const refused = await trader.trade.buy({ duelId, option: 1, amount: '1' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(QuoteRejectedError);
+    expect((refused as QuoteRejectedError).code).toBe('BET_BELOW_MINIMUM');
+  });
+});
