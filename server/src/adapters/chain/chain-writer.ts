@@ -190,9 +190,14 @@ export class ChainWriter {
   }
 
   /** Waits until a preparatory transaction is mined; a chain that is too slow is a 503 to retry. */
-  async waitMined(hash: Hash): Promise<void> {
+  async waitMined(first: Hash): Promise<void> {
     const deadline = Date.now() + this.settings.prerequisiteTimeoutMs;
+    let hash = first;
     for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+      // A write whose nonce another sender took is signed again under its key: follow it, or a
+      // waiter that found the first signing would wait for a hash that can never be mined.
+      const replacement = await this.pipeline.replacementOf(hash);
+      if (replacement) hash = replacement.txHash;
       try {
         const receipt = await this.client.getTransactionReceipt({ hash });
         if (receipt.status === 'success') return;

@@ -198,6 +198,11 @@ export class ChainTxPipeline {
   }
 
   /** An open write of `kind` from `account` to `to`, to wait on instead of sending another. */
+  /** The write signed again under the same key after the write `hash` lost its nonce, if any. */
+  replacementOf(hash: Hex): Promise<ChainTxRecord | null> {
+    return this.repo.replacementOf(hash);
+  }
+
   findOpen(kind: string, account: Hex, to: Hex): Promise<ChainTxRecord | null> {
     return this.repo.openOf(this.chainId, kind, account, to);
   }

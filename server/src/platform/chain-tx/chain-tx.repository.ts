@@ -107,6 +107,19 @@ export class ChainTxRepository {
     return row ? toRecord(row) : null;
   }
 
+  /**
+   * The live write that replaced the failed one with hash `hash` (its nonce was taken, so it was
+   * signed again under the same key), if there is one.
+   */
+  async replacementOf(hash: Hex): Promise<ChainTxRecord | null> {
+    const [row] = await this.sql()<Row>(
+      `select ${COLUMNS} from chain_txs where intent_key =
+         (select retired_key from chain_txs where tx_hash = ? and status = 'failed')`,
+      [hash.toLowerCase()],
+    );
+    return row ? toRecord(row) : null;
+  }
+
   async byHash(hash: Hex): Promise<ChainTxRecord | null> {
     const [row] = await this.sql()<Row>(`select ${COLUMNS} from chain_txs where tx_hash = ?`, [hash.toLowerCase()]);
     return row ? toRecord(row) : null;
