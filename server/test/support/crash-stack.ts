@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPublicClient, http, parseAbiItem, toHex, type Address } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  maxUint256,
+  parseAbiItem,
+  toHex,
+  type Address,
+} from 'viem';
 import type { ContainerOverrides } from '../../src/container.js';
 import { OPERATOR_KEY } from './chain.js';
 import { spawnReady, type ChainNodeInfo, type ServerProcessInfo, type Spawned } from './processes.js';
@@ -34,8 +43,10 @@ export interface CrashStack {
   spawn(extra?: Record<string, string>, victim?: boolean): Promise<Spawned<ServerProcessInfo>>;
   /** Gives `address` native gas straight on the node, so no top-up write precedes a test's write. */
   giveGas(address: string): Promise<void>;
-  /** ERC-20 Transfer logs of `token` to `to`, from the node. */
-  transfersTo(token: Address, to: Address): Promise<{ value: bigint; txHash: string }[]>;
+  /** An unlimited approval of `spender` by the user's managed wallet, straight on the node. */
+  approve(userId: string, token: Address, spender: Address): Promise<void>;
+  /** ERC-20 Transfer logs of `token` to `to` (and from `from`, when given), from the node. */
+  transfersTo(token: Address, to: Address, from?: Address): Promise<{ value: bigint; txHash: string }[]>;
   /** A count(*) over the shared database. */
   count(sql: string, params: unknown[]): Promise<number>;
   close(): Promise<void>;
@@ -117,8 +128,26 @@ export async function startCrashStack(
         params: [address, toHex(10n ** 22n)] as never,
       });
     },
-    async transfersTo(token, to) {
-      const logs = await client.getLogs({ address: token, event: transfer, args: { to }, fromBlock: 0n });
+    async approve(userId, token, spender) {
+      const account = await setup.container.markets.signers.forUser(userId);
+      const wallet = createWalletClient({ account, transport: http(node.info.rpcUrl) });
+      const hash = await wallet.writeContract({
+        account,
+        address: token,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [spender, maxUint256],
+        chain: null,
+      });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    },
+    async transfersTo(token, to, from) {
+      const logs = await client.getLogs({
+        address: token,
+        event: transfer,
+        args: from ? { from, to } : { to },
+        fromBlock: 0n,
+      });
       return logs.map((l) => ({ value: l.args.value ?? 0n, txHash: l.transactionHash }));
     },
     async count(sql, params) {
