@@ -39,6 +39,10 @@ export interface CrashStack {
    * hooked waits until `action` finished).
    */
   onNextHook(action: () => Promise<void>): void;
+  /** Makes `instance` the process the next hook call kills. */
+  setVictim(instance: Spawned<ServerProcessInfo>): void;
+  /** Another RPC fault proxy in front of the same node (for a process of its own). */
+  extraProxy(): Promise<Spawned<{ url: string }>>;
   /** Starts a server process; `victim` makes it the one the hook kills. */
   spawn(extra?: Record<string, string>, victim?: boolean): Promise<Spawned<ServerProcessInfo>>;
   /** Gives `address` native gas straight on the node, so no top-up write precedes a test's write. */
@@ -75,6 +79,7 @@ export async function startCrashStack(
   const setup = await startTestServer(shared, overrides);
   shared['DATABASE_URL'] = setup.database.url;
   const instances: Spawned<ServerProcessInfo>[] = [];
+  const proxies: Spawned<{ url: string }>[] = [proxy];
   let victim: Spawned<ServerProcessInfo> | undefined;
   const hooked: string[] = [];
   let action: (() => Promise<void>) | undefined;
@@ -113,6 +118,14 @@ export async function startCrashStack(
     env: shared,
     hookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
     hooked,
+    setVictim(instance) {
+      victim = instance;
+    },
+    async extraProxy() {
+      const extra = await spawnReady<{ url: string }>('rpc-proxy.process.ts', { RPC_UPSTREAM: node.info.rpcUrl });
+      proxies.push(extra);
+      return extra;
+    },
     onNextHook(next) {
       action = next;
     },
@@ -158,7 +171,7 @@ export async function startCrashStack(
       for (const i of instances) await i.stop();
       await new Promise((r) => hook.close(r));
       await setup.close();
-      await proxy.stop();
+      for (const p of proxies) await p.stop();
       await node.stop();
     },
   };

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
  * - `chaos`: per transaction, with the probabilities of `chaos` drawn from a generator seeded with
  *   `chaos.seed` (the same seed, the same sequence of faults): `drop-before`, `drop-after`, or
  *   `delay` by up to `chaos.maxDelayMs`; otherwise `pass`.
- * `times` limits the mode to that many transactions, then it returns to `pass`. `method` applies
+ * `times` limits the mode to that many transactions, then it returns to `then` (default `pass`). `method` applies
  * the mode to another JSON-RPC method instead (e.g. `eth_estimateGas`, which a write calls after
  * it is reserved and before it is signed), leaving sends alone.
  */
@@ -23,6 +23,8 @@ export interface SendRawMode {
   readonly times?: number;
   readonly method?: string;
   readonly chaos?: ChaosOdds;
+  /** The mode once `times` ran out (a chaos mode keeps its generator where it was). */
+  readonly then?: SendRawMode;
 }
 
 /** Probabilities (0–1) of each fault per send in `chaos` mode. */
@@ -114,7 +116,7 @@ export async function startRpcProxy(upstream: string, port = 0): Promise<{ url: 
     }
     let current = mode;
     if (current.times !== undefined) {
-      mode = current.times > 1 ? { ...current, times: current.times - 1 } : { mode: 'pass' };
+      mode = current.times > 1 ? { ...current, times: current.times - 1 } : (current.then ?? { mode: 'pass' });
     }
     if (current.mode === 'chaos' && current.chaos) {
       const odds = current.chaos;

@@ -5,7 +5,7 @@ import { betBody, type Caller } from '../../../test/support/bets.js';
 import { startCrashStack, type CrashStack } from '../../../test/support/crash-stack.js';
 import { fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
 import type { ServerProcessInfo, Spawned } from '../../../test/support/processes.js';
-import { proxyStats, setSendRawMode } from '../../../test/support/rpc-proxy.js';
+import { proxyStats, setSendRawMode, type SendRawMode } from '../../../test/support/rpc-proxy.js';
 
 /** How long clients keep sending, and how often an instance is killed (SIGKILL) and restarted. */
 const LOAD_MS = 125_000;
@@ -47,13 +47,24 @@ interface Op {
  * Two server instances on one database and one chain node behind a faulty RPC proxy; clients
  * keep betting and withdrawing with Idempotency-Keys, alternating instances and retrying a
  * failed or cut request with the same key on the other one; an instance is killed with SIGKILL
- * about every 30 s and restarted; the proxy delays, cuts and loses sends at random (fixed seed).
+ * about every 30 s (every other time at the moment the node accepted one of its sends, through a
+ * proxy of its own) and restarted; the proxies delay, cut and lose sends at random (fixed seeds).
  * Afterwards the chain is the judge: every acknowledged request has exactly one effect, and no
  * effect is without one.
  */
 describe('bets and withdrawals through killed instances and a faulty RPC', () => {
   let stack: CrashStack;
+  /** The instance in each slot, and the proxy it reaches the node through (its kills can be timed there). */
   const live: (Spawned<ServerProcessInfo> | undefined)[] = [undefined, undefined];
+  const proxies: Spawned<{ url: string }>[] = [];
+  const slotEnv = (slot: number) => ({
+    ...instanceEnv,
+    CHAIN_RPC_URL: (proxies[slot] as Spawned<{ url: string }>).info.url,
+  });
+  const chaos = (slot: number): SendRawMode => ({
+    mode: 'chaos',
+    chaos: { seed: SEED + 100 * slot, dropBefore: 0.06, dropAfter: 0.06, delay: 0.12, maxDelayMs: 2_500 },
+  });
   const instanceEnv = {
     JOBS_ENABLED: 'true',
     INDEXER_INTERVAL_MS: '300',
@@ -68,8 +79,9 @@ describe('bets and withdrawals through killed instances and a faulty RPC', () =>
       USER_BET_LIMIT: '0',
       BET_QUOTE_TTL_SECONDS: '900',
     });
-    live[0] = await stack.spawn(instanceEnv);
-    live[1] = await stack.spawn(instanceEnv);
+    proxies.push(stack.proxy, await stack.extraProxy());
+    live[0] = await stack.spawn(slotEnv(0));
+    live[1] = await stack.spawn(slotEnv(1));
   }, 180_000);
 
   afterAll(async () => {
@@ -112,10 +124,7 @@ describe('bets and withdrawals through killed instances and a faulty RPC', () =>
       users.push({ token: u.token, address, to: privateKeyToAccount(generatePrivateKey()).address, ops: [] });
     }
 
-    await setSendRawMode(stack.proxy.info.url, {
-      mode: 'chaos',
-      chaos: { seed: SEED, dropBefore: 0.06, dropAfter: 0.06, delay: 0.12, maxDelayMs: 2_500 },
-    });
+    for (const slot of [0, 1]) await setSendRawMode((proxies[slot] as Spawned<{ url: string }>).info.url, chaos(slot));
     const started = Date.now();
     const running = () => Date.now() - started < LOAD_MS;
 
@@ -213,22 +222,48 @@ describe('bets and withdrawals through killed instances and a faulty RPC', () =>
     };
 
     let kills = 0;
+    let killedAtSend = 0;
+    const exited = (p: Spawned<ServerProcessInfo>, ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (p.proc.exitCode !== null || p.proc.signalCode !== null) return resolve(true);
+        const timer = setTimeout(() => resolve(false), ms);
+        p.proc.once('exit', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
     const killer = async () => {
       while (running()) {
         const wait = KILL_EVERY_MS - ((Date.now() - started) % KILL_EVERY_MS);
         if (Date.now() - started + wait >= LOAD_MS) return;
         await new Promise((r) => setTimeout(r, wait));
-        const victim = live[kills % 2];
-        live[kills % 2] = undefined;
-        victim?.proc.kill('SIGKILL');
+        const slot = kills % 2;
+        const victim = live[slot] as Spawned<ServerProcessInfo>;
+        const proxyUrl = (proxies[slot] as Spawned<{ url: string }>).info.url;
+        if (kills % 2 === 1) {
+          // Every other kill at the moment the node accepted one of the victim's sends.
+          stack.setVictim(victim);
+          await setSendRawMode(proxyUrl, { mode: 'hook', hookUrl: stack.hookUrl, times: 1, then: chaos(slot) });
+          if (await exited(victim, 10_000)) killedAtSend++;
+          else await setSendRawMode(proxyUrl, chaos(slot));
+        }
+        live[slot] = undefined;
+        victim.proc.kill('SIGKILL');
+        await exited(victim, 10_000);
         kills++;
-        live[(kills - 1) % 2] = await stack.spawn(instanceEnv);
+        live[slot] = await stack.spawn(slotEnv(slot));
       }
     };
 
     await Promise.all([killer(), ...users.map((u, i) => client(u, i))]);
-    const faults = await proxyStats(stack.proxy.info.url);
-    await setSendRawMode(stack.proxy.info.url, { mode: 'pass' });
+    const stats = await Promise.all(proxies.map((p) => proxyStats(p.info.url)));
+    const faults = {
+      sends: stats.reduce((n, s) => n + s.sendRaw, 0),
+      droppedBefore: stats.reduce((n, s) => n + s.droppedBefore, 0),
+      droppedAfter: stats.reduce((n, s) => n + s.droppedAfter, 0),
+      delayed: stats.reduce((n, s) => n + s.delayed, 0),
+    };
+    for (const p of proxies) await setSendRawMode(p.info.url, { mode: 'pass' });
 
     // Every recorded write settles (the instances' reconcilers send lost ones again).
     await until(
@@ -240,6 +275,7 @@ describe('bets and withdrawals through killed instances and a faulty RPC', () =>
     const ops = users.flatMap((u) => u.ops);
     const summary = {
       kills,
+      killedAtSend,
       faults,
       ops: ops.length,
       acknowledged: ops.filter((o) => o.answer && o.answer.status < 300).length,
@@ -253,6 +289,7 @@ describe('bets and withdrawals through killed instances and a faulty RPC', () =>
     };
     console.info(JSON.stringify(summary, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
     expect(kills).toBeGreaterThanOrEqual(4);
+    expect(killedAtSend).toBeGreaterThan(0);
     expect(faults.droppedBefore + faults.droppedAfter + faults.delayed).toBeGreaterThan(0);
     expect(summary.retried).toBeGreaterThan(0);
     // Every request reached a final answer: nothing is left in flight to account for.
