@@ -170,6 +170,70 @@ describe('a request killed after its chain write was sent, retried on another pr
     expect(await c().chain.collateralBalance('credits', carol.address)).toBe(INITIAL - amount);
   }, 60_000);
 
+  it('deposits a creator bond once when the process dies the moment the node took the deposit', async () => {
+    const vault = stack.node.info.addresses.creditsVault;
+    const frank = await user('ks_frank', vault);
+    const path = '/api/tournaments/creator/deposit-bond';
+    const body = { execute: true, amount: (50n * UNIT).toString() };
+    const a = await stack.spawn({}, true);
+    await setSendRawMode(stack.proxy.info.url, { mode: 'hook', hookUrl: stack.hookUrl, times: 1 });
+    expect(await killedOn(path, frank.at(a.info.tournamentsUrl as string), body, 'bond-in-kill')).toBe(
+      'connection lost',
+    );
+    const sent = lastSent();
+
+    const again = await untilFinal(() =>
+      postJson(frank.at(b.info.tournamentsUrl as string), path, body, 'bond-in-kill'),
+    );
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ txHash: sent, amount: (50n * UNIT).toString(), recorded: true });
+    expect((again.body['bond'] as { deposited: string }).deposited).toBe((50n * UNIT).toString());
+    expect(await stack.transfersTo(stack.node.info.addresses.credits, vault, frank.address)).toEqual([
+      { value: 50n * UNIT, txHash: sent },
+    ]);
+  }, 60_000);
+
+  it('releases a creator bond withdrawal once when the process dies the moment the node took the release', async () => {
+    const vault = stack.node.info.addresses.creditsVault;
+    const erin = await user('ks_erin', vault);
+    const at = (p: Spawned<ServerProcessInfo> | { tournamentsUrl: string }) =>
+      erin.at('info' in p ? (p.info.tournamentsUrl as string) : p.tournamentsUrl);
+    const bonded = await postJson(
+      at(stack.setup),
+      '/api/tournaments/creator/deposit-bond',
+      { execute: true, amount: (50n * UNIT).toString() },
+      'bond-in',
+    );
+    expect(bonded.status, JSON.stringify(bonded.body)).toBe(200);
+    await until(
+      async () =>
+        (
+          await postJson(at(stack.setup), '/api/tournaments/creator/deposit-bond', {
+            execute: false,
+            txHash: bonded.body['txHash'],
+          })
+        ).body,
+      (b) => (b['bond'] as { deposited: string }).deposited === (50n * UNIT).toString(),
+    );
+    const a = await stack.spawn({}, true);
+    const path = '/api/tournaments/creator/withdraw-bond';
+    const body = { amount: (20n * UNIT).toString() };
+    await setSendRawMode(stack.proxy.info.url, { mode: 'hook', hookUrl: stack.hookUrl, times: 1 });
+    expect(await killedOn(path, at(a), body, 'bond-out')).toBe('connection lost');
+    const sent = lastSent();
+
+    const again = await untilFinal(() => postJson(at(b), path, body, 'bond-out'));
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ amount: (20n * UNIT).toString(), txHash: sent });
+    expect((again.body['bond'] as { deposited: string }).deposited).toBe((30n * UNIT).toString());
+    const released = await until(
+      () => stack.transfersTo(stack.node.info.addresses.credits, erin.address, vault),
+      (t) => t.length > 0,
+    );
+    expect(released).toEqual([{ value: 20n * UNIT, txHash: sent }]);
+    expect(await c().chain.collateralBalance('credits', erin.address)).toBe(INITIAL - 30n * UNIT);
+  }, 60_000);
+
   it('creates one market when the process dies the moment the node took the creation', async () => {
     const dave = await user('ks_dave', stack.node.info.addresses.markets);
     const a = await stack.spawn({}, true);
