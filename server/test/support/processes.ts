@@ -14,6 +14,7 @@ export interface ChainNodeInfo {
 /** What `server.process.ts` announces: a server in its own process and a builder key for it. */
 export interface ServerProcessInfo {
   readonly marketsUrl: string;
+  readonly tournamentsUrl: string | null;
   readonly builderKey: string;
   readonly embeddedRpcUrl: string | null;
 }

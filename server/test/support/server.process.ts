@@ -22,6 +22,7 @@ const chain = running.container.chain as { embeddedRpcUrl?: string };
 if (!running.marketsUrl) throw new Error('the markets host did not start');
 announceReady({
   marketsUrl: running.marketsUrl,
+  tournamentsUrl: running.tournamentsUrl ?? null,
   builderKey,
   embeddedRpcUrl: chain.embeddedRpcUrl ?? null,
 } satisfies ServerProcessInfo);

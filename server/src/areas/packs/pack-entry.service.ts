@@ -4,6 +4,7 @@ import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { currentIdempotentRun, requestScopedId } from '../../platform/idempotency/idempotent-run.js';
 import { assertCollateralAllowed, type Region } from '../../platform/geo/region.js';
 import type { Logger } from '../../logger.js';
 import { duelPrices } from '../markets/duel.mapper.js';
@@ -43,7 +44,9 @@ export class PackEntryService {
   /**
    * Records the entry, then deposits the fee from the user's managed wallet under a write key
    * of the entry and attempt: a retry, a concurrent request or a crash never sends a second
-   * deposit. One entry per user and pack (unique in the database).
+   * deposit. One entry per user and pack (unique in the database). A retry that takes over a dead
+   * execution of the same Idempotency-Key after its deposit was recorded answers that entry: the
+   * deposit is this request's, not another entry's.
    */
   async enter(user: Creator & { readonly region: Region }, packId: string): Promise<PackEntryDto> {
     const pack = await this.packs.require(packId);
@@ -51,7 +54,7 @@ export class PackEntryService {
     this.assertOpen(pack);
     const account = getAddress(user.address);
     let entry = await this.repo.insertEntry({
-      id: randomUUID(),
+      id: requestScopedId('pack-entry') ?? randomUUID(),
       packId: pack.id,
       userId: user.userId,
       account,
@@ -67,6 +70,10 @@ export class PackEntryService {
         // Its deposit was never recorded (a crash, or a request still sending it): resume under
         // the same write key, which the vault sends once.
         entry = existing;
+      } else if (currentIdempotentRun()?.resumed) {
+        // This request's first execution recorded its deposit (that is what makes it resumed) and
+        // died before answering; the only deposit it makes is this user's entry: answer it.
+        return toEntryDto(await this.verify(existing));
       }
       if (!entry) {
         throw new DomainError('ALREADY_ENTERED', 'You already entered this pack', {

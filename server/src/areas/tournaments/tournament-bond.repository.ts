@@ -59,6 +59,14 @@ export class BondRepository {
     return row ?? null;
   }
 
+  async movementById(id: string): Promise<BondMovementRow | null> {
+    const [row] = await this.sql<BondMovementRow>(
+      `select ${MOVEMENT} from "tournament_bond_movements" where "id" = ?`,
+      [id],
+    );
+    return row ?? null;
+  }
+
   async movementCount(wallet: string, kind: BondMovementRow['kind']): Promise<number> {
     const [row] = await this.sql<{ n: number }>(
       `select count(*)::int as "n" from "tournament_bond_movements" where "wallet" = ? and "kind" = ?`,

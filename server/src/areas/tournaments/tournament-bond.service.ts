@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { getAddress, type Address, type Hash, type LocalAccount } from 'viem';
 import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
-import { requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Region } from '../../platform/geo/region.js';
+import { currentIdempotentRun, requestScopedId, requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
 import type { Logger } from '../../logger.js';
 import { verifyDeposit } from './deposit-verifier.js';
 import type { TournamentDb, TournamentRepos } from './tournament.repository.js';
@@ -113,20 +113,22 @@ export class BondService {
           fieldErrors: { 'body.execute': ['a wallet credential deposits itself: send the calls, then txHash'] },
         });
       }
-      if (amount <= 0n) {
+      // A resumed request's deposit is recorded (that is what makes it resumed) and may already
+      // count in the bond: it is found under its key whatever the amount says now.
+      if (amount <= 0n && !currentIdempotentRun()?.resumed) {
         throw new DomainError('INVALID_STATE', 'The bond already meets the requirement; name an amount to add more', {
           details: { deposited: current.deposited, required: current.required },
         });
       }
-      // With an Idempotency-Key the deposit is named by the request, so a retry that takes over a
-      // dead execution finds it even after it was recorded. Without one, counting recorded
-      // deposits keeps the key of a deposit sent but not yet recorded: a retry before then reuses it.
+      // Counting recorded deposits keeps the key of a deposit sent but not yet recorded: a retry
+      // reuses it. A request with an Idempotency-Key is keyed by it instead: its own deposit, once
+      // recorded, counts, so a takeover of the request would otherwise come back with a new key.
       const scoped = requestScopedKey('bond-deposit');
-      const n = scoped ? undefined : await this.db.read.bonds.movementCount(actor.wallet, 'deposit');
+      const n = await this.db.read.bonds.movementCount(actor.wallet, 'deposit');
       const signer = await this.signers.forUser(actor.userId);
       txHash = await this.vault.deposit(signer, asset, poolId, 0, amount, {
         key: scoped
-          ? `tournaments:bond-deposit:${scoped}`
+          ? `tournaments:bond-deposit:${actor.wallet.toLowerCase()}:${scoped}`
           : `tournaments:bond-deposit:${actor.wallet.toLowerCase()}:${n}:${amount}`,
       });
     }
@@ -181,8 +183,20 @@ export class BondService {
     });
   }
 
+  /**
+   * Withdraws from the bond: the movement is decided under the bond's lock, then released on
+   * chain keyed by the movement. Its id comes from the request's Idempotency-Key when it has one,
+   * so a retry that takes over a dead execution finds that movement (and sends it only if it was
+   * never sent) instead of deciding a second withdrawal.
+   */
   async withdraw(actor: Actor, body: { amount?: string | undefined }) {
     const asset = this.settings.bondAsset;
+    const scopedId = requestScopedId('bond-withdrawal');
+    const earlier = scopedId ? await this.db.read.bonds.movementById(scopedId) : null;
+    if (earlier) {
+      const txHash = (earlier.txHash as Hash | null) ?? (await this.send(earlier).catch(() => null));
+      return { wallet: actor.wallet, asset, amount: earlier.amount, txHash, bond: await this.status(actor.wallet) };
+    }
     const movement = await this.db.transaction(async (r) => {
       const deposited = await r.bonds.balance(actor.wallet, asset, true);
       const live = await r.tournaments.liveCountOf(actor.wallet);
@@ -198,7 +212,7 @@ export class BondService {
         });
       }
       const m = {
-        id: randomUUID(),
+        id: scopedId ?? randomUUID(),
         wallet: actor.wallet,
         asset,
         kind: 'withdrawal' as const,
