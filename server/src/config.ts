@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ChainAddresses } from './adapters/chain/chain.port.js';
 import { EnvSchema, type ParsedEnv } from './env.schema.js';
@@ -241,6 +242,20 @@ function parseEnv(cleaned: Record<string, string | undefined>): {
 }
 
 /** Reads and validates the environment. Empty strings count as unset. */
+/** Where a server started by hand keeps its embedded data unless told otherwise: `.data` here. */
+export const DEFAULT_DATA_DIR = '.data';
+
+/**
+ * The environment of a process started by hand (`pnpm start`, `pnpm dev`, the operator
+ * commands): with no DATABASE_URL and no DUELKIT_DATA_DIR, the embedded data lives in `.data` in
+ * the working directory, so builder keys, users and markets survive a restart. `:memory:` opts
+ * out; a configured database needs no data directory.
+ */
+export function withDefaultDataDir(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (env['DATABASE_URL'] || env['DUELKIT_DATA_DIR']) return env;
+  return { ...env, DUELKIT_DATA_DIR: resolve(DEFAULT_DATA_DIR) };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const { env: e, formatErrors, invalidKeys } = parseEnv(cleaned);

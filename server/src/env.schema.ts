@@ -36,8 +36,17 @@ export const EnvSchema = z.object({
   /** PostgreSQL connection string. Unset: embedded PostgreSQL (PGlite) in this process. */
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  /** Where the embedded database keeps its files. Unset: in memory (lost on exit). */
-  DUELKIT_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Where the embedded database keeps its files (with the chain's journal and the generated
+   * secrets). `:memory:` keeps nothing. Unset: in memory for a configuration a program builds;
+   * the server's and the operator commands' entry points default it to `.data` in the working
+   * directory (see `withDefaultDataDir`).
+   */
+  DUELKIT_DATA_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .transform((dir) => (dir === ':memory:' ? undefined : dir)),
   /** Redis connection string. Unset: in-memory rate limits and caches (single instance only). */
   REDIS_URL: z.string().url().optional(),
   /** Express `trust proxy` setting: false, true, a hop count, or a comma list of subnets. */

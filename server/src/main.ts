@@ -1,11 +1,11 @@
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withDefaultDataDir } from './config.js';
 import { createLogger } from './logger.js';
 import { ChainIdentityError } from './platform/chain-tx/chain-state.repository.js';
 import { startDuelkit } from './server.js';
 
 let config;
 try {
-  config = loadConfig();
+  config = loadConfig(withDefaultDataDir(process.env));
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(err.message);

@@ -34,7 +34,10 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 /** `env` over this process's environment; a key set to undefined is removed. */
 function launch(path: string, env: Record<string, string | undefined>): ChildProcess {
   const merged: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v;
+  // In memory unless a test names a data directory: `.data` in the server package is for people.
+  for (const [k, v] of Object.entries({ ...process.env, DUELKIT_DATA_DIR: ':memory:', ...env })) {
+    if (v !== undefined) merged[k] = v;
+  }
   return spawn(process.execPath, ['--import', 'tsx', '--conditions=duelkit-source', path], {
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],

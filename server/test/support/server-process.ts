@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The server package directory, where `pnpm start` runs. */
@@ -22,8 +23,16 @@ function baseEnv(): Record<string, string> {
 }
 
 /** Runs `args` with node in the server package and collects its output line by line. */
-export function spawnNode(args: string[], env: Record<string, string>): { child: ChildProcess; lines: string[] } {
-  const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...baseEnv(), ...env } });
+export function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  cwd = SERVER_DIR,
+): { child: ChildProcess; lines: string[] } {
+  // In memory unless a test names a data directory: `.data` in the server package is for people.
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...baseEnv(), DUELKIT_DATA_DIR: ':memory:', ...env },
+  });
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
@@ -43,18 +52,22 @@ export function spawnNode(args: string[], env: Record<string, string>): { child:
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { entry?: string[]; timeoutMs?: number } = {},
+  options: { entry?: string[]; timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
-  const entry = options.entry ?? ['--import', 'tsx', '--conditions=duelkit-source', 'src/main.ts'];
-  const { child, lines } = spawnNode(entry, {
-    PORT: '0',
-    TOURNAMENTS_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    CHAIN_EMBEDDED_RPC_PORT: '0',
-    OPERATOR_PORT: 'off',
-    ...env,
-  });
+  const entry = options.entry ?? ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')];
+  const { child, lines } = spawnNode(
+    entry,
+    {
+      PORT: '0',
+      TOURNAMENTS_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      CHAIN_EMBEDDED_RPC_PORT: '0',
+      OPERATOR_PORT: 'off',
+      ...env,
+    },
+    options.cwd,
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
@@ -109,7 +122,7 @@ export async function runCli(
     ['--import', 'tsx', '--conditions=duelkit-source', `src/cli/${name}.ts`, ...args],
     {
       cwd: SERVER_DIR,
-      env: { ...baseEnv(), LOG_LEVEL: 'silent', ...env },
+      env: { ...baseEnv(), LOG_LEVEL: 'silent', DUELKIT_DATA_DIR: ':memory:', ...env },
     },
   );
   let stdout = '';
