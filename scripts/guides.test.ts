@@ -111,7 +111,9 @@ beforeAll(() => {
     for (const d of diagnostics) {
       const at = d.start === undefined ? 0 : sf.getLineAndCharacterOfPosition(d.start).line;
       const where =
-        at < setupLines ? `${block.source}:${block.line - 1} (ts-setup)` : `${block.source}:${block.line + at - setupLines}`;
+        at < setupLines
+          ? `${block.source}:${block.line - 1} (ts-setup)`
+          : `${block.source}:${block.line + at - setupLines}`;
       findings.get(block)!.push({ where, message: ts.flattenDiagnosticMessageText(d.messageText, '\n') });
     }
   }
