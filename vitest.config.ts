@@ -21,7 +21,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
-          include: ['{contract,server,sdk,examples,e2e}/**/*.test.ts'],
+          include: ['{contract,server,sdk,examples,e2e,scripts}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
           environment: 'node',
         },

@@ -88,16 +88,22 @@ describe('the API reference page', () => {
       const expected = operations.map(([method, path]) => `${method} ${path}`).sort();
       expect([...seen].sort()).toEqual(expected);
       const guides = await page.$$eval('header nav a', (links) => links.map((a) => a.getAttribute('href')));
+      // The builder guides first (their index leads), then the reference pages of docs/.
+      expect(guides[0]).toBe('/docs/guides/guides/README.md');
+      expect(guides).toContain('/docs/guides/guides/quickstart.md');
       expect(guides).toContain('/docs/guides/sdk.md');
+      expect(guides.indexOf('/docs/guides/guides/quickstart.md')).toBeLessThan(guides.indexOf('/docs/guides/sdk.md'));
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(SCREENSHOTS, `reference-${host}.png`) });
       expect(outside).toEqual([]);
       expect(failed).toEqual([]);
       await page.close();
 
-      const guide = await fetch(`${origin}/docs/guides/errors.md`);
-      expect(guide.status).toBe(200);
-      expect(guide.headers.get('content-type')).toMatch(/^text\/markdown/);
+      for (const path of ['/docs/guides/errors.md', '/docs/guides/guides/errors.md']) {
+        const guide = await fetch(`${origin}${path}`);
+        expect(guide.status).toBe(200);
+        expect(guide.headers.get('content-type')).toMatch(/^text\/markdown/);
+      }
     }, 60_000);
   }
 });

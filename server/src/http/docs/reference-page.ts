@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
 
-/** A guide from docs/, served as Markdown beside the reference. */
+/** A page of docs/ (or of docs/guides/), served as Markdown beside the reference. */
 interface Guide {
+  /** Its path under docs/, which is also its path under /docs/guides/: `guides/quickstart.md`, `errors.md`. */
   readonly file: string;
   readonly title: string;
 }
@@ -18,8 +19,9 @@ function swaggerUiDir(): string {
 }
 
 /**
- * The guides: copied beside the built output by `pnpm build` (dist/guides), or the repository's
- * docs/ when running from source. Each one's title is its first heading.
+ * The pages: docs/ copied beside the built output by `pnpm build` (dist/guides, with docs/guides/
+ * in dist/guides/guides), or the repository's docs/ when running from source. Each one's title is
+ * its first heading.
  */
 function guidesDir(): string | undefined {
   const built = fileURLToPath(new URL('../../guides/', import.meta.url));
@@ -27,23 +29,47 @@ function guidesDir(): string | undefined {
   return [built, source].find((dir) => existsSync(dir));
 }
 
-function readGuides(dir: string | undefined): Guide[] {
-  if (!dir) return [];
+/**
+ * The Markdown pages of `dir`: its README first, then in the order the README links them (the
+ * guides' index is written in reading order), then the rest by name.
+ */
+function readPages(dir: string, prefix: string): Guide[] {
+  if (!existsSync(dir)) return [];
+  const index = existsSync(join(dir, 'README.md')) ? readFileSync(join(dir, 'README.md'), 'utf8') : '';
+  const rank = (file: string) => {
+    if (file === 'README.md') return -1;
+    const at = index.indexOf(`](${file})`);
+    return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+  };
   return readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
-    .sort()
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
     .map((file) => {
       const heading = /^#\s+(.+)$/m.exec(readFileSync(join(dir, file), 'utf8'));
-      return { file, title: heading?.[1]?.trim() ?? file };
+      return { file: `${prefix}${file}`, title: heading?.[1]?.trim() ?? file };
     });
+}
+
+/**
+ * The builder guides of docs/guides/ (their index first), then the reference pages of docs/. Each
+ * is served under /docs/guides/ at its path below docs/, so the relative links between them work
+ * as they do in the repository (`../errors.md` from a guide, `guides/quickstart.md` from a page).
+ */
+function readGuides(dir: string | undefined): { guides: Guide[]; reference: Guide[] } {
+  if (!dir) return { guides: [], reference: [] };
+  return { guides: readPages(join(dir, 'guides'), 'guides/'), reference: readPages(dir, '') };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-function page(host: string, guides: readonly Guide[]): string {
-  const links = guides
-    .map((g) => `<a href="/docs/guides/${encodeURIComponent(g.file)}">${escapeHtml(g.title)}</a>`)
-    .join(' · ');
+function page(host: string, pages: { guides: readonly Guide[]; reference: readonly Guide[] }): string {
+  const links = (list: readonly Guide[]) =>
+    list
+      .map(
+        (g) =>
+          `<a href="/docs/guides/${g.file.split('/').map(encodeURIComponent).join('/')}">${escapeHtml(g.title)}</a>`,
+      )
+      .join(' · ');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -57,12 +83,14 @@ function page(host: string, guides: readonly Guide[]): string {
   header { padding: 12px 20px; border-bottom: 1px solid #ddd; background: #fafafa; }
   header h1 { font-size: 18px; margin: 0 0 6px; }
   header nav { font-size: 13px; line-height: 1.7; }
+  header nav + nav { margin-top: 4px; }
 </style>
 </head>
 <body>
 <header>
   <h1>Duelkit API reference — ${escapeHtml(host)} host</h1>
-  <nav aria-label="Guides">Guides: ${links} · <a href="/openapi.json">OpenAPI document</a></nav>
+  <nav aria-label="Guides">Guides: ${links(pages.guides)}</nav>
+  <nav aria-label="Reference pages">Reference: ${links(pages.reference)} · <a href="/openapi.json">OpenAPI document</a></nav>
 </header>
 <main id="reference"></main>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
@@ -89,15 +117,15 @@ const INIT = `window.ui = SwaggerUIBundle({
 
 /**
  * GET /docs: an interactive reference of this host's OpenAPI document (Swagger UI, served from
- * the package, nothing from a CDN), with the guides of docs/ linked and served as Markdown under
- * /docs/guides/. Public like /openapi.json: no builder key needed to read it.
+ * the package, nothing from a CDN), with the builder guides of docs/guides/ linked first, then
+ * the pages of docs/, all served as Markdown under /docs/guides/. Public like /openapi.json: no builder key needed to read it.
  */
 export function referencePage(host: 'markets' | 'tournaments'): Router {
   const router = Router();
   const assets = swaggerUiDir();
   const dir = guidesDir();
-  const guides = readGuides(dir);
-  const html = page(host, guides);
+  const pages = readGuides(dir);
+  const html = page(host, pages);
   router.get('/docs', (_req, res) => {
     res.type('html').send(html);
   });
@@ -109,7 +137,7 @@ export function referencePage(host: 'markets' | 'tournaments'): Router {
       res.sendFile(join(assets, asset), { maxAge: '1d' });
     });
   }
-  for (const guide of guides) {
+  for (const guide of [...pages.guides, ...pages.reference]) {
     const text = dir ? readFileSync(join(dir, guide.file), 'utf8') : '';
     router.get(`/docs/guides/${guide.file}`, (_req, res) => {
       res.type('text/markdown; charset=utf-8').send(text);
