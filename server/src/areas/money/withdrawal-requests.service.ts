@@ -7,7 +7,7 @@ import type {
   WithdrawalRequestListQuery,
 } from '@duelkit/contract';
 import { randomUUID } from 'node:crypto';
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import type { Clock } from '../../platform/clock.js';
 import { requestScopedId } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError, isDomainError } from '../../errors.js';
