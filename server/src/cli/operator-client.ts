@@ -16,7 +16,11 @@ export class OperatorCallError extends Error {
  * anything themselves: the server does the work with its own database and chain port, and
  * answers only what it stored.
  */
-export async function callOperator<T>(path: string, body: unknown, config: Config = loadConfig(withDefaultDataDir(process.env))): Promise<T> {
+export async function callOperator<T>(
+  path: string,
+  body: unknown,
+  config: Config = loadConfig(withDefaultDataDir(process.env)),
+): Promise<T> {
   const { port, credentialDir } = config.operator;
   if (port === null) throw new OperatorCallError('OPERATOR_PORT is off: the server has no operator surface.', 2);
   const credential = readCredential(credentialDir, port);
