@@ -13,6 +13,7 @@ import {
   tournamentsContract,
   type AuthKind,
 } from '../src/index.js';
+import { EXAMPLES, type Example } from './openapi-examples.js';
 import { TAG_DOCS, TAG_GROUPS, tagDescription } from './openapi-tags.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -384,6 +385,32 @@ function dropUnusableDiscriminators(input: Json): Json {
   return out;
 }
 
+type MediaTypes = Record<string, { examples?: Record<string, { summary: string; value: unknown }> }>;
+
+function putExamples(content: MediaTypes | undefined, examples: readonly Example[], where: string): void {
+  const media = content?.['application/json'];
+  if (!media) throw new Error(`${where}: no application/json content to put examples on`);
+  media.examples = Object.fromEntries(examples.map((e) => [e.name, { summary: e.summary, value: e.value }]));
+}
+
+/** Puts the examples of openapi-examples.ts on the operations of this document that have some. */
+function addExamples(doc: OpenAPIObject): void {
+  for (const [key, examples] of Object.entries(EXAMPLES)) {
+    const [method = '', path = ''] = key.split(' ');
+    const item = doc.paths[path.replace(/:(\w+)/g, '{$1}')] as Record<string, OperationObject> | undefined;
+    const op = item?.[method.toLowerCase()];
+    if (!op) continue; // a route of the other host
+    if (examples.request) {
+      const body = op.requestBody as { content?: MediaTypes } | undefined;
+      putExamples(body?.content, examples.request, `${key} request`);
+    }
+    for (const [status, list] of Object.entries(examples.responses ?? {})) {
+      const response = op.responses[status] as { content?: MediaTypes } | undefined;
+      putExamples(response?.content, list, `${key} ${status}`);
+    }
+  }
+}
+
 const INFO_DESCRIPTION: Record<'markets' | 'tournaments', string> = {
   markets:
     'The Duelkit markets host: accounts and sign-in, prediction markets ("duels") and their trading, private ' +
@@ -428,6 +455,7 @@ function build(router: AppRouter, host: 'markets' | 'tournaments', title: string
   refNamedSchemas(doc);
   doc.paths = dropUnusableDiscriminators(doc.paths) as OpenAPIObject['paths'];
   doc.components.schemas = dropUnusableDiscriminators(doc.components.schemas as Json) as Record<string, SchemaObject>;
+  addExamples(doc);
   return doc;
 }
 
