@@ -13,6 +13,8 @@ import {
   tournamentsContract,
   type AuthKind,
 } from '../src/index.js';
+import { EXAMPLES, type Example } from './openapi-examples.js';
+import { TAG_DOCS, TAG_GROUPS, tagDescription } from './openapi-tags.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -108,6 +110,73 @@ export function securityFor(auth: AuthKind, personalised: boolean): Record<strin
   }
 }
 
+const BUILDER_KEY = 'an application with a builder API key (`x-builder-api-key`)';
+
+/** Who may call an operation, from the authentication the server enforces on it. */
+export function whoMayCall(auth: AuthKind, personalised: boolean): string {
+  switch (auth) {
+    case 'public':
+      return personalised
+        ? `any caller from ${BUILDER_KEY}; a user's bearer token is optional and, when sent, personalises the answer`
+        : `any caller from ${BUILDER_KEY}`;
+    case 'builder-only':
+      return `${BUILDER_KEY}; no user token is involved`;
+    case 'optional-bearer':
+      return `any caller from ${BUILDER_KEY}; a user's bearer token is optional and, when sent, must be valid`;
+    case 'bearer':
+      return `a signed-in user (user JWT as bearer token) of ${BUILDER_KEY}`;
+    case 'admin':
+      return `an admin (admin JWT as bearer token) with a builder API key (\`x-builder-api-key\`)`;
+    case 'admin-challenge':
+      return (
+        'an admin midway through a two-factor login, with the `challengeToken` of /svc/admin/auth/login as bearer ' +
+        'token and a builder API key (`x-builder-api-key`)'
+      );
+    case 'jwt-or-wallet':
+      return `a user of ${BUILDER_KEY}, proven by a markets-host user JWT or by a wallet credential (\`x-wallet-*\` headers)`;
+    case 'webhook':
+      return 'the bridge provider, signing each delivery (`x-bridge-signature`, `x-bridge-timestamp`); no builder key';
+  }
+}
+
+/** The credential refusals of an operation, from the authentication the server enforces on it. */
+function credentialRefusals(auth: AuthKind, personalised: boolean): string {
+  const key = '401 `BUILDER_KEY_INVALID` without a valid builder key';
+  const token = '`UNAUTHENTICATED`, `TOKEN_EXPIRED` or `TOKEN_INVALID`';
+  switch (auth) {
+    case 'public':
+      return personalised ? `${key}, 401 ${token} for a bearer token that is sent but not valid` : key;
+    case 'builder-only':
+      return key;
+    case 'optional-bearer':
+      return `${key}, 401 ${token} for a bearer token that is sent but not valid`;
+    case 'bearer':
+      return `${key}, 401 ${token} without a valid user token`;
+    case 'admin':
+      return `${key}, 401 ${token} or \`TOKEN_REVOKED\` without a valid admin token (a user token is refused)`;
+    case 'admin-challenge':
+      return `${key}, 401 ${token} or \`TOKEN_REVOKED\` without an unused login challenge token`;
+    case 'jwt-or-wallet':
+      return `${key}, 401 ${token} or \`WALLET_CREDENTIAL_INVALID\` without a valid user JWT or wallet credential`;
+    case 'webhook':
+      return '401 `SIGNATURE_INVALID` for a missing, stale or wrong signature';
+  }
+}
+
+/**
+ * The operation's description: the contract's own (what the route does and its particular
+ * refusals), then who may call it and how it refuses, from the metadata the server enforces.
+ */
+export function describeOperation(description: string | undefined, auth: AuthKind, personalised: boolean): string {
+  const access = [
+    `**Who may call:** ${whoMayCall(auth, personalised)}.`,
+    `**Refusals:** the \`ApiError\` body with a stable \`code\` (docs/errors.md): ${credentialRefusals(auth, personalised)}, ` +
+      '400 `VALIDATION_FAILED` for input that does not match the schema, 429 with `Retry-After` when rate limited; ' +
+      'each error response below lists the codes of its status.',
+  ].join('\n\n');
+  return description ? `${description.trim()}\n\n${access}` : access;
+}
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request',
   401: 'Missing or invalid credentials',
@@ -162,6 +231,7 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
   }
   return {
     ...operation,
+    description: describeOperation(route.description, enforcedAuth(m), m.personalised === true),
     tags: [m.tag],
     security: securityFor(enforcedAuth(m), m.personalised === true),
     parameters,
@@ -251,15 +321,113 @@ function refNamedSchemas(doc: OpenAPIObject): void {
   doc.components = { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).sort()) };
 }
 
-function tagsOf(router: AppRouter): string[] {
+function tagsOf(router: AppRouter): Set<string> {
   const tags = new Set<string>();
   const visit = (r: AppRouter | AppRoute) => {
     if (isAppRoute(r)) tags.add(routeMeta(r).tag);
     else Object.values(r).forEach((child) => visit(child));
   };
   visit(router);
-  return [...tags].sort();
+  return tags;
 }
+
+/**
+ * The host's tags in reading order with their descriptions, and Redoc's `x-tagGroups` over them
+ * (Swagger UI, which GET /docs serves, lists tags in the order of `tags`).
+ */
+function tagsFor(
+  router: AppRouter,
+): Pick<OpenAPIObject, 'tags'> & { 'x-tagGroups': { name: string; tags: string[] }[] } {
+  const used = tagsOf(router);
+  const undocumented = [...used].filter((name) => !TAG_DOCS.some((t) => t.name === name));
+  if (undocumented.length) throw new Error(`tags without an entry in openapi-tags.ts: ${undocumented.join(', ')}`);
+  const docs = TAG_GROUPS.flatMap((group) => TAG_DOCS.filter((t) => t.group === group && used.has(t.name)));
+  return {
+    tags: docs.map((t) => ({ name: t.name, description: tagDescription(t) })),
+    'x-tagGroups': TAG_GROUPS.map((group) => ({
+      name: group,
+      tags: docs.filter((t) => t.group === group).map((t) => t.name),
+    })).filter((g) => g.tags.length > 0),
+  };
+}
+
+/** The security schemes some operation of the document uses, in {@link SECURITY_SCHEMES} order. */
+function usedSecuritySchemes(doc: OpenAPIObject): Partial<typeof SECURITY_SCHEMES> {
+  const used = new Set<string>();
+  for (const item of Object.values(doc.paths) as Record<string, OperationObject>[]) {
+    for (const op of Object.values(item)) {
+      for (const requirement of op.security ?? []) Object.keys(requirement).forEach((name) => used.add(name));
+    }
+  }
+  return Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
+}
+
+/**
+ * zod's discriminated unions come out as `oneOf` + `discriminator` with inline members. A
+ * discriminator selects members by schema name (or a mapping to `$ref`s), so it cannot select
+ * inline ones, and a boolean discriminator (`success`, `valid`) is not one OpenAPI allows at all.
+ * The members' `enum` on the discriminating property already tells them apart, so the keyword is
+ * dropped where a member is inline.
+ */
+function dropUnusableDiscriminators(input: Json): Json {
+  if (Array.isArray(input)) return input.map(dropUnusableDiscriminators);
+  if (!input || typeof input !== 'object') return input;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(input)) out[k] = dropUnusableDiscriminators(v);
+  const members = out['oneOf'] ?? out['anyOf'];
+  if (
+    out['discriminator'] &&
+    Array.isArray(members) &&
+    members.some((m) => !(m && typeof m === 'object' && '$ref' in m))
+  ) {
+    delete out['discriminator'];
+  }
+  return out;
+}
+
+type MediaTypes = Record<string, { examples?: Record<string, { summary: string; value: unknown }> }>;
+
+function putExamples(content: MediaTypes | undefined, examples: readonly Example[], where: string): void {
+  const media = content?.['application/json'];
+  if (!media) throw new Error(`${where}: no application/json content to put examples on`);
+  media.examples = Object.fromEntries(examples.map((e) => [e.name, { summary: e.summary, value: e.value }]));
+}
+
+/** Puts the examples of openapi-examples.ts on the operations of this document that have some. */
+function addExamples(doc: OpenAPIObject): void {
+  for (const [key, examples] of Object.entries(EXAMPLES)) {
+    const [method = '', path = ''] = key.split(' ');
+    const item = doc.paths[path.replace(/:(\w+)/g, '{$1}')] as Record<string, OperationObject> | undefined;
+    const op = item?.[method.toLowerCase()];
+    if (!op) continue; // a route of the other host
+    if (examples.request) {
+      const body = op.requestBody as { content?: MediaTypes } | undefined;
+      putExamples(body?.content, examples.request, `${key} request`);
+    }
+    for (const [status, list] of Object.entries(examples.responses ?? {})) {
+      const response = op.responses[status] as { content?: MediaTypes } | undefined;
+      putExamples(response?.content, list, `${key} ${status}`);
+    }
+  }
+}
+
+const INFO_DESCRIPTION: Record<'markets' | 'tournaments', string> = {
+  markets:
+    'The Duelkit markets host: accounts and sign-in, prediction markets ("duels") and their trading, private ' +
+    'markets, money movement, packs, statistics and administration.\n\n' +
+    'Every operation needs the builder API key of your application (`x-builder-api-key`) except the bridge webhook; ' +
+    'user operations also take the user JWT from the sign-in flow (docs/auth.md). Amounts are decimal strings in ' +
+    'base units (18 decimals), times ISO 8601. Writes that move money accept an `Idempotency-Key`. Every error ' +
+    'answers the `ApiError` body with a stable `code` (docs/errors.md). Guides for each area are under docs/ in the ' +
+    'repository and served at /docs beside this reference; @duelkit/sdk is the typed client (docs/sdk.md).',
+  tournaments:
+    'The Duelkit tournaments host: paid prediction tournaments on football, sports data, and their administration.\n\n' +
+    'Every operation needs the builder API key of your application (`x-builder-api-key`); a player proves who they ' +
+    'are with a markets-host user JWT or a wallet credential (docs/auth.md). Amounts are decimal strings in base ' +
+    'units, times ISO 8601. Every error answers the `ApiError` body with a stable `code` (docs/errors.md). The ' +
+    'guide is docs/tournaments.md, served at /docs beside this reference; @duelkit/sdk is the typed client ' +
+    '(docs/sdk.md).',
+};
 
 function build(router: AppRouter, host: 'markets' | 'tournaments', title: string, port: number): OpenAPIObject {
   const doc = generateOpenApi(
@@ -268,16 +436,26 @@ function build(router: AppRouter, host: 'markets' | 'tournaments', title: string
       info: {
         title,
         version: '0.1.0',
-        description: `Duelkit ${host} host. Errors always use the ApiError body; see docs/errors.md for codes.`,
+        description: INFO_DESCRIPTION[host],
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
-      servers: [{ url: `http://localhost:${port}`, description: 'Local development (embedded defaults)' }],
-      tags: tagsOf(router).map((name) => ({ name, description: `${name} endpoints` })),
+      servers: [
+        {
+          url: '/',
+          description:
+            `The host that serves this document (GET /openapi.json); locally http://localhost:${port}. ` +
+            'Generated clients take the base URL of your deployment.',
+        },
+      ],
+      ...tagsFor(router),
     },
     { setOperationId: 'concatenated-path', operationMapper: mapOperation },
   );
-  doc.components = { securitySchemes: SECURITY_SCHEMES };
+  doc.components = { securitySchemes: usedSecuritySchemes(doc) };
   refNamedSchemas(doc);
+  doc.paths = dropUnusableDiscriminators(doc.paths) as OpenAPIObject['paths'];
+  doc.components.schemas = dropUnusableDiscriminators(doc.components.schemas as Json) as Record<string, SchemaObject>;
+  addExamples(doc);
   return doc;
 }
 

@@ -477,6 +477,8 @@ export interface AuthNamespace extends SessionMethods {
   /**
    * Get a Sign-In with Ethereum message bound to this builder app and domain.
    *
+   * Step 1 of the wallet sign-in: sign the `message` with personal_sign and send it to eoa/login (or eoa/register). The nonce is single-use and expires after 5 minutes. A malformed address is a 400 VALIDATION_FAILED.
+   *
    * `POST /svc/user/auth/eoa/challenge` on the markets host · auth: public · spec §4.1
    *
    * Sending it again has no second effect: the SDK retries it like a read.
@@ -484,6 +486,8 @@ export interface AuthNamespace extends SessionMethods {
   readonly eoaChallenge: Method<AuthEoaChallengeInput, AuthEoaChallengeOutput>;
   /**
    * Sign in with a signed challenge; `exists: false` when the wallet has no account yet.
+   *
+   * Refusals: SIGNATURE_INVALID (401) when the message is not a challenge of this app or the signature does not match, NONCE_EXPIRED (401) after 5 minutes, NONCE_REUSED (401) for a challenge already used: ask for a new one.
    *
    * `POST /svc/user/auth/eoa/login` on the markets host · auth: public · spec §4.1
    *

@@ -27,6 +27,9 @@ export const authContract = c.router({
     body: EoaChallengeRequestSchema,
     responses: { 200: EoaChallengeSchema },
     summary: 'Get a Sign-In with Ethereum message bound to this builder app and domain',
+    description:
+      'Step 1 of the wallet sign-in: sign the `message` with personal_sign and send it to eoa/login (or eoa/register). ' +
+      'The nonce is single-use and expires after 5 minutes. A malformed address is a 400 VALIDATION_FAILED.',
     metadata: meta(tag, '4.1', 'public', { repeatable: true }),
   },
   eoaLogin: {
@@ -35,6 +38,9 @@ export const authContract = c.router({
     body: SignedMessageSchema,
     responses: { 200: EoaLoginResponseSchema },
     summary: 'Sign in with a signed challenge; `exists: false` when the wallet has no account yet',
+    description:
+      'Refusals: SIGNATURE_INVALID (401) when the message is not a challenge of this app or the signature does not ' +
+      'match, NONCE_EXPIRED (401) after 5 minutes, NONCE_REUSED (401) for a challenge already used: ask for a new one.',
     metadata: meta(tag, '4.1', 'public'),
   },
   eoaRegister: {
