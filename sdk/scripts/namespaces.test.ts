@@ -16,7 +16,8 @@ describe('generated types', () => {
     expect(readFileSync(OUTPUT, 'utf8')).toBe(generated.namespaces);
     const page = readFileSync(DOCS, 'utf8');
     expect(page, 'the namespace table of docs/sdk.md').toBe(withDocsTable(page, generated.docsTable));
-  });
+    // Rendering runs Prettier over the whole API: about a second alone, several under load.
+  }, 60_000);
 });
 
 describe('DuelkitClient namespaces', () => {
