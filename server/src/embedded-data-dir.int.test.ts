@@ -6,42 +6,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CollateralTokenAbi } from './adapters/chain/artifacts/CollateralToken.js';
 import type { ChainAddresses } from './adapters/chain/chain.port.js';
-import { postJson, type Caller } from '../test/support/bets.js';
+import { betBody, postJson, type Caller } from '../test/support/bets.js';
 import { OPERATOR_KEY } from '../test/support/chain.js';
-import { marketsApi, signUpWallet } from '../test/support/http.js';
+import { marketsApi, publicDuel, signUpWallet } from '../test/support/http.js';
 import { UNIT, until } from '../test/support/market-fixtures.js';
 import { spawnReady, type Spawned, type ServerProcessInfo } from '../test/support/processes.js';
 import { freePort, runCli } from '../test/support/server-process.js';
 import type { TestServer } from '../test/support/test-server.js';
-
-async function duelOf(instance: ServerProcessInfo, duelId: string) {
-  const res = await fetch(`${instance.marketsUrl}/svc/public/duels/get-duel-by-id/${duelId}`, {
-    headers: { 'x-builder-api-key': instance.builderKey },
-  });
-  return (await res.json()) as { chainState?: string; totalVolume?: string };
-}
-
-/** A bets/create body for `amount` on option 0 with `slippageBps`, estimated now. */
-async function tightBet(caller: Caller, duelId: string, amount: bigint, slippageBps: number) {
-  const quote = await postJson(caller, '/svc/user/bets/estimate-buy', {
-    duelId,
-    optionIndex: 0,
-    betAmountUsdc: amount.toString(),
-    slippageBps,
-  });
-  const estimate = quote.body['estimate'] as Record<string, string> | undefined;
-  if (!estimate) throw new Error(`no estimate: ${quote.status} ${JSON.stringify(quote.body)}`);
-  return {
-    estimate,
-    duelId,
-    duelType: 'PREDICTION',
-    bet: 'YES',
-    optionIndex: 0,
-    betAmount: estimate['amountIn'],
-    betAmountUsdc: estimate['amountIn'],
-    slippageBps,
-  };
-}
 
 /**
  * The embedded default on a data directory (PGlite and the journaled in-process EVM), through
@@ -119,7 +90,7 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
     expect(created.status).toBe(201);
     const duelId = created.body['duelId'] as string;
     await until(
-      () => duelOf(first.info, duelId),
+      () => publicDuel(first.info, duelId),
       (d) => d.chainState === 'confirmed',
       30_000,
     );
@@ -130,7 +101,7 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
     await fund(traderAddress, 100n * UNIT);
     // Ten 20-credit bets from a wallet holding 100, all estimated before any is placed, with a
     // floor of 0.1 %: five are funded, and the ones mined after another moved the price revert.
-    const bodies = await Promise.all(Array.from({ length: 10 }, () => tightBet(trader, duelId, 20n * UNIT, 10)));
+    const bodies = await Promise.all(Array.from({ length: 10 }, () => betBody(trader, duelId, 20n * UNIT, 0, 10)));
     const answers = await Promise.all(
       bodies.map((b, i) => postJson(trader, '/svc/user/bets/create', b, `dd-bet-${i}`)),
     );
@@ -191,7 +162,7 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
     const again = await postJson(
       caller,
       '/svc/user/bets/create',
-      await tightBet(caller, duelId, 5n * UNIT, 500),
+      await betBody(caller, duelId, 5n * UNIT, 0, 500),
       'dd-after',
     );
     expect([again.status, again.body['code'], again.body['details']]).toEqual([201, undefined, undefined]);

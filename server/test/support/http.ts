@@ -27,3 +27,11 @@ export async function signUpWallet(api: ReturnType<typeof marketsApi>, username:
   const signature = await account.signMessage({ message });
   return api('/svc/user/auth/eoa/register', { body: { message, signature, username } });
 }
+
+/** A duel as the public read answers it, from a server in its own process (the fields tests poll). */
+export async function publicDuel(instance: { marketsUrl: string; builderKey: string }, duelId: string) {
+  const res = await fetch(`${instance.marketsUrl}/svc/public/duels/get-duel-by-id/${duelId}`, {
+    headers: { 'x-builder-api-key': instance.builderKey },
+  });
+  return (await res.json()) as { chainState?: string; totalVolume?: string; uniqueParticipants?: number };
+}

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { betBody, postJson, type Caller } from '../../../test/support/bets.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { createTestDatabase } from '../../../test/support/database.js';
-import { marketsApi, signUpWallet } from '../../../test/support/http.js';
+import { marketsApi, publicDuel, signUpWallet } from '../../../test/support/http.js';
 import { UNIT, until } from '../../../test/support/market-fixtures.js';
 import {
   runToExit,
@@ -19,13 +19,6 @@ import {
 import type { TestServer } from '../../../test/support/test-server.js';
 import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
 import type { ChainAddresses } from './chain.port.js';
-
-async function duelOf(instance: ServerProcessInfo, duelId: string) {
-  const res = await fetch(`${instance.marketsUrl}/svc/public/duels/get-duel-by-id/${duelId}`, {
-    headers: { 'x-builder-api-key': instance.builderKey },
-  });
-  return (await res.json()) as { chainState?: string; totalVolume?: string; uniqueParticipants?: number };
-}
 
 describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
   const dir = mkdtempSync(join(tmpdir(), 'duelkit-restart-'));
@@ -78,14 +71,14 @@ describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
     expect(created.status).toBe(201);
     const duelId = created.body['duelId'] as string;
     await until(
-      () => duelOf(first.info, duelId),
+      () => publicDuel(first.info, duelId),
       (d) => d.chainState === 'confirmed',
       30_000,
     );
     const bet = await postJson(caller, '/svc/user/bets/create', await betBody(caller, duelId, 10n * UNIT), 'before');
     expect(bet.status).toBe(201);
     await until(
-      () => duelOf(first.info, duelId),
+      () => publicDuel(first.info, duelId),
       (d) => d.totalVolume === (10n * UNIT).toString(),
       30_000,
     );
@@ -94,11 +87,11 @@ describe('the embedded chain across a restart with DUELKIT_DATA_DIR', () => {
     const second = await spawnReady<ServerProcessInfo>('server.process.ts', env);
     running.push(second);
     caller = { url: second.info.marketsUrl, builderKey: first.info.builderKey, token };
-    expect((await duelOf(second.info, duelId)).chainState).toBe('confirmed');
+    expect((await publicDuel(second.info, duelId)).chainState).toBe('confirmed');
     const again = await postJson(caller, '/svc/user/bets/create', await betBody(caller, duelId, 5n * UNIT, 1), 'after');
     expect(again.status).toBe(201);
     const duel = await until(
-      () => duelOf(second.info, duelId),
+      () => publicDuel(second.info, duelId),
       (d) => d.totalVolume === (15n * UNIT).toString(),
       30_000,
     );

@@ -29,12 +29,12 @@ async function post(
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function estimate(server: TestServer, token: string, duelId: string, amount: bigint) {
+async function estimate(server: TestServer, token: string, duelId: string, amount: bigint, slippageBps = 100) {
   const quote = await post(server, token, '/svc/user/bets/estimate-buy', {
     duelId,
     optionIndex: 0,
     betAmountUsdc: amount.toString(),
-    slippageBps: 100,
+    slippageBps,
   });
   const est = quote.body['estimate'] as Record<string, string>;
   return {
@@ -45,7 +45,7 @@ async function estimate(server: TestServer, token: string, duelId: string, amoun
     optionIndex: 0,
     betAmount: est['amountIn'],
     betAmountUsdc: est['amountIn'],
-    slippageBps: 100,
+    slippageBps,
   };
 }
 
@@ -101,25 +101,7 @@ describe('placing bets', () => {
     const bettor = await fundedUser(server.container, server.builderKey, 'od_bettor', 100n * UNIT);
     // A wide slippage, so each bet's floor tolerates the others moving the price.
     const wide = await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        const q = await post(server, bettor.token, '/svc/user/bets/estimate-buy', {
-          duelId,
-          optionIndex: 0,
-          betAmountUsdc: (20n * UNIT).toString(),
-          slippageBps: 5000,
-        });
-        const est = q.body['estimate'] as Record<string, string>;
-        return {
-          estimate: est,
-          duelId,
-          duelType: 'PREDICTION',
-          bet: 'YES',
-          optionIndex: 0,
-          betAmount: est['amountIn'],
-          betAmountUsdc: est['amountIn'],
-          slippageBps: 5000,
-        };
-      }),
+      Array.from({ length: 10 }, () => estimate(server, bettor.token, duelId, 20n * UNIT, 5000)),
     );
     const answers = await Promise.all(
       wide.map((b, i) => post(server, bettor.token, '/svc/user/bets/create', b, `overdraw-${i}`)),

@@ -57,6 +57,26 @@ describe('two server instances on one database and one chain node', () => {
     instances.push(await spawnReady<ServerProcessInfo>('server.process.ts', env));
   }, 180_000);
 
+  /** A wallet signed up through the first instance, its managed wallet minted `credits` by the operator. */
+  async function walletWithCredits(username: string, credits: bigint) {
+    const first = instances[0]?.info as ServerProcessInfo;
+    const api = marketsApi(() => ({ marketsUrl: first.marketsUrl, builderKey: first.builderKey }) as TestServer);
+    const signedUp = await signUpWallet(api, username);
+    const wallet = signedUp.body['user']['address'] as Address;
+    const transport = http(node.info.rpcUrl);
+    const chain = createPublicClient({ transport });
+    const minter = createWalletClient({ transport, account: privateKeyToAccount(OPERATOR_KEY) });
+    const minted = await minter.writeContract({
+      address: node.info.addresses.credits,
+      abi: CollateralTokenAbi,
+      functionName: 'mint',
+      args: [wallet, credits],
+      chain: null,
+    });
+    await chain.waitForTransactionReceipt({ hash: minted, pollingInterval: 50 });
+    return { signedUp, wallet, chain };
+  }
+
   afterAll(async () => {
     for (const instance of instances) await instance.stop();
     await node?.stop();
@@ -162,20 +182,7 @@ describe('two server instances on one database and one chain node', () => {
 
   it('holds one daily withdrawal limit across both: 10 concurrent withdrawals through both → 3 sent, 7 refused', async () => {
     const [a, b] = instances.map((i) => i.info) as [ServerProcessInfo, ServerProcessInfo];
-    const api = marketsApi(() => ({ marketsUrl: a.marketsUrl, builderKey: a.builderKey }) as TestServer);
-    const signedUp = await signUpWallet(api, 'two_inst_withdraw');
-    const wallet = signedUp.body['user']['address'] as Address;
-    const transport = http(node.info.rpcUrl);
-    const chain = createPublicClient({ transport });
-    const minter = createWalletClient({ transport, account: privateKeyToAccount(OPERATOR_KEY) });
-    const minted = await minter.writeContract({
-      address: node.info.addresses.credits,
-      abi: CollateralTokenAbi,
-      functionName: 'mint',
-      args: [wallet, 5_000n * UNIT],
-      chain: null,
-    });
-    await chain.waitForTransactionReceipt({ hash: minted, pollingInterval: 50 });
+    const { signedUp, chain } = await walletWithCredits('two_inst_withdraw', 5_000n * UNIT);
     const to = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address;
     // The default limit: 1,000 credits per rolling 24 h. Ten withdrawals of 300, alternating instances.
     const answers = await Promise.all(
@@ -210,21 +217,8 @@ describe('two server instances on one database and one chain node', () => {
 
   it('funds withdrawals exactly across both: 10 concurrent withdrawals of 100 from 499 → 4 sent, 6 refused, none reverted, the limit counts 400', async () => {
     const [a, b] = instances.map((i) => i.info) as [ServerProcessInfo, ServerProcessInfo];
-    const api = marketsApi(() => ({ marketsUrl: a.marketsUrl, builderKey: a.builderKey }) as TestServer);
-    const signedUp = await signUpWallet(api, 'two_inst_overdraw');
-    const wallet = signedUp.body['user']['address'] as Address;
+    const { signedUp, wallet, chain } = await walletWithCredits('two_inst_overdraw', 499n * UNIT);
     const token = signedUp.body['token'] as string;
-    const transport = http(node.info.rpcUrl);
-    const chain = createPublicClient({ transport });
-    const minter = createWalletClient({ transport, account: privateKeyToAccount(OPERATOR_KEY) });
-    const minted = await minter.writeContract({
-      address: node.info.addresses.credits,
-      abi: CollateralTokenAbi,
-      functionName: 'mint',
-      args: [wallet, 499n * UNIT],
-      chain: null,
-    });
-    await chain.waitForTransactionReceipt({ hash: minted, pollingInterval: 50 });
     const to = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address;
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
