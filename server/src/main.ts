@@ -26,11 +26,21 @@ try {
   throw err;
 }
 
-let signals = 0;
+/**
+ * A second signal a second or more after the first means "now" (Ctrl-C pressed again). One that
+ * follows at once is the same request relayed: Ctrl-C reaches the whole process group, and a
+ * package manager in it (pnpm start) forwards the signal to its child as well.
+ */
+const SAME_REQUEST_MS = 1_000;
+let firstSignalAt: number | undefined;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    signals += 1;
-    if (signals > 1) process.exit(1);
+    const now = Date.now();
+    if (firstSignalAt !== undefined) {
+      if (now - firstSignalAt >= SAME_REQUEST_MS) process.exit(1);
+      return;
+    }
+    firstSignalAt = now;
     logger.info({ signal, graceMs: config.http.shutdownGraceMs }, 'shutting down: draining in-flight requests');
     // The grace is a promise to the orchestrator (it kills the process after it): keep it.
     setTimeout(() => {
