@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_DIR, startServerProcess, type ServerProcess } from '../server/test/support/server-process.js';
 import { DuelkitClient } from '@duelkit/sdk';
+import { until } from './support.js';
 
 const run = promisify(execFile);
 const DIST = join(SERVER_DIR, 'dist');
@@ -53,4 +54,33 @@ describe('the production build', () => {
     const signed = await client.wallet.sign({ body: { message: 'built' } });
     expect(signed.address).toBe(session.user?.address);
   });
+
+  it('stops quietly with exit code 0 on Ctrl-C under pnpm start', async () => {
+    // `pnpm start` as a person runs it: its own process group, which Ctrl-C signals as a whole.
+    const child = spawn('pnpm', ['start'], {
+      cwd: join(SERVER_DIR, '..'),
+      detached: true,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        PORT: '0',
+        TOURNAMENTS_PORT: '0',
+        HOST: '127.0.0.1',
+        OPERATOR_PORT: 'off',
+        CHAIN_EMBEDDED_RPC_PORT: '0',
+        DUELKIT_DATA_DIR: ':memory:',
+      },
+    });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await until(
+      () => Promise.resolve(output),
+      (text) => text.includes('duelkit listening'),
+      90_000,
+    );
+    process.kill(-(child.pid ?? 0), 'SIGINT');
+    expect(await exited).toBe(0);
+    expect(output).not.toMatch(/ERR_PNPM|ELIFECYCLE|Command failed/);
+  }, 120_000);
 });
