@@ -7,17 +7,6 @@ import { adminOf, userOf } from '../principal.js';
 
 const s = initServer();
 
-/** The withdrawal-requests routes are public in the spec: the bearer token is how a caller proves the wallet. */
-function walletOwner(req: Parameters<typeof userOf>[0]) {
-  if (req.principal?.kind !== 'user') {
-    throw new DomainError(
-      'UNAUTHENTICATED',
-      'Prove the wallet: send the bearer token of the user whose managed wallet this is (docs/money.md)',
-    );
-  }
-  return userOf(req);
-}
-
 /** §4.4 withdrawals, the daily limit and withdrawal requests (rules in WithdrawalService). */
 export function withdrawalRoutes(deps: { withdrawals: WithdrawalService; requests: WithdrawalRequestService }) {
   const { withdrawals, requests } = deps;
@@ -25,10 +14,10 @@ export function withdrawalRoutes(deps: { withdrawals: WithdrawalService; request
     withdraw: async ({ body, req }) => ({ status: 200, body: await withdrawals.withdraw(userOf(req), body) }),
     preValidate: async ({ body, req }) => ({
       status: 200,
-      body: await withdrawals.preValidate(walletOwner(req), body),
+      body: await withdrawals.preValidate(userOf(req), body),
     }),
     dailyLimit: async ({ query, req }) => {
-      const caller = walletOwner(req);
+      const caller = userOf(req);
       const user = query.user.toLowerCase();
       if (user !== caller.address.toLowerCase() && user !== caller.eoaAddress.toLowerCase()) {
         throw new DomainError('FORBIDDEN', 'The daily limit of another wallet is not yours to read', {
@@ -42,8 +31,8 @@ export function withdrawalRoutes(deps: { withdrawals: WithdrawalService; request
       }
       return { status: 200, body: await withdrawals.dailyLimit(caller.address, query.collateralStack) };
     },
-    createRequest: async ({ body, req }) => ({ status: 201, body: await requests.create(walletOwner(req), body) }),
-    listRequests: async ({ query, req }) => ({ status: 200, body: await requests.listMine(walletOwner(req), query) }),
+    createRequest: async ({ body, req }) => ({ status: 201, body: await requests.create(userOf(req), body) }),
+    listRequests: async ({ query, req }) => ({ status: 200, body: await requests.listMine(userOf(req), query) }),
   });
 }
 
