@@ -87,6 +87,7 @@ import { IdempotencyRepository } from './platform/idempotency/idempotency.reposi
 import { ChainStateRepository } from './platform/chain-tx/chain-state.repository.js';
 import type { ChainTxPipeline } from './platform/chain-tx/chain-tx.pipeline.js';
 import { FundsRepository } from './platform/chain-tx/funds.repository.js';
+import { durabilityWarning } from './platform/db/durability.js';
 import { ChainTxReconciler } from './platform/chain-tx/chain-tx.reconciler.js';
 import { ChainTxRepository } from './platform/chain-tx/chain-tx.repository.js';
 import type { Logger } from './logger.js';
@@ -300,6 +301,8 @@ export async function createContainer(
   );
   closers.push(() => orm.close(true));
   if (embedded) closers.push(() => embedded.stop());
+  const durability = await durabilityWarning(orm);
+  if (durability) logger.warn({ synchronous_commit: 'off' }, durability);
 
   const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
   if (redis) closers.unshift(async () => void (await redis.quit().catch(() => redis.disconnect())));
