@@ -1,5 +1,5 @@
 import type { BetsCreateOutput, BuyEstimate, Duel } from './api.generated.js';
-import { DuelkitError, TimeoutError } from './core/errors.js';
+import { DuelkitError, nameErrorClass, TimeoutError } from './core/errors.js';
 import type { RequestOptions } from './core/types.js';
 import { DECIMALS, toBaseUnits } from './core/units.js';
 import type { BetsNamespace, DuelsNamespace } from './namespaces.generated.js';
@@ -77,6 +77,7 @@ export class QuoteRejectedError extends DuelkitError {
     this.details = details;
   }
 }
+nameErrorClass(QuoteRejectedError, 'QuoteRejectedError');
 
 /** Task-level helpers: one call for what takes several routes. */
 export interface TradeNamespace {

@@ -72,10 +72,31 @@ describe('isRetryable', () => {
     expect(isRetryable('timeout')).toBe(false);
   });
 
-  it('recognises errors from another copy of the SDK by their brand', () => {
-    const foreign = Object.assign(new Error('x'), { [Symbol.for('duelkit.error')]: true, name: 'TimeoutError' });
+  it('recognises errors from another copy of the SDK by their brands, whatever their name', () => {
+    // A minified copy: its classes, and so the names it would have given them, are renamed.
+    const foreign = Object.assign(new Error('x'), {
+      [Symbol.for('duelkit.error')]: true,
+      [Symbol.for('duelkit.error.no-answer')]: true,
+      name: 'e',
+    });
     expect(isDuelkitError(foreign)).toBe(true);
     expect(isRetryable(foreign)).toBe(true);
     expect(isApiError(new DuelkitError('x'))).toBe(false);
+  });
+
+  it('never classifies by name: an error merely named ConnectionError is not retried', () => {
+    const impostor = Object.assign(new DuelkitError('x'), { name: 'ConnectionError' });
+    expect(isRetryable(impostor)).toBe(false);
+    expect(isRetryable(Object.assign(new ConnectionError('down'), { name: 'e' }))).toBe(true);
+  });
+});
+
+describe('error names', () => {
+  it('are the class names as written, set on each prototype', () => {
+    expect(new ConnectionError('down').name).toBe('ConnectionError');
+    expect(answer(503, 'CHAIN_UNAVAILABLE').name).toBe('ServerError');
+    expect(answer(403, 'GEO_BLOCKED').name).toBe('GeoBlockedError');
+    expect(new DuelkitError('x').name).toBe('DuelkitError');
+    expect(String(new TimeoutError('slow'))).toBe('TimeoutError: slow');
   });
 });

@@ -2,6 +2,8 @@ import { ERROR_TABLE } from '@duelkit/contract';
 import type { ErrorCode, FieldErrors } from '../api.generated.js';
 
 const BRAND = Symbol.for('duelkit.error');
+/** Marks the errors of a request that got no answer (connection failures, timeouts), in every copy of the package. */
+const NO_ANSWER = Symbol.for('duelkit.error.no-answer');
 
 /** Root of every error the SDK throws. Recognise it with {@link isDuelkitError}, which works across copies of the package. */
 export class DuelkitError extends Error {
@@ -11,7 +13,6 @@ export class DuelkitError extends Error {
 
   constructor(message: string, options?: { cause?: unknown; idempotencyKey?: string | undefined }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.idempotencyKey = options?.idempotencyKey;
   }
 }
@@ -103,9 +104,13 @@ export class RateLimitError extends ApiError {}
 export class ServerError extends ApiError {}
 
 /** The request never got an answer (DNS, refused, reset). */
-export class ConnectionError extends DuelkitError {}
+export class ConnectionError extends DuelkitError {
+  readonly [NO_ANSWER] = true;
+}
 /** No answer within the attempt's `timeoutMs`. */
-export class TimeoutError extends DuelkitError {}
+export class TimeoutError extends DuelkitError {
+  readonly [NO_ANSWER] = true;
+}
 /** The caller's AbortSignal fired. */
 export class AbortError extends DuelkitError {}
 /** A 2xx answer whose body breaks the contract beyond what an older SDK tolerates (a missing field, a wrong type). */
@@ -121,6 +126,31 @@ export class ResponseValidationError extends DuelkitError {
 }
 /** Sign-in found no account for the wallet and no username was given to register one. */
 export class RegistrationRequiredError extends DuelkitError {}
+
+/**
+ * Gives an error class its `name` on the prototype, spelled out: a bundler that minifies class
+ * names (esbuild `--minify`, terser) would otherwise turn `err.name` into `e`.
+ */
+export function nameErrorClass(cls: abstract new (...args: never[]) => Error, name: string): void {
+  Object.defineProperty(cls.prototype, 'name', { value: name, writable: true, configurable: true, enumerable: false });
+}
+
+nameErrorClass(DuelkitError, 'DuelkitError');
+nameErrorClass(ApiError, 'ApiError');
+nameErrorClass(ValidationError, 'ValidationError');
+nameErrorClass(AuthenticationError, 'AuthenticationError');
+nameErrorClass(PermissionDeniedError, 'PermissionDeniedError');
+nameErrorClass(GeoBlockedError, 'GeoBlockedError');
+nameErrorClass(NotFoundError, 'NotFoundError');
+nameErrorClass(ConflictError, 'ConflictError');
+nameErrorClass(LegalBlockError, 'LegalBlockError');
+nameErrorClass(RateLimitError, 'RateLimitError');
+nameErrorClass(ServerError, 'ServerError');
+nameErrorClass(ConnectionError, 'ConnectionError');
+nameErrorClass(TimeoutError, 'TimeoutError');
+nameErrorClass(AbortError, 'AbortError');
+nameErrorClass(ResponseValidationError, 'ResponseValidationError');
+nameErrorClass(RegistrationRequiredError, 'RegistrationRequiredError');
 
 /** Milliseconds to wait from `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
@@ -147,16 +177,27 @@ export function isApiError(value: unknown): value is ApiError {
 /** Statuses that signal a passing condition, for codes this SDK version does not know. */
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
+/** A connection failure or a timeout: by class, or by its brand when it comes from another copy of the SDK. */
+function isNoAnswer(err: DuelkitError): boolean {
+  return (
+    err instanceof ConnectionError ||
+    err instanceof TimeoutError ||
+    (err as unknown as Record<symbol, unknown>)[NO_ANSWER] === true
+  );
+}
+
 /**
  * The single classification point: whether sending the same request again, with the same
  * Idempotency-Key, can succeed without a double effect. Known codes follow the contract's
  * `ERROR_TABLE[code].retryable` (so 409 `IDEMPOTENCY_KEY_IN_FLIGHT` and `JOIN_TX_PENDING` are
  * retried, `GEO_BLOCKED` never); unknown ones fall back on the status. Connection failures and
  * timeouts are retryable because every request is either a GET or carries an Idempotency-Key.
+ * It decides by class (or brand), status and code, never by `err.name`, which a minifier may
+ * have renamed in the application's bundle.
  */
 export function isRetryable(err: unknown): boolean {
   if (!isDuelkitError(err)) return false;
-  if (err.name === 'ConnectionError' || err.name === 'TimeoutError') return true;
+  if (isNoAnswer(err)) return true;
   if (!isApiError(err)) return false;
   if (Object.hasOwn(ERROR_TABLE, err.code)) return ERROR_TABLE[err.code as ErrorCode].retryable;
   return RETRYABLE_STATUS.has(err.status);

@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { AppRoute } from '@ts-rest/core';
+import { ResponseValidationError as TsRestResponseValidationError } from '@ts-rest/core';
 import { RequestValidationError } from '@ts-rest/express';
 import { ZodError } from 'zod';
 import type { ErrorCode, FieldErrors } from '@duelkit/contract';
@@ -7,6 +9,7 @@ import { DomainError, isDomainError } from '../../errors.js';
 import { classifyInfrastructureError } from '../../platform/outage/infrastructure-error.js';
 import { sendError, statusOf } from '../send-error.js';
 import { requestIdOf } from '../request-context.js';
+import { ResponseSchemaError } from '../response-schema-error.js';
 
 /** Collects zod issues into `{ "<where>.<path>": [messages] }`. */
 export function fieldErrorsOf(where: string, error: ZodError): FieldErrors {
@@ -99,32 +102,59 @@ function fromBodyParser(err: BodyParserError): DomainError | null {
   return null;
 }
 
-/** The one error middleware: everything becomes an ApiError body; the unexpected becomes INTERNAL. */
+interface SchemaFailure {
+  /** `METHOD /path` of the route, when the request reached one. */
+  route: string | undefined;
+  issues: FieldErrors;
+}
+
+/**
+ * A zod failure that is not request parsing: a route's answer that breaks its response schema
+ * (ts-rest's response validation, the idempotency layer shaping a pending answer), or any other
+ * schema a service parses its own data with. All of them are the server's fault.
+ */
+function schemaFailureOf(err: unknown, route: AppRoute | undefined): SchemaFailure | null {
+  const routeName = route ? `${route.method} ${route.path}` : undefined;
+  if (err instanceof ResponseSchemaError) return { route: err.route, issues: fieldErrorsOf('response', err.cause) };
+  if (err instanceof TsRestResponseValidationError && err.cause instanceof ZodError) {
+    return { route: `${err.appRoute.method} ${err.appRoute.path}`, issues: fieldErrorsOf('response', err.cause) };
+  }
+  if (err instanceof ZodError) return { route: routeName, issues: fieldErrorsOf('value', err) };
+  return null;
+}
+
+/**
+ * The one error middleware: everything becomes an ApiError body; the unexpected becomes INTERNAL.
+ * Only request parsing (ts-rest's request validation, or a DomainError a parser raised) answers
+ * VALIDATION_FAILED; any other schema failure is a logged 500 that shows the caller none of it.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
+    const requestId = requestIdOf(req);
+    const internal = () =>
+      new DomainError('INTERNAL', `Unexpected error; quote request id ${requestId}`, { cause: err });
     let domainError: DomainError;
     if (isDomainError(err)) domainError = err;
     else if (err instanceof RequestValidationError) domainError = fromValidation(err);
-    else if (err instanceof ZodError) {
-      domainError = new DomainError('VALIDATION_FAILED', 'Invalid request', {
-        fieldErrors: fieldErrorsOf('body', err),
-      });
-    } else {
+    else {
+      const schemaFailure = schemaFailureOf(err, (req as { tsRestRoute?: AppRoute }).tsRestRoute);
+      if (schemaFailure) {
+        logger.error(
+          { err, requestId, code: 'INTERNAL', route: schemaFailure.route, issues: schemaFailure.issues },
+          `${schemaFailure.route ?? 'request'} failed a schema of its own`,
+        );
+        sendError(req, res, internal());
+        return;
+      }
       const parsed = err && typeof err === 'object' ? fromBodyParser(err) : null;
-      domainError =
-        parsed ??
-        classifyInfrastructureError(err) ??
-        new DomainError('INTERNAL', `Unexpected error; quote request id ${requestIdOf(req)}`, { cause: err });
+      domainError = parsed ?? classifyInfrastructureError(err) ?? internal();
     }
     if (statusOf(domainError) >= 500) {
-      logger.error(
-        { err: domainError.cause ?? domainError, requestId: requestIdOf(req), code: domainError.code },
-        'request failed',
-      );
+      logger.error({ err: domainError.cause ?? domainError, requestId, code: domainError.code }, 'request failed');
     }
     sendError(req, res, domainError);
   };

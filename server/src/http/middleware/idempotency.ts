@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppRoute } from '@ts-rest/core';
+import type { ZodError } from 'zod';
 import { HEADER, IdempotencyKeySchema, routeMeta, type ApiErrorBody } from '@duelkit/contract';
 import type { Logger } from '../../logger.js';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../platform/idempotency/idempotency.service.js';
 import { withIdempotentRun, type IdempotentRun } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
+import { ResponseSchemaError } from '../response-schema-error.js';
 import { callerId } from '../request-context.js';
 
 /** Responses a later retry must not be stuck with: they say nothing about the operation's effect. */
@@ -19,7 +21,7 @@ function isStorable(status: number, body: unknown): boolean {
 }
 
 interface ZodLike {
-  parse(value: unknown): unknown;
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: ZodError };
 }
 
 /** The route's success status (its lowest 2xx) and how it shapes that answer (its response schema). */
@@ -30,9 +32,17 @@ function successOf(route: AppRoute): { status: number; shape: (body: unknown) =>
     .filter((s) => s >= 200 && s < 300)
     .sort((a, b) => a - b)[0];
   const schema = status === undefined ? undefined : (responses[String(status)] as Partial<ZodLike> | undefined);
+  if (status === undefined || typeof schema?.safeParse !== 'function')
+    return { status: status ?? 200, shape: (b) => b };
+  const parser = schema as ZodLike;
   return {
-    status: status ?? 200,
-    shape: typeof schema?.parse === 'function' ? (body) => (schema as ZodLike).parse(body) : (body) => body,
+    status,
+    // An answer the route's own schema rejects is a server bug (500), not a validation failure.
+    shape: (body) => {
+      const parsed = parser.safeParse(body);
+      if (!parsed.success) throw new ResponseSchemaError(route, status, parsed.error);
+      return parsed.data;
+    },
   };
 }
 
