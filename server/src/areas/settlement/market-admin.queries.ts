@@ -7,6 +7,7 @@ import type { MarketSettingsStore } from './market-settings.js';
 import type { DuelLookup, Page } from './resolution.service.js';
 import { toContest, type ContestRow } from './contest.repository.js';
 import type { DuelCancellationRow } from './settlement.entities.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** What a public market needs by its start to go live (cancel-expired cancels the others). */
 export interface BootstrapThreshold {
@@ -37,7 +38,7 @@ export class MarketAdminQueries {
     private readonly distribution: DistributionService,
     private readonly settings: MarketSettingsStore,
     private readonly threshold: BootstrapThreshold,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /** Progress of a market's refunds or payouts, with its cancellation. */
@@ -239,7 +240,7 @@ export class MarketAdminQueries {
     const em = this.orm.em.fork();
     const where = {
       chainState: 'confirmed' as const,
-      $or: [{ status: 'pending' as const }, { status: 'open' as const, endTime: { $lte: new Date(this.now()) } }],
+      $or: [{ status: 'pending' as const }, { status: 'open' as const, endTime: { $lte: new Date(this.clock.now()) } }],
     };
     const [rows, total] = await em.findAndCount(DuelEntity, where, {
       orderBy: { endTime: 'asc', id: 'asc' },
@@ -276,7 +277,7 @@ export class MarketAdminQueries {
 
   /** Open markets before or after their start, with whether they meet the bootstrap threshold. */
   async bootstrappingLive(page: Page, phase: 'bootstrapping' | 'live' | 'all') {
-    const now = new Date(this.now());
+    const now = new Date(this.clock.now());
     const em = this.orm.em.fork();
     const startFilter =
       phase === 'bootstrapping' ? { startTime: { $gt: now } } : phase === 'live' ? { startTime: { $lte: now } } : {};
