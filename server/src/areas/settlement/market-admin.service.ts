@@ -139,7 +139,7 @@ export class MarketAdminService {
 
   /** System job: marks markets past their end as pending (awaiting resolution). */
   async closeEnded(): Promise<number> {
-    return this.repo.closeEnded();
+    return this.repo.closeEnded(new Date(this.clock.now()));
   }
 
   /**
