@@ -365,7 +365,7 @@ export async function createContainer(
     config.auth.previousJwtSecrets,
     config.auth.userTokenTtlSeconds,
     config.auth.adminTokenTtlSeconds,
-    // Sign-in stays on the wall clock: nonce expiry is also judged by the database's now().
+    // Tokens stay on the wall clock: a test moving the domain clock by days would expire its own sessions.
     systemClock,
   );
   const users = new UserService(new UserRepository(orm), box, tokens, clock);
@@ -382,6 +382,7 @@ export async function createContainer(
       chainId: config.auth.chainId,
       nonceTtlSeconds: config.auth.nonceTtlSeconds,
     },
+    // Wall clock: the database's now() also judges a nonce's expiry when it is consumed.
     systemClock,
   );
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
