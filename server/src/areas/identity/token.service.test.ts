@@ -1,20 +1,17 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../platform/clock.js';
+import { describe, expect, it } from 'vitest';
+import { ManualClock, systemClock } from '../../platform/clock.js';
 import { TokenService } from './token.service.js';
 
 const claims = { sub: 'u1', bap: 'app', address: '0x0000000000000000000000000000000000000001', eoaAddress: null };
 
 describe('TokenService', () => {
-  afterEach(() => vi.useRealTimers());
-
   it('a token verified once keeps verifying until it expires, then answers TOKEN_EXPIRED', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-    const tokens = new TokenService('a-secret-of-enough-length-0123456789', [], 60, 60, systemClock);
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const tokens = new TokenService('a-secret-of-enough-length-0123456789', [], 60, 60, clock);
     const { token } = await tokens.signUser(claims);
     expect((await tokens.verifyUser(token)).sub).toBe('u1');
     expect((await tokens.verifyUser(token)).sub).toBe('u1');
-    vi.setSystemTime(new Date('2026-01-01T00:01:01Z'));
+    clock.advance(61_000);
     await expect(tokens.verifyUser(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
   });
 
