@@ -328,7 +328,8 @@ export async function createContainer(
     chain.pipeline,
     logger,
     { rebroadcastAfterMs: config.chain.rebroadcastAfterMs, batch: 500 },
-    clock,
+    // Infrastructure: a write's last send is the database's now(), so its age is wall-clock time.
+    systemClock,
   );
   registerMarketOutcomes(chain.pipeline);
   // Writes recorded before a crash or restart are finished in the background, a page at a time:
@@ -537,7 +538,12 @@ export async function createContainer(
     });
     const tasks: ScheduledTask[] = [
       indexerTask(indexer, config.markets.indexerIntervalMs),
-      { name: 'reconcile-duels', everyMs: 15_000, run: (now) => reconcilePendingDuels(orm, chain, 120_000, now) },
+      {
+        name: 'reconcile-duels',
+        everyMs: 15_000,
+        // Crash recovery, not a rule: a duel's created_at is the database's now(), so its age is wall-clock time.
+        run: () => reconcilePendingDuels(orm, chain, 120_000, new Date(systemClock.now())),
+      },
       { name: 'reconcile-chain-txs', everyMs: config.chain.reconcileIntervalMs, run: () => reconciler.runOnce() },
       {
         name: 'price-snapshots',

@@ -18,7 +18,7 @@ export interface ScheduledTask {
 /**
  * Creations the chain never confirmed: a reverted transaction marks the duel failed with the
  * reason; a record whose transaction was never sent (the process died in between) fails after
- * `staleMs`. Runs on the job engine.
+ * `staleMs` at `now` (its creation time is the database's, so `now` is wall-clock time). Runs on the job engine.
  */
 export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs: number, now: Date): Promise<number> {
   const conn = orm.em.fork().getConnection();
