@@ -26,6 +26,24 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
     },
   },
+  // Domain code reads time only from an injected Clock (platform/clock.ts), so tests can move it.
+  {
+    files: ['server/src/areas/**/*.ts', 'server/src/platform/**/*.ts'],
+    ignores: ['server/src/platform/clock.ts', '**/*.test.ts', '**/*.test-kit.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Read time from the injected Clock (platform/clock.ts).' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read time from the injected Clock: new Date(clock.now()).',
+        },
+      ],
+    },
+  },
   { files: ['**/*.js', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   // CommonJS configuration files (dependency-cruiser's).
   {

@@ -78,7 +78,8 @@ describe('identity through the SDK', () => {
       [forge(claims, Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url'), ''), 'TOKEN_INVALID'],
     ];
     const { TokenService } = await import('../server/src/areas/identity/token.service.js');
-    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -5, 60).signUser({
+    const { systemClock } = await import('../server/src/platform/clock.js');
+    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -5, 60, systemClock).signUser({
       sub: claims['sub'] as string,
       bap: claims['bap'] as string,
       address: claims['address'] as string,

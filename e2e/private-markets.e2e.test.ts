@@ -2,12 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
 import { signedInClient, until } from './support.js';
+import { OffsetClock } from '../server/src/platform/clock.js';
 
 const UNIT = 10n ** 18n;
 let server: TestServer;
+/** The server's clock: wall time, moved forward past deadlines only the server judges. */
+const clock = new OffsetClock();
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+  server = await startTestServer(
+    { DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' },
+    { clock },
+  );
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -119,9 +125,9 @@ describe('private markets through the SDK', () => {
       reason: 'revoked',
     });
     await alice.client.invitations.create({
-      body: { duelId, inviteCode: 'pm-expiring', expiresAt: new Date(Date.now() + 1_500).toISOString() },
+      body: { duelId, inviteCode: 'pm-expiring', expiresAt: new Date(clock.now() + 1_500).toISOString() },
     });
-    await new Promise((r) => setTimeout(r, 2_000));
+    clock.advance(2_000);
     expect(await codeOf(carol.client.invitations.userJoin({ body: { inviteCode: 'pm-expiring' } }))).toBe(
       '409 INVITE_EXPIRED',
     );

@@ -199,7 +199,7 @@ export interface Container {
    * host reaches it — in-process, or over HTTP when the hosts run apart (SERVE_HOSTS=markets).
    */
   readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
-  /** The time tournaments, their fixtures and the local sports fake are judged by. */
+  /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   close(): Promise<void>;
 }
@@ -233,7 +233,7 @@ export interface ContainerOverrides {
   geoLookup?: GeoLookupPort;
   sportsProvider?: SportsProviderPort;
   storage?: StoragePort;
-  /** A clock tests move by hand (fixture locks and results, the local sports fake's calendar). */
+  /** A clock tests move by hand: every domain rule reads it (deadlines, expiries, fixture locks, the sports fake). */
   clock?: Clock;
   /** Where user push notifications go (default: kept in memory and logged). */
   notifications?: NotificationsPort;
@@ -311,6 +311,7 @@ export async function createContainer(
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
   );
   const health = new HealthService(orm, redis);
+  const clock = overrides.clock ?? systemClock;
   const chainTxRepo = new ChainTxRepository(orm);
   let chain: ViemChainAdapter;
   try {
@@ -318,17 +319,21 @@ export async function createContainer(
       txs: chainTxRepo,
       funds: new FundsRepository(orm),
       state: new ChainStateRepository(orm),
-      clock: overrides.clock ?? systemClock,
+      clock,
     });
   } catch (err) {
     for (const close of closers) await close().catch(() => undefined);
     throw err;
   }
   closers.unshift(() => chain.close());
-  const reconciler = new ChainTxReconciler(chainTxRepo, chain.pipeline, logger, {
-    rebroadcastAfterMs: config.chain.rebroadcastAfterMs,
-    batch: 500,
-  });
+  const reconciler = new ChainTxReconciler(
+    chainTxRepo,
+    chain.pipeline,
+    logger,
+    { rebroadcastAfterMs: config.chain.rebroadcastAfterMs, batch: 500 },
+    // Infrastructure: a write's last send is the database's now(), so its age is wall-clock time.
+    systemClock,
+  );
   registerMarketOutcomes(chain.pipeline);
   // Writes recorded before a crash or restart are finished in the background, a page at a time:
   // waiting for them would keep a restarted instance from serving for as long as the node takes
@@ -364,27 +369,33 @@ export async function createContainer(
     config.auth.previousJwtSecrets,
     config.auth.userTokenTtlSeconds,
     config.auth.adminTokenTtlSeconds,
+    // Tokens stay on the wall clock: a test moving the domain clock by days would expire its own sessions.
+    systemClock,
   );
-  const users = new UserService(new UserRepository(orm), box, tokens);
+  const users = new UserService(new UserRepository(orm), box, tokens, clock);
   const admins = new AdminAuthService(new AdminRepository(orm), box, tokens);
   const walletCredentials = new WalletCredentialRepository(orm);
   const { storage, mediaRoot } = overrides.storage
     ? { storage: overrides.storage, mediaRoot: undefined }
     : await createStorage(config);
-  const siwe = new SiweService(new SiweNonceRepository(orm), {
-    domain: config.auth.siweDomain,
-    uri: config.auth.siweUri,
-    chainId: config.auth.chainId,
-    nonceTtlSeconds: config.auth.nonceTtlSeconds,
-  });
+  const siwe = new SiweService(
+    new SiweNonceRepository(orm),
+    {
+      domain: config.auth.siweDomain,
+      uri: config.auth.siweUri,
+      chainId: config.auth.chainId,
+      nonceTtlSeconds: config.auth.nonceTtlSeconds,
+    },
+    // Wall clock: the database's now() also judges a nonce's expiry when it is consumed.
+    systemClock,
+  );
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
-  const clock = overrides.clock ?? systemClock;
   const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
   const analyticsRepo = new AnalyticsRepository(orm);
   const analytics = {
-    stats: new StatsService(new ProtocolStatsRepository(orm), analyticsRepo),
-    leaderboards: new LeaderboardService(analyticsRepo),
-    portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo),
+    stats: new StatsService(new ProtocolStatsRepository(orm), analyticsRepo, clock),
+    leaderboards: new LeaderboardService(analyticsRepo, clock),
+    portfolio: new PortfolioService(new PortfolioRepository(orm), analyticsRepo, clock),
   };
   const duelRepo = new DuelRepository(orm);
   const signers = new ManagedSigners(users, box);
@@ -396,24 +407,25 @@ export async function createContainer(
   listCache.onInvalidate(() => responseCache.invalidate());
   const marketSettings = await MarketSettingsStore.open(orm, config.markets);
   closers.push(async () => marketSettings.stop());
-  const duels = new DuelService(chain, signers, duelRepo, access, listCache, marketSettings);
+  const duels = new DuelService(chain, signers, duelRepo, access, listCache, marketSettings, clock);
   const bets = new BetsService(
     chain,
     duels,
     duelRepo,
     access,
     signers,
-    new Quoter(new QuoteSigner(config.auth.jwtSecret), config.markets.quoteTtlSeconds),
+    new Quoter(new QuoteSigner(config.auth.jwtSecret), config.markets.quoteTtlSeconds, clock),
     config.markets,
+    clock,
   );
   const sinks: MarketEventSink[] = [];
   const threshold = {
     minParticipants: config.markets.bootstrapMinParticipants,
     minVolume: config.markets.bootstrapMinVolume,
   };
-  const resolution = new ResolutionService(new ContestRepository(orm), chain, duels, signers, access, logger);
-  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger);
-  const adminQueries = new MarketAdminQueries(orm, duels, distribution, marketSettings, threshold);
+  const resolution = new ResolutionService(new ContestRepository(orm), chain, duels, signers, access, logger, clock);
+  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, clock);
+  const adminQueries = new MarketAdminQueries(orm, duels, distribution, marketSettings, threshold, clock);
   const marketAdmin = new MarketAdminService(
     new MarketAdminRepository(orm),
     chain,
@@ -423,12 +435,13 @@ export async function createContainer(
     marketSettings,
     threshold,
     logger,
+    clock,
   );
   const settlement = { resolution, distribution, admin: marketAdmin, adminQueries, settings: marketSettings };
   // Paid events land in the payouts ledger inside the indexer's transaction.
   sinks.push(distribution.paidSink);
   sinks.push(new InvitationEventSink());
-  const invitations = new InvitationService(invitationRepo, duels, chain, signers);
+  const invitations = new InvitationService(invitationRepo, duels, chain, signers, clock);
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
   const prizeVault = chain.prizeVault();
@@ -447,7 +460,7 @@ export async function createContainer(
     vault: prizeVault,
     funds: chain,
     signers,
-    clock: systemClock,
+    clock,
     logger,
     settings: {
       feeBps: config.packs.feeBps,
@@ -478,7 +491,8 @@ export async function createContainer(
       ? new HttpTournamentsAdmin(link.url, {
           serviceToken: link.serviceToken,
           timeoutMs: link.timeoutMs,
-          breaker: new CircuitBreaker({ threshold: 3, cooldownMs: link.breakerCooldownMs }),
+          // An outage window of another service: wall-clock time, whatever clock the rules run on.
+          breaker: new CircuitBreaker({ threshold: 3, cooldownMs: link.breakerCooldownMs }, systemClock),
         })
       : localTournamentsAdmin;
   let localUploads: LocalUploadSigner | undefined;
@@ -527,7 +541,12 @@ export async function createContainer(
     });
     const tasks: ScheduledTask[] = [
       indexerTask(indexer, config.markets.indexerIntervalMs),
-      { name: 'reconcile-duels', everyMs: 15_000, run: () => reconcilePendingDuels(orm, chain, 120_000) },
+      {
+        name: 'reconcile-duels',
+        everyMs: 15_000,
+        // Crash recovery, not a rule: a duel's created_at is the database's now(), so its age is wall-clock time.
+        run: () => reconcilePendingDuels(orm, chain, 120_000, new Date(systemClock.now())),
+      },
       { name: 'reconcile-chain-txs', everyMs: config.chain.reconcileIntervalMs, run: () => reconciler.runOnce() },
       {
         name: 'price-snapshots',
@@ -547,7 +566,7 @@ export async function createContainer(
       admin: marketAdmin,
       onChange: () => listCache.invalidate(),
     });
-    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger);
+    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
     await tournaments.attach(jobs);
   }
   const container: Container = {
@@ -555,7 +574,7 @@ export async function createContainer(
     logger,
     orm,
     redis,
-    builderKeys: new BuilderKeyService(new BuilderKeyRepository(orm), config.builderKeys.cacheMs),
+    builderKeys: new BuilderKeyService(new BuilderKeyRepository(orm), config.builderKeys.cacheMs, clock),
     idempotency: new IdempotencyService(new IdempotencyRepository(orm), config.idempotency),
     limits: {
       team: factory.create('key:team', config.rateLimits.teamPerMin),
@@ -596,11 +615,11 @@ export async function createContainer(
     markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
     privateMarkets: {
       invitations,
-      memberships: new MembershipService(invitationRepo, invitations, directory, duels, chain, signers),
+      memberships: new MembershipService(invitationRepo, invitations, directory, duels, chain, signers, clock),
     },
     parentMarkets: {
       parents,
-      invitations: new ParentInvitationService(parentRepo, parents, invitationRepo, directory, chain),
+      invitations: new ParentInvitationService(parentRepo, parents, invitationRepo, directory, chain, clock),
     },
     jobs,
     identity: { box, tokens, users, auth, admins },
@@ -608,6 +627,7 @@ export async function createContainer(
     tournaments,
     tournamentsAdmin: {
       local: localTournamentsAdmin,
+      // It measures the link's latency: wall-clock time.
       markets: new ParlayTournamentsAdminService(tournamentsAdminLink, systemClock),
     },
     clock,

@@ -23,3 +23,25 @@ export class ManualClock implements Clock {
     this.current += ms;
   }
 }
+
+/**
+ * The wall clock, moved forward by hand: for a whole test server whose chain keeps wall time, so
+ * a deadline only the server judges (an invitation's expiry, a pack's lock) passes at once instead
+ * of being slept through. Deadlines the chain also enforces still need the chain's time to pass.
+ *
+ * @example
+ * const clock = new OffsetClock();
+ * const server = await startTestServer(env, { clock });
+ * clock.advance(2_000); // an invitation expiring in 1.5 s has expired
+ */
+export class OffsetClock implements Clock {
+  private offset = 0;
+
+  now(): number {
+    return Date.now() + this.offset;
+  }
+
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}

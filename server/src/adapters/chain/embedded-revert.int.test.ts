@@ -11,6 +11,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger.js';
+import { systemClock } from '../../platform/clock.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
@@ -40,10 +41,13 @@ const rows = <T>(sql: string, params: unknown[] = []) => orm.em.fork().getConnec
 async function connect() {
   const chain = await ViemChainAdapter.connect(chainConfig({ embeddedRpcPort: 0 }), logger, chainStores(orm));
   const client = createPublicClient({ transport: http(chain.embeddedRpcUrl ?? '') }) as PublicClient;
-  const reconciler = new ChainTxReconciler(new ChainTxRepository(orm), chain.pipeline, logger, {
-    rebroadcastAfterMs: 0,
-    batch: 500,
-  });
+  const reconciler = new ChainTxReconciler(
+    new ChainTxRepository(orm),
+    chain.pipeline,
+    logger,
+    { rebroadcastAfterMs: 0, batch: 500 },
+    systemClock,
+  );
   return { chain, client, reconciler };
 }
 

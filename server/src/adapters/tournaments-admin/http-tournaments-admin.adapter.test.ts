@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../platform/clock.js';
 import { DomainError } from '../../errors.js';
 import { CircuitBreaker } from '../../platform/outage/circuit-breaker.js';
 import { HttpTournamentsAdmin } from './http-tournaments-admin.adapter.js';
@@ -25,7 +26,7 @@ function scripted(...answers: (() => Response)[]) {
     if (!next) throw new Error('no scripted answer left');
     return next();
   }) as typeof fetch;
-  const breaker = new CircuitBreaker({ threshold: 2, cooldownMs: 60_000 });
+  const breaker = new CircuitBreaker({ threshold: 2, cooldownMs: 60_000 }, systemClock);
   const admin = new HttpTournamentsAdmin('http://tournaments.internal:3001/', {
     serviceToken: TOKEN,
     timeoutMs: 1_000,

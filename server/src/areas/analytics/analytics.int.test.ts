@@ -13,6 +13,8 @@ let repo: AnalyticsRepository;
 let boards: LeaderboardService;
 let seeded: Seeded;
 const now = new Date();
+/** A clock standing at `now`, or at whatever `at` returns. */
+const clockAt = (at: () => Date = () => now) => ({ now: () => at().getTime() });
 const page = { page: 1, limit: 20, sortOrder: 'desc' as const };
 const s = (units: string) => amount(units).toString();
 
@@ -20,7 +22,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   orm = await initOrm(db.url, 3, false);
   repo = new AnalyticsRepository(orm);
-  boards = new LeaderboardService(repo, 0);
+  boards = new LeaderboardService(repo, clockAt(), 0);
   seeded = await seedScenario(orm, now);
 });
 afterAll(async () => {
@@ -190,7 +192,13 @@ describe('global aggregate and charts', () => {
 describe('protocol statistics', () => {
   it('stores a row on refresh, returns it inside the window and stores another after it', async () => {
     let clock = new Date(now.getTime() + 1_000);
-    const stats = new StatsService(new ProtocolStatsRepository(orm), repo, 30, 0, () => clock);
+    const stats = new StatsService(
+      new ProtocolStatsRepository(orm),
+      repo,
+      clockAt(() => clock),
+      30,
+      0,
+    );
     const first = await stats.refresh();
     expect(first.recomputed).toBe(true);
     expect(first.stats).toMatchObject({
@@ -252,7 +260,7 @@ describe('protocol statistics', () => {
   });
 
   it('reports totals and breakdowns by collateral, category and status', async () => {
-    const stats = new StatsService(new ProtocolStatsRepository(orm), repo, 30, 0);
+    const stats = new StatsService(new ProtocolStatsRepository(orm), repo, clockAt(), 30, 0);
     const report = await stats.platform();
     expect(report.totals).toEqual({
       duels: 3,

@@ -18,6 +18,7 @@ import type {
   VolumeChart,
 } from './analytics.types.js';
 import { chartWindow, type ChartWindow } from './chart-window.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** Public boards cover every builder app's public markets: they share one chain. */
 function publicScope(collateralStack: CollateralStack | undefined): Scope {
@@ -60,8 +61,8 @@ export class LeaderboardService {
 
   constructor(
     private readonly repo: AnalyticsRepository,
+    private readonly clock: Clock,
     ttlMs = 5_000,
-    private readonly now: () => Date = () => new Date(),
   ) {
     this.cache = new ListCache<object>(ttlMs);
   }
@@ -105,7 +106,7 @@ export class LeaderboardService {
 
   globalAggregate(collateralStack: CollateralStack | undefined): Promise<GlobalAggregate> {
     return this.cached(['global', collateralStack], async () => {
-      const t = await this.repo.totals(publicScope(collateralStack), this.now());
+      const t = await this.repo.totals(publicScope(collateralStack), new Date(this.clock.now()));
       return {
         collateralStack: collateralStack ?? null,
         totalVolume: t.totalVolume,
@@ -164,7 +165,7 @@ export class LeaderboardService {
 
   private async window(q: ChartQuery, scope: Scope): Promise<ChartWindow> {
     const first = q.timeRange === 'ALL' ? await this.repo.firstTradeAt(scope) : null;
-    return chartWindow(q.timeRange, this.now(), first);
+    return chartWindow(q.timeRange, new Date(this.clock.now()), first);
   }
 
   private cached<T extends object>(key: unknown[], load: () => Promise<T>): Promise<T> {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   orm = await initOrm(db.url, 3, false);
   const analytics = new AnalyticsRepository(orm);
-  portfolio = new PortfolioService(new PortfolioRepository(orm), analytics, () => now);
+  portfolio = new PortfolioService(new PortfolioRepository(orm), analytics, { now: () => now.getTime() });
   seeded = await seedScenario(orm, now);
 });
 afterAll(async () => {

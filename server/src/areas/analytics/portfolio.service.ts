@@ -15,6 +15,7 @@ import type {
 import { chartWindow } from './chart-window.js';
 import { cumulativeAt, realizedEvents } from './pnl-replay.js';
 import type { PortfolioRepository } from './portfolio.repository.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** Whose portfolio, as whom, over which collateral. */
 export interface PortfolioRequest {
@@ -59,7 +60,7 @@ export class PortfolioService {
   constructor(
     private readonly repo: PortfolioRepository,
     private readonly analytics: AnalyticsRepository,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock,
   ) {}
 
   async accountDetails(req: PortfolioRequest): Promise<AccountDetails> {
@@ -116,7 +117,7 @@ export class PortfolioService {
 
   async pnlChart(req: PortfolioRequest & { timeRange: TimeRange }): Promise<PnlChart> {
     const { address, scope } = this.resolve(req);
-    const now = this.now();
+    const now = new Date(this.clock.now());
     const [trades, outcomes, details] = await Promise.all([
       this.repo.tradesInChainOrder(address, scope),
       this.repo.outcomes(address, scope),

@@ -10,6 +10,7 @@ import type {
   ProtocolStats,
   ProtocolSummary,
 } from './analytics.types.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** Protocol statistics cover every confirmed public market, both collaterals summed. */
 const PLATFORM: Scope = { includePrivate: false };
@@ -33,9 +34,9 @@ export class StatsService {
   constructor(
     private readonly stored: ProtocolStatsRepository,
     private readonly repo: AnalyticsRepository,
+    private readonly clock: Clock,
     private readonly minIntervalSeconds = 30,
     ttlMs = 5_000,
-    private readonly now: () => Date = () => new Date(),
   ) {
     this.cache = new ListCache<object>(ttlMs);
   }
@@ -43,7 +44,9 @@ export class StatsService {
   async refresh(): Promise<ProtocolRefresh> {
     const [seen] = await this.latest(1);
     const result =
-      seen && this.withinWindow(seen, this.now()) ? { row: seen, recomputed: false } : await this.computeAndStore();
+      seen && this.withinWindow(seen, new Date(this.clock.now()))
+        ? { row: seen, recomputed: false }
+        : await this.computeAndStore();
     if (result.recomputed) this.cache.invalidate();
     const computedAt = new Date(result.row.computedAt);
     return {
@@ -58,7 +61,7 @@ export class StatsService {
    * stored a row inside the window meanwhile.
    */
   private async computeAndStore(): Promise<{ row: StoredStats; recomputed: boolean }> {
-    const now = this.now();
+    const now = new Date(this.clock.now());
     const t = await this.repo.totals(PLATFORM, now);
     const row: StoredStats = {
       id: randomUUID(),
@@ -131,13 +134,13 @@ export class StatsService {
   platform(): Promise<PlatformReport> {
     return this.cached('platform', async () => {
       const [t, byCollateral, byCategory, byStatus] = await Promise.all([
-        this.repo.totals(PLATFORM, this.now()),
+        this.repo.totals(PLATFORM, new Date(this.clock.now())),
         this.repo.breakdown(PLATFORM, 'collateral'),
         this.repo.breakdown(PLATFORM, 'category'),
         this.repo.breakdown(PLATFORM, 'status'),
       ]);
       return {
-        generatedAt: this.now().toISOString(),
+        generatedAt: new Date(this.clock.now()).toISOString(),
         totals: {
           duels: t.totalDuels,
           volume: t.totalVolume,

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../errors.js';
 import type { BuilderTier } from './builder-key.entity.js';
 import type { BuilderKeyRepository } from './builder-key.repository.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** The tenant a request acts for, resolved from its builder key. */
 export interface Tenant {
@@ -36,6 +37,7 @@ export class BuilderKeyService {
   constructor(
     private readonly keys: BuilderKeyRepository,
     cacheMs: number,
+    private readonly clock: Clock,
   ) {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(cacheMs, 1), ttlAutopurge: false });
   }
@@ -56,7 +58,7 @@ export class BuilderKeyService {
       keyHash: hashBuilderKey(key),
       keyPrefix: key.slice(0, 10),
       app: input.builderAppId ? { id: input.builderAppId } : { newId: randomUUID(), name: input.appName ?? input.name },
-      createdAt: new Date(),
+      createdAt: new Date(this.clock.now()),
     });
     if (!row) throw new DomainError('NOT_FOUND', `No builder app ${input.builderAppId}`);
     return { key, tenant: { keyId: row.id, builderAppId: row.builderAppId, keyName: row.name, tier: row.tier } };

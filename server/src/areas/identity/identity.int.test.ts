@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { systemClock } from '../../platform/clock.js';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { authenticator } from 'otplib';
@@ -164,7 +165,7 @@ describe('wallet sign-in', () => {
       );
     }
     const { TokenService } = await import('./token.service.js');
-    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -10, 60).signUser({
+    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -10, 60, systemClock).signUser({
       sub: payload['sub'] as string,
       bap: payload['bap'] as string,
       address: payload['address'] as string,

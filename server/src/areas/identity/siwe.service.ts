@@ -3,6 +3,7 @@ import { getAddress, verifyMessage, type Hex } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { DomainError } from '../../errors.js';
 import type { SiweNonceRepository } from './siwe-nonce.repository.js';
+import type { Clock } from '../../platform/clock.js';
 
 export interface SiweSettings {
   readonly domain: string;
@@ -21,11 +22,12 @@ export class SiweService {
   constructor(
     private readonly nonces: SiweNonceRepository,
     private readonly settings: SiweSettings,
+    private readonly clock: Clock,
   ) {}
 
   async challenge(builderAppId: string, address: string) {
     const nonce = randomBytes(16).toString('hex');
-    const issuedAt = new Date();
+    const issuedAt = new Date(this.clock.now());
     const expiresAt = new Date(issuedAt.getTime() + this.settings.nonceTtlSeconds * 1000);
     const checksummed = getAddress(address);
     const message = createSiweMessage({
@@ -62,10 +64,10 @@ export class SiweService {
     }
     if (
       parsed.domain !== this.settings.domain ||
-      !validateSiweMessage({ message: parsed, domain: this.settings.domain })
+      !validateSiweMessage({ message: parsed, domain: this.settings.domain, time: new Date(this.clock.now()) })
     ) {
       // validateSiweMessage also checks the time window; tell an expired nonce apart below.
-      if (parsed.expirationTime && parsed.expirationTime.getTime() <= Date.now()) {
+      if (parsed.expirationTime && parsed.expirationTime.getTime() <= this.clock.now()) {
         throw new DomainError('NONCE_EXPIRED', 'The challenge has expired; request a new one');
       }
       throw new DomainError('SIGNATURE_INVALID', 'The message is not valid for this domain');

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, decodeProtectedHeader, type JWTPayload } from 'jose';
 import { DomainError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
 
 export const USER_AUDIENCE = 'duelkit:user';
 export const ADMIN_AUDIENCE = 'duelkit:admin';
@@ -64,6 +65,7 @@ export class TokenService {
     previous: readonly string[],
     private readonly userTtlSeconds: number,
     private readonly adminTtlSeconds: number,
+    private readonly clock: Clock,
   ) {
     this.current = keyOf(secret);
     this.byKid = new Map([this.current, ...previous.map(keyOf)].map((k) => [k.kid, k]));
@@ -114,7 +116,8 @@ export class TokenService {
   }
 
   private async sign(claims: Record<string, unknown>, sub: string, audience: string, ttl: number) {
-    const exp = Math.floor(Date.now() / 1000) + ttl;
+    const iat = Math.floor(this.clock.now() / 1000);
+    const exp = iat + ttl;
     const jti = randomUUID();
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', kid: this.current.kid, typ: 'JWT' })
@@ -122,7 +125,7 @@ export class TokenService {
       .setIssuer(ISSUER)
       .setAudience(audience)
       .setJti(jti)
-      .setIssuedAt()
+      .setIssuedAt(iat)
       .setExpirationTime(exp)
       .sign(this.current.secret);
     return { token, expiresAt: new Date(exp * 1000), jti };
@@ -132,7 +135,7 @@ export class TokenService {
     const cacheKey = `${audience} ${token}`;
     const known = this.verified.get(cacheKey);
     if (known) {
-      if ((known.exp as number) * 1000 > Date.now()) return known;
+      if ((known.exp as number) * 1000 > this.clock.now()) return known;
       this.verified.delete(cacheKey);
     }
     const payload = await this.verifyOnce(token, audience);
@@ -154,7 +157,12 @@ export class TokenService {
     const key = kid ? this.byKid.get(kid) : undefined;
     if (!key) throw invalid();
     try {
-      const { payload } = await jwtVerify(token, key.secret, { algorithms: ['HS256'], issuer: ISSUER, audience });
+      const { payload } = await jwtVerify(token, key.secret, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience,
+        currentDate: new Date(this.clock.now()),
+      });
       if (!payload.sub || !payload.jti || !payload.exp) throw invalid();
       return payload;
     } catch (err) {

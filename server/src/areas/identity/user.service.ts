@@ -7,6 +7,7 @@ import { createManagedWallet } from './managed-wallet.js';
 import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './token.service.js';
 import type { UserRepository } from './user.repository.js';
+import type { Clock } from '../../platform/clock.js';
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,19}$/;
 const RESERVED = new Set([
@@ -41,6 +42,7 @@ export class UserService {
     private readonly users: UserRepository,
     private readonly box: SecretBox,
     private readonly tokens: TokenService,
+    private readonly clock: Clock,
   ) {}
 
   byEoa(builderAppId: string, eoa: string): Promise<UserRecord | null> {
@@ -87,7 +89,7 @@ export class UserService {
       walletKeyCiphertext: wallet.ciphertext,
       walletKeyVersion: 1,
       inviteCode: input.inviteCode ?? null,
-      createdAt: new Date(),
+      createdAt: new Date(this.clock.now()),
     });
     if ('conflict' in created) {
       if (created.conflict === 'username')
@@ -150,7 +152,7 @@ export class UserService {
       userId: user.id,
       issuer,
       subject,
-      createdAt: new Date(),
+      createdAt: new Date(this.clock.now()),
     });
     if (!linked) throw new DomainError('IDENTITY_ALREADY_LINKED', 'This identity is already linked to an account');
   }

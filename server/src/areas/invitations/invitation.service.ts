@@ -26,6 +26,7 @@ import {
   isUniqueViolation,
   remainingUses,
 } from './invite-code.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** The duel reads invitations need. */
 export interface DuelLookup {
@@ -44,7 +45,7 @@ export class InvitationService {
     private readonly duels: DuelLookup,
     private readonly chain: ChainPort,
     private readonly signers: ManagedSigners,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   async create(caller: Caller, input: CreateInvitationInput): Promise<InvitationDto> {
@@ -60,10 +61,10 @@ export class InvitationService {
         details: { chainState: duel.chainState },
       });
     }
-    const expiresAt = expiryOf(input.expiresAt, this.now());
+    const expiresAt = expiryOf(input.expiresAt, this.clock.now());
     const signer = await this.signers.forUser(caller.userId);
     const row = await this.insert(duel, caller, input.inviteCode, input.maxUses, expiresAt);
-    const answer = (txHash: `0x${string}`) => toInvitationDto({ ...row, txHash }, this.now());
+    const answer = (txHash: `0x${string}`) => toInvitationDto({ ...row, txHash }, this.clock.now());
     let txHash: `0x${string}`;
     try {
       txHash = await this.chain.createInvite(
@@ -94,7 +95,7 @@ export class InvitationService {
   async validate(input: { inviteCode: string; duelId?: string | undefined }): Promise<ValidateInviteDto> {
     const row = await this.repo.invitationByHash(codeHashOf(input.inviteCode));
     if (!row || (input.duelId && row.duelId !== input.duelId.toLowerCase())) return { valid: false, reason: 'unknown' };
-    const state = invitationState(row, this.now());
+    const state = invitationState(row, this.clock.now());
     if (state !== 'active') return { valid: false, reason: state };
     return {
       valid: true,
@@ -116,7 +117,7 @@ export class InvitationService {
       return {
         inviteCode: input.inviteCode,
         duelId: row.duelId,
-        revokedAt: new Date(row.revokedAt ?? this.now()).toISOString(),
+        revokedAt: new Date(row.revokedAt ?? this.clock.now()).toISOString(),
         txHash: null,
       };
     }
@@ -150,7 +151,7 @@ export class InvitationService {
       duelId: duel.duelId,
       activeCount: rows.length,
       codesVisible: isCreator,
-      invitations: isCreator ? rows.map((r) => toInvitationDto(r, this.now())) : [],
+      invitations: isCreator ? rows.map((r) => toInvitationDto(r, this.clock.now())) : [],
     };
   }
 
@@ -176,7 +177,7 @@ export class InvitationService {
       remainingUses: remainingUses(view),
       expiresAt: view.expiresAt ? new Date(view.expiresAt).toISOString() : null,
       revoked: view.revokedAt !== null,
-      status: invitationState(view, this.now()),
+      status: invitationState(view, this.clock.now()),
     };
   }
 

@@ -132,6 +132,7 @@ describe('private-market invitations against PostgreSQL and the chain', () => {
       c.markets.duels,
       permissive,
       c.markets.signers,
+      c.clock,
     );
     const users = await Promise.all(Array.from({ length: 3 * maxUses }, (_, i) => signUp(`inv_gate_${i}`)));
     const outcomes = await Promise.allSettled(

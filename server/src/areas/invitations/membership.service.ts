@@ -19,6 +19,7 @@ import type {
 } from './invitation.types.js';
 import { invitationState, inviteUnusable } from './invite-code.js';
 import type { MembershipDirectory } from './membership-directory.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** Who signs a join: the caller's managed wallet (`user`), or the platform for them (legacy `platform`). */
 export type JoinSigner = 'user' | 'platform';
@@ -35,7 +36,7 @@ export class MembershipService {
     private readonly duels: DuelLookup,
     private readonly chain: ChainPort,
     private readonly signers: ManagedSigners,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -51,13 +52,13 @@ export class MembershipService {
         details: { duelId: duel.duelId },
       });
     }
-    const state = invitationState(invitation, this.now());
+    const state = invitationState(invitation, this.clock.now());
     if (state !== 'active') throw inviteUnusable(state, invitation);
     const reserved = await this.repo.reserveUse(invitation.id);
     if (!reserved) {
       // Lost the race for the last use, or it expired or was revoked meanwhile.
       const fresh = (await this.repo.invitationByHash(invitation.codeHash)) ?? invitation;
-      const now = invitationState(fresh, this.now() + 1_000);
+      const now = invitationState(fresh, this.clock.now() + 1_000);
       throw inviteUnusable(now === 'active' ? 'exhausted' : now, fresh);
     }
     const duelId = duel.duelId as `0x${string}`;

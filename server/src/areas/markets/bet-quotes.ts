@@ -5,6 +5,7 @@ import { DomainError } from '../../errors.js';
 import { reject } from './bet-rejection.js';
 import type { Duel } from './duel.entity.js';
 import type { QuoteSigner } from './quote-signer.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** floor(x × (10000 − slippageBps) / 10000): never above x. */
 export function slippageFloor(x: bigint, slippageBps: number): bigint {
@@ -26,7 +27,7 @@ export class Quoter {
   constructor(
     private readonly quotes: QuoteSigner,
     private readonly ttlSeconds: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /** `trader`: the managed address the quote is issued to (only it may place it); null for a public quote. */
@@ -41,7 +42,7 @@ export class Quoter {
     const result = buy(balances, option, amount, BigInt(duel.feeBps));
     const before = prices(balances);
     const after = prices(result.balancesAfter);
-    const quotedAt = this.now();
+    const quotedAt = this.clock.now();
     const fields = {
       side: 'buy' as const,
       trader: trader === null ? null : getAddress(trader),
@@ -76,7 +77,7 @@ export class Quoter {
     const result = sellForReturn(balances, option, amountOut, fee);
     const before = prices(balances);
     const after = prices(result.balancesAfter);
-    const quotedAt = this.now();
+    const quotedAt = this.clock.now();
     const fields = {
       side: 'sell' as const,
       trader: trader === null ? null : getAddress(trader),
@@ -115,7 +116,7 @@ export class Quoter {
         { details: { quotedFor: estimate.trader } },
       );
     }
-    if (Date.parse(estimate.expiresAt) <= this.now()) {
+    if (Date.parse(estimate.expiresAt) <= this.clock.now()) {
       throw new DomainError('QUOTE_EXPIRED', 'The estimate has expired: estimate again', {
         details: { expiresAt: estimate.expiresAt },
       });

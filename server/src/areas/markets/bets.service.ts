@@ -11,6 +11,7 @@ import type { DuelService } from './duel.service.js';
 import type { MarketAccess } from './market-access.js';
 import { Quoter } from './bet-quotes.js';
 import { reject, Rejected, type Rejection } from './bet-rejection.js';
+import type { Clock } from '../../platform/clock.js';
 
 export interface BetSettings {
   /** Per-user exposure limit in base units; 0n = none. */
@@ -39,7 +40,7 @@ export class BetsService {
     private readonly signers: ManagedSigners,
     private readonly quoter: Quoter,
     private readonly settings: BetSettings,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   async estimateBuy(
@@ -291,7 +292,7 @@ export class BetsService {
     const balances = duel.poolBalances.map((b) => BigInt(b));
     const fee = BigInt(duel.feeBps);
     const sellable =
-      duel.status === 'open' && duel.chainState === 'confirmed' && new Date(duel.endTime).getTime() > this.now();
+      duel.status === 'open' && duel.chainState === 'confirmed' && new Date(duel.endTime).getTime() > this.clock.now();
     return {
       duelId: duel.duelId,
       status: duel.status,
@@ -347,7 +348,7 @@ export class BetsService {
   private notTradable(duel: Duel): string | undefined {
     if (duel.chainState !== 'confirmed') return 'The market is not confirmed on chain yet';
     if (duel.status !== 'open') return `The market is ${duel.status}`;
-    if (new Date(duel.endTime).getTime() <= this.now()) return 'The market has ended';
+    if (new Date(duel.endTime).getTime() <= this.clock.now()) return 'The market has ended';
     return undefined;
   }
 

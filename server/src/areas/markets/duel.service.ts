@@ -11,6 +11,7 @@ import { ListCache } from './duel-list.cache.js';
 import { duelPrices, toDuelDto } from './duel.mapper.js';
 import type { DuelPageRequest, DuelRepository, PendingDuel } from './duel.repository.js';
 import type { MarketAccess } from './market-access.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** How long a trading duel's row is remembered at most (`requireForTrading`). */
 const TRADING_VIEW_MS = 1_000;
@@ -54,7 +55,7 @@ export class DuelService {
     private readonly access: MarketAccess,
     private readonly listCache: ListCache<DuelPage>,
     private readonly settings: DuelSettings,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     this.trading = new ListCache<Duel>(Math.min(TRADING_VIEW_MS, listCache.ttlMs));
     listCache.onInvalidate(() => this.trading.invalidate());
@@ -70,7 +71,7 @@ export class DuelService {
     const isPrivate = input.isPrivate ?? false;
     const start = Date.parse(input.startTime);
     const end = Date.parse(input.endTime);
-    const now = this.now();
+    const now = this.clock.now();
     const lead = isPrivate ? this.settings.privateLeadSeconds : this.settings.publicLeadSeconds;
     const minStart = now + lead * 1000;
     if (start <= now || start < minStart) {
@@ -198,7 +199,7 @@ export class DuelService {
   }
 
   async canonical(status: 'live' | 'upcoming' | 'all', limit: number): Promise<{ data: DuelDto[] }> {
-    const rows = await this.repo.canonical(status, limit, new Date(this.now()));
+    const rows = await this.repo.canonical(status, limit, new Date(this.clock.now()));
     return { data: rows.map((r) => toDuelDto(r)) };
   }
 

@@ -4,6 +4,7 @@ import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.
 import type { MarketIndexer } from './market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { Logger } from '../../logger.js';
+import type { Clock } from '../../platform/clock.js';
 
 export const MARKETS_QUEUE = 'markets';
 
@@ -17,9 +18,9 @@ export interface ScheduledTask {
 /**
  * Creations the chain never confirmed: a reverted transaction marks the duel failed with the
  * reason; a record whose transaction was never sent (the process died in between) fails after
- * `staleMs`. Runs on the job engine.
+ * `staleMs` at `now` (its creation time is the database's, so `now` is wall-clock time). Runs on the job engine.
  */
-export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs: number): Promise<number> {
+export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs: number, now: Date): Promise<number> {
   const conn = orm.em.fork().getConnection();
   const pending = await conn.execute<{ duel_id: string; tx_hash: string | null; created_at: Date }[]>(
     `select duel_id, tx_hash, created_at from duels where chain_state = 'pending' order by created_at limit 200`,
@@ -27,7 +28,7 @@ export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs:
   let changed = 0;
   for (const row of pending) {
     if (!row.tx_hash) {
-      if (Date.now() - new Date(row.created_at).getTime() < staleMs) continue;
+      if (now.getTime() - new Date(row.created_at).getTime() < staleMs) continue;
       await conn.execute(
         `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
         ['the creation transaction was never sent', row.duel_id],
@@ -75,6 +76,7 @@ export async function scheduleMarketJobs(
   jobs: JobEngine,
   tasks: readonly ScheduledTask[],
   logger: Logger,
+  clock: Clock,
 ): Promise<void> {
   const byName = new Map(tasks.map((t) => [t.name, t]));
   for (const task of tasks) await jobs.every(MARKETS_QUEUE, task.name, task.everyMs, {});
@@ -86,7 +88,7 @@ export async function scheduleMarketJobs(
         logger.warn({ job: job.name }, 'no task for scheduled job');
         return;
       }
-      await task.run(new Date());
+      await task.run(new Date(clock.now()));
     },
   });
 }

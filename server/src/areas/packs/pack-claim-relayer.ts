@@ -3,6 +3,7 @@ import type { Hash, Hex } from 'viem';
 import type { PrizeVaultPort, VaultDistributionKind } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
+import { systemClock } from '../../platform/clock.js';
 import type { DistributionBook, LeafProof } from '../../platform/merkle/distribution-book.js';
 import type { Logger } from '../../logger.js';
 import type { PackClaimRunRepository } from './pack-claim-run.repository.js';
@@ -132,7 +133,8 @@ export class PackClaimRelayer {
       return this.failure(pack, kind, leaf, err);
     }
     await this.options.faults?.afterSubmit?.(at);
-    const deadline = Date.now() + (this.options.confirmTimeoutMs ?? 20_000);
+    // Waiting for the node is I/O, measured on the wall clock whatever clock the rules run on.
+    const deadline = systemClock.now() + (this.options.confirmTimeoutMs ?? 20_000);
     for (;;) {
       const receipt = await this.vault.receipt(txHash);
       if (receipt.status === 'success') break;
@@ -141,7 +143,7 @@ export class PackClaimRelayer {
         if (await this.vault.isClaimed(pack.collateral, leaf.poolId, kind, leaf.account)) return 'skipped';
         return this.failure(pack, kind, leaf, new Error(`claim transaction ${txHash} reverted`));
       }
-      if (Date.now() > deadline) throw new Error(`claim transaction ${txHash} not mined yet; the job retries`);
+      if (systemClock.now() > deadline) throw new Error(`claim transaction ${txHash} not mined yet; the job retries`);
       await new Promise((r) => setTimeout(r, 200));
     }
     await this.book.markClaimed(d, leaf.account, txHash);

@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketsApi } from '../../../test/support/http.js';
+import { OffsetClock } from '../../platform/clock.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { createLogger } from '../../logger.js';
 import { verifyLeaf } from '../../platform/merkle/merkle-tree.js';
@@ -22,12 +23,14 @@ import {
 } from './packs.test-kit.js';
 
 let server: TestServer;
+/** The server's clock: wall time, moved forward past deadlines only the server judges. */
+const clock = new OffsetClock();
 let admin: string;
 const api = marketsApi(() => server);
 const balance = (a: string) => server.container.chain.collateralBalance('credits', a as Address);
 
 beforeAll(async () => {
-  server = await startTestServer(PACK_TEST_ENV);
+  server = await startTestServer(PACK_TEST_ENV, { clock });
   admin = await adminToken(server, api);
 }, 120_000);
 afterAll(() => server?.close());
@@ -275,13 +278,21 @@ describe('pack lifecycle over HTTP, on the chain', () => {
     const creator = await packUser(server, 'pt_creator');
     const { packId } = await pack(creator, 1, 3_000, 600_000);
     expect((await api('/svc/packs/admin/packs/schedule-tick', { token: creator.token, body: {} })).status).toBe(401);
-    await sleepUntil(Date.parse((await api(`/svc/packs/${packId}`)).body['lockAt'] as string) + 200);
-    const first = await adminPost('/schedule-tick');
-    const second = await adminPost('/schedule-tick');
-    // The repeating job may have locked it first; either way the second tick changes nothing.
-    expect((await api(`/svc/packs/${packId}`)).body['status']).toBe('locked');
-    expect(second.body['locked']).not.toContain(packId);
-    expect(first.status).toBe(200);
+    // The lock is the server's deadline alone: its clock moves past it, then back to wall time for
+    // the tests after this one (their markets end on the chain, which keeps wall time).
+    const lockAt = Date.parse((await api(`/svc/packs/${packId}`)).body['lockAt'] as string);
+    const ahead = Math.max(0, lockAt + 200 - clock.now());
+    clock.advance(ahead);
+    try {
+      const first = await adminPost('/schedule-tick');
+      const second = await adminPost('/schedule-tick');
+      // The repeating job may have locked it first; either way the second tick changes nothing.
+      expect((await api(`/svc/packs/${packId}`)).body['status']).toBe('locked');
+      expect(second.body['locked']).not.toContain(packId);
+      expect(first.status).toBe(200);
+    } finally {
+      clock.advance(-ahead);
+    }
   }, 60_000);
 
   it('pays each leaf once when an auto-claim run dies halfway and runs again', async () => {

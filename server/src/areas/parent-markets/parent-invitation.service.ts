@@ -23,6 +23,7 @@ import type {
   ParentInvitationDto,
   ValidateParentInviteDto,
 } from './parent-market.types.js';
+import type { Clock } from '../../platform/clock.js';
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const iso = (d: Date | string): string => new Date(d).toISOString();
@@ -39,7 +40,7 @@ export class ParentInvitationService {
     private readonly memberships: InvitationRepository,
     private readonly directory: MembershipDirectory,
     private readonly chain: ChainPort,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   async create(caller: Caller, input: CreateParentInvitationInput): Promise<ParentInvitationDto> {
@@ -52,7 +53,7 @@ export class ParentInvitationService {
         'Invitations are for private parent markets or parents with private sub-markets',
       );
     }
-    const expiresAt = expiryOf(input.expiresAt, this.now());
+    const expiresAt = expiryOf(input.expiresAt, this.clock.now());
     for (let attempt = 0; ; attempt++) {
       const code = input.inviteCode ?? generateInviteCode();
       try {
@@ -88,7 +89,7 @@ export class ParentInvitationService {
   async validate(inviteCode: string): Promise<ValidateParentInviteDto> {
     const row = await this.repo.invitationByHash(codeHashOf(inviteCode));
     if (!row) return { valid: false, reason: 'unknown' };
-    const state = invitationState(row, this.now());
+    const state = invitationState(row, this.clock.now());
     if (state !== 'active') return { valid: false, reason: state };
     const parent = await this.parents.require(row.parentMarketId);
     const children = await this.repo.children([parent.id]);
@@ -118,11 +119,11 @@ export class ParentInvitationService {
         details: { parentMarketId: parent.id },
       });
     }
-    const state = invitationState(invitation, this.now());
+    const state = invitationState(invitation, this.clock.now());
     if (state !== 'active') throw inviteUnusable(state, invitation);
     if (!(await this.repo.reserveUse(invitation.id))) {
       const fresh = (await this.repo.invitationByHash(invitation.codeHash)) ?? invitation;
-      const now = invitationState(fresh, this.now() + 1_000);
+      const now = invitationState(fresh, this.clock.now() + 1_000);
       throw inviteUnusable(now === 'active' ? 'exhausted' : now, fresh);
     }
     const children = (await this.repo.children([parent.id])).filter((c) => c.isPrivate && c.chainState !== 'failed');
@@ -191,7 +192,7 @@ export class ParentInvitationService {
       remainingUses: remainingUses(row),
       expiresAt: row.expiresAt ? iso(row.expiresAt) : null,
       revokedAt: row.revokedAt ? iso(row.revokedAt) : null,
-      status: invitationState(row, this.now()),
+      status: invitationState(row, this.clock.now()),
       createdAt: iso(row.createdAt),
     };
   }

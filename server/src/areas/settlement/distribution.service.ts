@@ -10,6 +10,7 @@ import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition } from '../markets/duel-state.js';
 import type { DistributionLedgerRepository, LedgerRow } from './distribution-ledger.repository.js';
 import type { DistributionKind, DistributionStatus } from './settlement.entities.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 
 export const SETTLEMENT_QUEUE = 'settlement';
 
@@ -61,6 +62,7 @@ export class DistributionService {
     private readonly ledger: DistributionLedgerRepository,
     private readonly chain: ChainPort,
     private readonly logger: Logger,
+    private readonly clock: Clock,
     private readonly options: DistributionOptions = {},
   ) {}
 
@@ -80,7 +82,7 @@ export class DistributionService {
    */
   async dispatch(duel: Duel, batchId: string | null): Promise<{ kind: DistributionKind; participants: number }> {
     const kind = kindOf(duel.status);
-    assertTransition(duel, kind ?? 'payout', 'system', Date.now());
+    assertTransition(duel, kind ?? 'payout', 'system', this.clock.now());
     if (!kind) throw new Error('unreachable: a terminal market has a distribution kind');
     const holders = await this.holders(duel, kind);
     for (const holder of holders) {
@@ -121,7 +123,7 @@ export class DistributionService {
    * transaction, never a second one. The creator, paid from what remains, waits for the others.
    */
   async claim(duel: Duel, holder: Address): Promise<ClaimOutcome> {
-    assertTransition(duel, 'payout', 'participant', Date.now());
+    assertTransition(duel, 'payout', 'participant', this.clock.now());
     await this.dispatch(duel, null);
     const rows = await this.ledger.rows(duel.duelId, 'payout');
     const row = rows.find((r) => r.holder.toLowerCase() === holder.toLowerCase());
@@ -271,12 +273,13 @@ export class DistributionService {
     }
     await this.ledger.recordTxHash(row, txHash);
     await this.options.faults?.afterSubmit?.({ duelId: row.duel_id, holder: row.holder });
-    const deadline = Date.now() + (this.options.confirmTimeoutMs ?? 20_000);
+    // Waiting for the node is I/O, measured on the wall clock whatever clock the rules run on.
+    const deadline = systemClock.now() + (this.options.confirmTimeoutMs ?? 20_000);
     for (;;) {
       const state = await this.chain.transactionStatus(txHash);
       if (state === 'success') break;
       if (state === 'reverted') throw new Error(`payout transaction ${txHash} reverted`);
-      if (Date.now() > deadline) throw new Error(`payout transaction ${txHash} not mined yet`);
+      if (systemClock.now() > deadline) throw new Error(`payout transaction ${txHash} not mined yet`);
       await new Promise((r) => setTimeout(r, 200));
     }
     await this.ledger.markPaid(row);

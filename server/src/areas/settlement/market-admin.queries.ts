@@ -7,6 +7,7 @@ import type { MarketSettingsStore } from './market-settings.js';
 import type { DuelLookup, Page } from './resolution.service.js';
 import { toContest, type ContestRow } from './contest.repository.js';
 import type { DuelCancellationRow } from './settlement.entities.js';
+import type { Clock } from '../../platform/clock.js';
 
 /** What a public market needs by its start to go live (cancel-expired cancels the others). */
 export interface BootstrapThreshold {
@@ -37,7 +38,7 @@ export class MarketAdminQueries {
     private readonly distribution: DistributionService,
     private readonly settings: MarketSettingsStore,
     private readonly threshold: BootstrapThreshold,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /** Progress of a market's refunds or payouts, with its cancellation. */
@@ -239,7 +240,7 @@ export class MarketAdminQueries {
     const em = this.orm.em.fork();
     const where = {
       chainState: 'confirmed' as const,
-      $or: [{ status: 'pending' as const }, { status: 'open' as const, endTime: { $lte: new Date(this.now()) } }],
+      $or: [{ status: 'pending' as const }, { status: 'open' as const, endTime: { $lte: new Date(this.clock.now()) } }],
     };
     const [rows, total] = await em.findAndCount(DuelEntity, where, {
       orderBy: { endTime: 'asc', id: 'asc' },
@@ -259,12 +260,12 @@ export class MarketAdminQueries {
       { awaiting: number; overdue: number; in_contest: number; awaiting_final: number }[]
     >(
       `select
-         count(*) filter (where status = 'pending' or (status = 'open' and end_time <= now()))::int as awaiting,
-         count(*) filter (where (status = 'pending' or status = 'open') and end_time + make_interval(secs => ?) <= now())::int as overdue,
-         count(*) filter (where status = 'pending_contest' and contest_ends_at > now())::int as in_contest,
-         count(*) filter (where status = 'pending_contest' and contest_ends_at <= now())::int as awaiting_final
-       from duels where chain_state = 'confirmed'`,
-      [grace],
+         count(*) filter (where status = 'pending' or (status = 'open' and end_time <= t.at))::int as awaiting,
+         count(*) filter (where (status = 'pending' or status = 'open') and end_time + make_interval(secs => ?) <= t.at)::int as overdue,
+         count(*) filter (where status = 'pending_contest' and contest_ends_at > t.at)::int as in_contest,
+         count(*) filter (where status = 'pending_contest' and contest_ends_at <= t.at)::int as awaiting_final
+       from duels, (select ?::timestamptz as at) t where chain_state = 'confirmed'`,
+      [grace, new Date(this.clock.now())],
     );
     return {
       awaitingResolution: row?.awaiting ?? 0,
@@ -276,7 +277,7 @@ export class MarketAdminQueries {
 
   /** Open markets before or after their start, with whether they meet the bootstrap threshold. */
   async bootstrappingLive(page: Page, phase: 'bootstrapping' | 'live' | 'all') {
-    const now = new Date(this.now());
+    const now = new Date(this.clock.now());
     const em = this.orm.em.fork();
     const startFilter =
       phase === 'bootstrapping' ? { startTime: { $gt: now } } : phase === 'live' ? { startTime: { $lte: now } } : {};
@@ -307,21 +308,22 @@ export class MarketAdminQueries {
   async expiredCandidates(page: Page, only?: ExpiredReason) {
     const grace = this.settings.resolutionGraceSeconds;
     const sql = `
-      with s as (
+      with t as (select ?::timestamptz as at), s as (
         select d.duel_id, d.is_private, d.start_time, d.end_time,
           (select count(distinct t.trader) from trades t where t.duel_id = d.duel_id and t.created_at < d.start_time)::int as participants,
           (select coalesce(sum(t.collateral), 0) from trades t where t.duel_id = d.duel_id and t.created_at < d.start_time) as volume
-        from duels d
-        where d.status in ('open', 'pending') and d.chain_state = 'confirmed' and d.start_time <= now()
+        from duels d, t
+        where d.status in ('open', 'pending') and d.chain_state = 'confirmed' and d.start_time <= t.at
       ), c as (
         select duel_id, participants, volume::text as volume,
           case when not is_private and (participants < ? or volume < ?) then 'bootstrap_threshold'
-               when end_time + make_interval(secs => ?) <= now() then 'unresolved' end as reason,
+               when end_time + make_interval(secs => ?) <= (select at from t) then 'unresolved' end as reason,
           start_time
         from s
       )
       select * from c where reason is not null ${only ? 'and reason = ?' : ''}`;
     const params = [
+      new Date(this.clock.now()),
       this.threshold.minParticipants,
       this.threshold.minVolume.toString(),
       grace,

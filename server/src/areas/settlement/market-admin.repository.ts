@@ -66,11 +66,12 @@ export class MarketAdminRepository {
     );
   }
 
-  /** Moves confirmed open markets past their end to pending; how many moved. */
-  async closeEnded(): Promise<number> {
+  /** Moves confirmed open markets whose end is at or before `now` to pending; how many moved. */
+  async closeEnded(now: Date): Promise<number> {
     const rows = await this.conn().execute<{ duel_id: string }[]>(
-      `update duels set status = 'pending' where status = 'open' and chain_state = 'confirmed' and end_time <= now()
+      `update duels set status = 'pending' where status = 'open' and chain_state = 'confirmed' and end_time <= ?
        returning duel_id`,
+      [now],
     );
     return rows.length;
   }

@@ -10,6 +10,7 @@ import type { BatchKind, MarketAdminRepository } from './market-admin.repository
 import type { MarketSettingsStore, TimingChanges } from './market-settings.js';
 import type { DuelLookup } from './resolution.service.js';
 import type { DuelCancellationRow } from './settlement.entities.js';
+import type { Clock } from '../../platform/clock.js';
 
 export interface AdminActor {
   readonly adminId: string;
@@ -33,12 +34,12 @@ export class MarketAdminService {
     private readonly settings: MarketSettingsStore,
     private readonly threshold: BootstrapThreshold,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /** Cancels the named markets; the whole batch is checked first. Refunds follow once the chain confirms. */
   async discard(admin: AdminActor, duelIds: readonly string[], reason: string) {
-    const now = this.now();
+    const now = this.clock.now();
     const duels: Duel[] = [];
     for (const id of duelIds) {
       const duel = await this.duels.require(id);
@@ -93,7 +94,7 @@ export class MarketAdminService {
     const out = [];
     for (const duel of duels) {
       try {
-        assertTransition(duel, 'payout', 'admin', this.now());
+        assertTransition(duel, 'payout', 'admin', this.clock.now());
         const r = await this.distribution.requeue(duel, batchId);
         out.push({
           duelId: duel.duelId,
@@ -120,7 +121,7 @@ export class MarketAdminService {
 
   async continueRefunds(duelId: string) {
     const duel = await this.duels.require(duelId);
-    assertTransition(duel, 'refund', 'admin', this.now());
+    assertTransition(duel, 'refund', 'admin', this.clock.now());
     const r = await this.distribution.requeue(duel, null);
     await this.repo.markRefundsDispatched(duel.duelId);
     return {
@@ -138,7 +139,7 @@ export class MarketAdminService {
 
   /** System job: marks markets past their end as pending (awaiting resolution). */
   async closeEnded(): Promise<number> {
-    return this.repo.closeEnded();
+    return this.repo.closeEnded(new Date(this.clock.now()));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemClock } from '../../platform/clock.js';
 import { createPublicClient, createWalletClient, http, keccak256, toHex, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,7 +101,7 @@ async function index() {
 }
 
 function services(faults?: DistributionFaults) {
-  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, {
+  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, systemClock, {
     concurrency: 1,
     confirmTimeoutMs: 5_000,
     ...(faults ? { faults } : {}),
@@ -122,7 +123,7 @@ function services(faults?: DistributionFaults) {
     resolutionGraceSeconds: 3_600,
   });
   const threshold = { minParticipants: 2, minVolume: 0n };
-  const queries = new MarketAdminQueries(orm, duels, distribution, settings, threshold);
+  const queries = new MarketAdminQueries(orm, duels, distribution, settings, threshold, systemClock);
   const admin = new MarketAdminService(
     new MarketAdminRepository(orm),
     chain,
@@ -132,6 +133,7 @@ function services(faults?: DistributionFaults) {
     settings,
     threshold,
     logger,
+    systemClock,
   );
   return { distribution, admin, queries };
 }
@@ -189,7 +191,7 @@ beforeAll(async () => {
   orm = await initOrm(db.url, 4, false);
   chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
-  const sink = new DistributionService(new DistributionLedgerRepository(orm), chain, logger).paidSink;
+  const sink = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, systemClock).paidSink;
   indexer = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'test', 30_000), logger, 2_000n, () => {}, [
     sink,
   ]);

@@ -14,6 +14,7 @@ import { assertCreator } from '../markets/market-creator.js';
 import type { MarketAccess } from '../markets/market-access.js';
 import type { ContestRepository } from './contest.repository.js';
 import type { LocalAccount } from 'viem';
+import type { Clock } from '../../platform/clock.js';
 
 /** The signed-in user acting on a market. */
 export interface Caller {
@@ -54,7 +55,7 @@ export class ResolutionService {
     private readonly signers: SignerLookup,
     private readonly access: MarketAccess,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -63,7 +64,7 @@ export class ResolutionService {
    * check are reported per item.
    */
   async resolve(caller: Caller, request: ResolveRequest) {
-    const now = this.now();
+    const now = this.clock.now();
     const checked: { duel: Duel; outcome: number }[] = [];
     for (const [i, item] of request.duelIds.entries()) {
       const duel = await this.duels.require(item.duelId);
@@ -86,7 +87,7 @@ export class ResolutionService {
    */
   async resolveAsAdmin(duelId: string, winningOptionIndex: number) {
     const duel = await this.duels.require(duelId);
-    assertTransition(duel, 'resolve', 'admin', this.now());
+    assertTransition(duel, 'resolve', 'admin', this.clock.now());
     this.assertOption(duel, winningOptionIndex, 'body.winningOptionIndex');
     const txHash = await this.chain.resolve('platform', duel.duelId as Bytes32, winningOptionIndex);
     return { duelId: duel.duelId, txHash, chainState: 'pending' as const };
@@ -109,7 +110,7 @@ export class ResolutionService {
         },
       );
     }
-    assertTransition(duel, 'contest', 'participant', this.now());
+    assertTransition(duel, 'contest', 'participant', this.clock.now());
     if (body.proposedOptionIndex !== undefined) {
       this.assertOption(duel, body.proposedOptionIndex, 'body.proposedOptionIndex');
       if (body.proposedOptionIndex === duel.winningOptionIndex) {
@@ -161,7 +162,7 @@ export class ResolutionService {
     const canContest =
       !contest &&
       !same(duel.creatorAddress, caller.address) &&
-      canTransition(duel, 'contest', 'participant', this.now()) &&
+      canTransition(duel, 'contest', 'participant', this.clock.now()) &&
       (await this.contests.isParticipant(duel.duelId, caller.address));
     return {
       duelId: duel.duelId,
@@ -182,7 +183,7 @@ export class ResolutionService {
   ) {
     const duel = await this.duels.require(body.duelId);
     if (by.actor === 'creator') assertCreator(duel, by.caller, 'finalize it');
-    assertTransition(duel, 'finalize', by.actor, this.now());
+    assertTransition(duel, 'finalize', by.actor, this.clock.now());
     const resolved = duel.winningOptionIndex ?? 0;
     const final = body.winningOptionIndex ?? resolved;
     this.assertOption(duel, final, 'body.winningOptionIndex');

@@ -1,4 +1,5 @@
 import { encodeFunctionData } from 'viem';
+import { systemClock } from '../clock.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,7 @@ describe('the chain transaction pipeline', () => {
         rebroadcastAfterMs: 60_000,
         batch: 100,
       },
+      systemClock,
     );
     // The write is recorded, but its broadcast never reaches the node…
     await fetch(`${proxy.url}/__proxy`, { method: 'POST', body: JSON.stringify({ mode: 'drop-before', times: 1 }) });
@@ -140,10 +142,16 @@ describe('the chain transaction pipeline', () => {
   }, 60_000);
   it('makes one effect whatever the send answered: an error after the node took it, a dropped answer, a refusal before it', async () => {
     const adapter = adapters[0] as ViemChainAdapter;
-    const reconciler = new ChainTxReconciler(new ChainTxRepository(orms[0] as Orm), adapter.pipeline, logger, {
-      rebroadcastAfterMs: 0,
-      batch: 100,
-    });
+    const reconciler = new ChainTxReconciler(
+      new ChainTxRepository(orms[0] as Orm),
+      adapter.pipeline,
+      logger,
+      {
+        rebroadcastAfterMs: 0,
+        batch: 100,
+      },
+      systemClock,
+    );
     for (const [mode, status] of [
       // The node executed it and answered with an error: settled from its receipt, never signed again.
       ['error-after', 'mined'],

@@ -177,10 +177,16 @@ describe('the pipeline after a broadcast that was not accepted', () => {
       expect(repo.rows.map((r) => r.status)).toEqual(['broadcast']);
 
       // The reconciler, with the block still above the final head, leaves it be; once final, settles it.
-      const reconciler = new ChainTxReconciler(repo as unknown as ChainTxRepository, pipeline, logger, {
-        rebroadcastAfterMs: 0,
-        batch: 100,
-      });
+      const reconciler = new ChainTxReconciler(
+        repo as unknown as ChainTxRepository,
+        pipeline,
+        logger,
+        {
+          rebroadcastAfterMs: 0,
+          batch: 100,
+        },
+        systemClock,
+      );
       await reconciler.runOnce();
       expect(node.sent).toHaveLength(1);
       expect(repo.rows.map((r) => r.status)).toEqual(['broadcast']);
@@ -213,10 +219,16 @@ describe('the pipeline after a broadcast that was not accepted', () => {
     expect(submitted.delivery).toBe('pending');
     expect(repo.rows.map((r) => r.status)).toEqual(['signed']);
     node.answer = () => ({ kind: 'accepted' });
-    const reconciler = new ChainTxReconciler(repo as unknown as ChainTxRepository, pipeline, logger, {
-      rebroadcastAfterMs: 0,
-      batch: 100,
-    });
+    const reconciler = new ChainTxReconciler(
+      repo as unknown as ChainTxRepository,
+      pipeline,
+      logger,
+      {
+        rebroadcastAfterMs: 0,
+        batch: 100,
+      },
+      systemClock,
+    );
     await reconciler.runOnce();
     expect(node.sent).toEqual([node.sent[0], node.sent[0]]);
     expect(signings).toHaveLength(1);
@@ -263,10 +275,16 @@ describe('a request resumed after its write reverted', () => {
     const first = await withIdempotentRun(run(false), () => pipeline.submit(bet, hooks(signings)));
     node.final.set(first.txHash, { status: 'reverted', blockNumber: 3n });
     node.usedNonces = 1;
-    await new ChainTxReconciler(repo as unknown as ChainTxRepository, pipeline, logger, {
-      rebroadcastAfterMs: 0,
-      batch: 10,
-    }).runOnce();
+    await new ChainTxReconciler(
+      repo as unknown as ChainTxRepository,
+      pipeline,
+      logger,
+      {
+        rebroadcastAfterMs: 0,
+        batch: 10,
+      },
+      systemClock,
+    ).runOnce();
     expect(repo.rows.map((r) => r.status)).toEqual(['reverted']);
 
     // The same request taken over after its process died: the revert is its outcome.

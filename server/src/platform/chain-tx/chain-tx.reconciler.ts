@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { ChainTxPipeline } from './chain-tx.pipeline.js';
 import type { ChainTxRepository, OpenCursor } from './chain-tx.repository.js';
+import type { Clock } from '../clock.js';
 
 /** How long a funds reservation is kept once no open write needs it. */
 const RESERVATIONS_KEPT_MS = 60 * 60 * 1000;
@@ -35,7 +36,7 @@ export class ChainTxReconciler {
     private readonly pipeline: ChainTxPipeline,
     private readonly logger: Logger,
     private readonly settings: ReconcilerSettings,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /** Open writes a boot recovery has not reached yet; null when it is not running. */
@@ -126,7 +127,7 @@ export class ChainTxReconciler {
         }
         continue;
       }
-      if (this.now() - tx.lastSentAt.getTime() < this.settings.rebroadcastAfterMs) continue;
+      if (this.clock.now() - tx.lastSentAt.getTime() < this.settings.rebroadcastAfterMs) continue;
       counts.rebroadcast++;
       await this.pipeline.deliver(tx, true);
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { systemClock } from '../clock.js';
 
 /** Lives outside the migrated schema: it must exist before the first migration runs. */
 export const MIGRATION_LOCK_TABLE = 'duelkit_migration_lock';
@@ -55,7 +56,8 @@ export async function withMigrationLock<T>(
     }
   }
 
-  const deadline = Date.now() + waitMs;
+  // A process-level wait for another instance: wall-clock time.
+  const deadline = systemClock.now() + waitMs;
   let lastHolder = '';
   for (;;) {
     const rows = await execute<{ owner: string }>(
@@ -67,7 +69,7 @@ export async function withMigrationLock<T>(
       [owner, String(ttlMs)],
     );
     if (rows[0]?.owner === owner) break;
-    if (Date.now() > deadline) {
+    if (systemClock.now() > deadline) {
       throw new Error(`migrations: another instance held the migration lock for more than ${waitMs} ms`);
     }
     const [holder] = await execute<{ owner: string }>(

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Health, Readiness } from '@duelkit/contract';
 import type { Orm } from '../db/orm.js';
+import { systemClock } from '../clock.js';
 
 type Check = Readiness['checks'][string];
 
@@ -43,7 +44,8 @@ async function timed(probe: Probe, timeoutMs: number): Promise<Check> {
  * Redis, pulling them would turn a partial outage into a full one.
  */
 export class HealthService {
-  private readonly startedAt = Date.now();
+  // Uptime and the probe's timestamp describe this process: wall-clock time.
+  private readonly startedAt = systemClock.now();
   private readonly probes = new Map<string, Probe>();
 
   constructor(
@@ -78,8 +80,8 @@ export class HealthService {
     return {
       status: 'ok',
       service,
-      uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
-      time: new Date().toISOString(),
+      uptimeSeconds: Math.floor((systemClock.now() - this.startedAt) / 1000),
+      time: new Date(systemClock.now()).toISOString(),
     };
   }
 
@@ -92,6 +94,6 @@ export class HealthService {
     );
     const down = entries.filter(([, c]) => c.status === 'down').map(([, c]) => c);
     const status = down.some((c) => c.critical) ? 'not_ready' : down.length ? 'degraded' : 'ready';
-    return { status, checks: Object.fromEntries(entries), time: new Date().toISOString() };
+    return { status, checks: Object.fromEntries(entries), time: new Date(systemClock.now()).toISOString() };
   }
 }

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalJson } from '../canonical-json.js';
 import type { IdempotencyRepository } from './idempotency.repository.js';
+import { systemClock } from '../clock.js';
 
 export interface IdempotencyScope {
   readonly tenantId: string;
@@ -78,7 +79,9 @@ export class IdempotencyService {
   }
 
   async begin(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyBegin> {
-    const deadline = Date.now() + this.settings.waitMs;
+    // Wall-clock time throughout: the records' expiry and lock times are written by the database's
+    // now(), and the wait and lock timeout are infrastructure, not domain rules.
+    const deadline = systemClock.now() + this.settings.waitMs;
     let backoff = 25;
     for (;;) {
       const inserted = await this.keys.insertInFlight(scope, fingerprint, this.settings.ttlMs);
@@ -86,7 +89,7 @@ export class IdempotencyService {
 
       const row = await this.keys.find(scope);
       if (!row) continue; // removed between our insert and select: try again
-      if (new Date(row.expires_at).getTime() <= Date.now()) {
+      if (new Date(row.expires_at).getTime() <= systemClock.now()) {
         await this.keys.deleteIfExpired(row.id);
         continue;
       }
@@ -107,7 +110,7 @@ export class IdempotencyService {
         if (lock) return this.proceed(String(row.id), lock, false);
         continue;
       }
-      if (new Date(row.locked_at).getTime() < Date.now() - this.settings.lockTimeoutMs) {
+      if (new Date(row.locked_at).getTime() < systemClock.now() - this.settings.lockTimeoutMs) {
         if (pending) {
           // The execution died after its effect was accepted: its pending answer is the answer.
           await this.complete(scope, String(row.id), pending);
@@ -117,7 +120,7 @@ export class IdempotencyService {
         if (lock) return this.proceed(String(row.id), lock, row.effect_started_at !== null);
         continue;
       }
-      const remaining = deadline - Date.now();
+      const remaining = deadline - systemClock.now();
       if (remaining <= 0) return pending ? { kind: 'pending', response: pending } : { kind: 'in_flight' };
       await this.waitForChange(scopeKey(scope), Math.min(backoff, remaining));
       backoff = Math.min(backoff * 2, 500);
@@ -149,7 +152,7 @@ export class IdempotencyService {
       // The database is out of reach (the usual reason a request failed at all): remember the
       // record so a retry here takes it over, and keep releasing it until the database answers.
       if (lock !== undefined) {
-        this.unreleased.set(recordId, { lock, until: Date.now() + this.settings.lockTimeoutMs });
+        this.unreleased.set(recordId, { lock, until: systemClock.now() + this.settings.lockTimeoutMs });
         void this.releaseLater(scope, recordId);
       }
       throw err;
@@ -163,7 +166,7 @@ export class IdempotencyService {
       await sleep(this.settings.releaseRetryMs ?? 500, undefined, { ref: false });
       const entry = this.unreleased.get(recordId);
       if (!entry) return; // taken over by a retry on this instance
-      if (Date.now() > entry.until) {
+      if (systemClock.now() > entry.until) {
         this.unreleased.delete(recordId);
         return; // the lock has timed out: any retry takes the record over now
       }

@@ -1,6 +1,7 @@
 import { createPostgresBackend, runMigrations, withBackend, type Job, type PgPool } from 'bullmq';
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
+import { systemClock } from '../clock.js';
 
 const { Queue, Worker } = withBackend(createPostgresBackend);
 type PgQueue = InstanceType<typeof Queue>;
@@ -117,7 +118,7 @@ export class JobEngine {
     let timer: NodeJS.Timeout | undefined;
     const graceful = Promise.all(workers.map((w) => w.close())).then(() => true);
     const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - systemClock.now()));
     });
     const finished = await Promise.race([graceful, timedOut]);
     clearTimeout(timer);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 
 function breaker() {
-  let now = 1_000;
-  const b = new CircuitBreaker({ threshold: 3, cooldownMs: 500 }, () => now);
-  return { b, advance: (ms: number) => (now += ms) };
+  const clock = new ManualClock(1_000);
+  const b = new CircuitBreaker({ threshold: 3, cooldownMs: 500 }, clock);
+  return { b, advance: (ms: number) => clock.advance(ms) };
 }
 
 describe('CircuitBreaker', () => {

@@ -1,3 +1,5 @@
+import type { Clock } from '../clock.js';
+
 /** What a breaker reports about itself. */
 export interface BreakerSnapshot {
   readonly state: 'closed' | 'open' | 'half-open';
@@ -19,13 +21,13 @@ export class CircuitBreaker {
 
   constructor(
     private readonly options: { threshold: number; cooldownMs: number },
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   snapshot(): BreakerSnapshot {
     const until = this.openedUntil;
     if (until === null) return { state: 'closed', consecutiveFailures: this.failures, openUntil: null };
-    const state = this.now() < until ? 'open' : 'half-open';
+    const state = this.clock.now() < until ? 'open' : 'half-open';
     return { state, consecutiveFailures: this.failures, openUntil: until };
   }
 
@@ -51,6 +53,7 @@ export class CircuitBreaker {
     this.failures++;
     const wasTrial = this.trialInFlight;
     this.trialInFlight = false;
-    if (wasTrial || this.failures >= this.options.threshold) this.openedUntil = this.now() + this.options.cooldownMs;
+    if (wasTrial || this.failures >= this.options.threshold)
+      this.openedUntil = this.clock.now() + this.options.cooldownMs;
   }
 }
