@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, until } from './support.js';
+import { type ServerProcess, signedInClient, startServer, until } from './support.js';
 
 const UNIT = 10n ** 18n;
-let server: TestServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+  server = await startServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 const signedIn = (username: string) => signedInClient(server, username);
 

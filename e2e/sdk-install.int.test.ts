@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { DuelkitClient } from '@duelkit/sdk';
-import { chainNow, signedInClient, until, UNIT } from './support.js';
+import { inProcess, chainNow, signedInClient, until, UNIT } from './support.js';
 
 const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -209,8 +209,8 @@ describe('the packed SDK in a new npm project on zod 4', () => {
     });
     const { user } = await builder.auth.signIn({ username: `u_${signer.address.slice(2, 12).toLowerCase()}` });
     await server.container.chain.mint('credits', user!.address as `0x${string}`, 500n * UNIT);
-    const { client: creator } = await signedInClient(server, 'readme_creator');
-    const now = await chainNow(server);
+    const { client: creator } = await signedInClient(inProcess(server), 'readme_creator');
+    const now = await chainNow(inProcess(server));
     const { duelId } = await creator.duels.create({
       body: {
         question: 'Does the README work verbatim?',
