@@ -68,10 +68,19 @@ export interface ServerProcess extends E2eServer {
   balance(address: Address, stack?: 'credits' | 'usdc'): Promise<bigint>;
   /** Outcome shares `holder` owns of `duelId`'s `option`, read from the market contract. */
   sharesOf(duelId: string, holder: Address, option: number): Promise<bigint>;
+  /** The pool's balance of each option, read from the market contract. */
+  poolBalances(duelId: string): Promise<readonly bigint[]>;
+  /** Whether the market contract has paid `holder` what `duelId` owed them. */
+  paid(duelId: string, holder: Address): Promise<boolean>;
   stop(): Promise<number | null>;
 }
 
-const MARKET_READS = parseAbi(['function shares(bytes32, address, uint256) view returns (uint256)']);
+/** The public reads of the market contract the tests use. */
+const MARKET_READS = parseAbi([
+  'function shares(bytes32, address, uint256) view returns (uint256)',
+  'function poolBalances(bytes32 duelId) view returns (uint256[])',
+  'function paid(bytes32, address) view returns (bool)',
+]);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -204,6 +213,22 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
         abi: MARKET_READS,
         functionName: 'shares',
         args: [duelId as `0x${string}`, holder, BigInt(option)],
+      });
+    },
+    poolBalances(duelId) {
+      return chain.readContract({
+        address: contracts.markets,
+        abi: MARKET_READS,
+        functionName: 'poolBalances',
+        args: [duelId as `0x${string}`],
+      });
+    },
+    paid(duelId, holder) {
+      return chain.readContract({
+        address: contracts.markets,
+        abi: MARKET_READS,
+        functionName: 'paid',
+        args: [duelId as `0x${string}`, holder],
       });
     },
     async stop() {
