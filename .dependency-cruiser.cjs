@@ -79,8 +79,7 @@ module.exports = {
         'End-to-end tests use what a builder has: the SDK, public HTTP, the operator surface and the embedded ' +
         "chain's RPC (e2e/support.ts starts the server as a process). They import nothing of the server. " +
         'Exceptions, still on the in-process server: the tournaments files (they inject a test clock for the ' +
-        "sports fake's calendar), sdk-install (it mints and reads shares on the container) and built-server " +
-        '(it starts the build through the server test kit).',
+        "sports fake's calendar) and sdk-install (it mints and reads shares on the container).",
       severity: 'error',
       from: {
         path: '^e2e/',
@@ -89,7 +88,6 @@ module.exports = {
           '^e2e/tournaments-cancel\\.e2e\\.test\\.ts$',
           '^e2e/tournaments-close\\.e2e\\.test\\.ts$',
           '^e2e/sdk-install\\.int\\.test\\.ts$',
-          '^e2e/built-server\\.e2e\\.test\\.ts$',
         ],
       },
       to: { path: '^server/(src|test)/' },

@@ -18,7 +18,7 @@ export const UNIT = 10n ** 18n;
 
 /** The repository root and the server package, where `pnpm start` runs. */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SERVER_DIR = join(ROOT, 'server');
+export const SERVER_DIR = join(ROOT, 'server');
 
 /** Polls until `done` holds: reads are eventually consistent with the chain. */
 export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -117,17 +117,21 @@ function logEntry(lines: string[], msg: string): Record<string, unknown> | undef
 }
 
 /**
- * Starts the server from source as its own process (embedded database in memory, embedded chain
+ * Starts the server (from source, or `options.entry` such as the built `dist/main.js`, run in the
+ * server package) as its own process (embedded database in memory, embedded chain
  * with its RPC on a loopback port, the operator surface on a free loopback port) and waits until it
  * listens. `env` adds or overrides settings.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { entry?: string[] } = {},
+): Promise<ServerProcess> {
   const runtimeDir = mkdtempSync(join(tmpdir(), 'duelkit-e2e-'));
-  const builderKey = `dk_e2e_${generatePrivateKey().slice(2, 26)}`;
+  const builderKey = env['DUELKIT_DEV_BUILDER_KEY'] ?? `dk_e2e_${generatePrivateKey().slice(2, 26)}`;
   const keep = ['PATH', 'HOME', 'LANG', 'DUELKIT_ROUTE_LEDGER'];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')],
+    options.entry ?? ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')],
     {
       cwd: SERVER_DIR,
       env: {
