@@ -78,8 +78,8 @@ module.exports = {
       comment:
         'End-to-end tests use what a builder has: the SDK, public HTTP, the operator surface and the embedded ' +
         "chain's RPC (e2e/support.ts starts the server as a process). They import nothing of the server. " +
-        'Exceptions, still on the in-process server: the tournaments files (they inject a test clock for the ' +
-        "sports fake's calendar) and sdk-install (it mints and reads shares on the container).",
+        'Exceptions, still on the in-process server: the three tournaments files (they inject a test clock for the ' +
+        "sports fake's calendar).",
       severity: 'error',
       from: {
         path: '^e2e/',
@@ -87,7 +87,6 @@ module.exports = {
           '^e2e/tournaments\\.e2e\\.test\\.ts$',
           '^e2e/tournaments-cancel\\.e2e\\.test\\.ts$',
           '^e2e/tournaments-close\\.e2e\\.test\\.ts$',
-          '^e2e/sdk-install\\.int\\.test\\.ts$',
         ],
       },
       to: { path: '^server/(src|test)/' },
