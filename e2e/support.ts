@@ -152,7 +152,15 @@ export async function startServer(
     },
   );
   const lines = collectLines(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A test run that ends without afterAll (a crash, a timeout) takes its server with it.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', orphaned);
+      resolve(code);
+    }),
+  );
   const deadline = Date.now() + 120_000;
   while (!logEntry(lines, 'duelkit listening')) {
     if (child.exitCode !== null || Date.now() > deadline) {
