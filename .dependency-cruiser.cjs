@@ -74,6 +74,25 @@ module.exports = {
       to: { path: '^sdk/' },
     },
     {
+      name: 'e2e-black-box',
+      comment:
+        'End-to-end tests use what a builder has: the SDK, public HTTP, the operator surface and the embedded ' +
+        "chain's RPC (e2e/support.ts starts the server as a process). They import nothing of the server. " +
+        'Exceptions, still on the in-process server: the three tournaments files (they inject a test clock for the ' +
+        "sports fake's calendar) and private-markets (it moves the server's clock past an invitation's expiry).",
+      severity: 'error',
+      from: {
+        path: '^e2e/',
+        pathNot: [
+          '^e2e/tournaments\\.e2e\\.test\\.ts$',
+          '^e2e/tournaments-cancel\\.e2e\\.test\\.ts$',
+          '^e2e/tournaments-close\\.e2e\\.test\\.ts$',
+          '^e2e/private-markets\\.e2e\\.test\\.ts$',
+        ],
+      },
+      to: { path: '^server/(src|test)/' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycles, type-only imports included: split the shared part into a module of its own.',
       severity: 'error',

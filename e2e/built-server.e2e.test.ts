@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_DIR, startServerProcess, type ServerProcess } from '../server/test/support/server-process.js';
 import { DuelkitClient } from '@duelkit/sdk';
-import { until } from './support.js';
+import { SERVER_DIR, startServer, until, type ServerProcess } from './support.js';
 
 const run = promisify(execFile);
 const DIST = join(SERVER_DIR, 'dist');
@@ -25,7 +24,7 @@ describe('the production build', () => {
     await run('pnpm', ['--filter', '@duelkit/contract', '--filter', '@duelkit/server', 'build'], {
       cwd: join(SERVER_DIR, '..'),
     });
-    server = await startServerProcess({ DUELKIT_DEV_BUILDER_KEY: key }, { entry: ['dist/main.js'] });
+    server = await startServer({ DUELKIT_DEV_BUILDER_KEY: key }, { entry: ['dist/main.js'] });
   }, 240_000);
   afterAll(async () => {
     expect(await server?.stop()).toBe(0);

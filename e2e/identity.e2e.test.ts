@@ -1,18 +1,21 @@
 import { execFile } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { authenticator } from 'otplib';
 import { verifyMessage } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { AuthenticationError, DuelkitClient, RegistrationRequiredError } from '@duelkit/sdk';
+import { type ServerProcess, startServer } from './support.js';
 
-let server: TestServer;
+/** The deployment's JWT secret: set here, so a test can sign what the server would. */
+const JWT_SECRET = randomBytes(32).toString('hex');
+let server: ServerProcess;
 beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+  server = await startServer({ JWT_SECRET });
+}, 120_000);
+afterAll(() => server?.stop());
 
 const clientFor = (key: string, signer = privateKeyToAccount(generatePrivateKey())) =>
   new DuelkitClient({
@@ -77,14 +80,13 @@ describe('identity through the SDK', () => {
       [forge({ ...claims, address: '0x0000000000000000000000000000000000000001' }), 'TOKEN_INVALID'],
       [forge(claims, Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url'), ''), 'TOKEN_INVALID'],
     ];
-    const { TokenService } = await import('../server/src/areas/identity/token.service.js');
-    const { systemClock } = await import('../server/src/platform/clock.js');
-    const expired = await new TokenService(server.container.config.auth.jwtSecret, [], -5, 60, systemClock).signUser({
-      sub: claims['sub'] as string,
-      bap: claims['bap'] as string,
-      address: claims['address'] as string,
-      eoaAddress: null,
-    });
+    // The same token, expired five seconds ago and signed with the deployment's secret (HS256).
+    const expiredPayload = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) - 5 })).toString(
+      'base64url',
+    );
+    const expired = {
+      token: `${h}.${expiredPayload}.${createHmac('sha256', JWT_SECRET).update(`${h}.${expiredPayload}`).digest('base64url')}`,
+    };
     cases.push([expired.token, 'TOKEN_EXPIRED']);
     for (const [token, code] of cases) {
       const c = new DuelkitClient({
@@ -104,7 +106,7 @@ describe('identity through the SDK', () => {
   });
 
   it('keeps an admin with 2FA from acting until the TOTP step', async () => {
-    await server.container.identity.admins.create('e2e-admin@example.com', 'e2e admin password');
+    await server.createAdmin('e2e-admin@example.com', 'e2e admin password');
     let admin = clientFor(server.builderKey);
     const login = await admin.adminAuth.login({
       body: { email: 'e2e-admin@example.com', password: 'e2e admin password' },

@@ -3,29 +3,24 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, until } from './support.js';
+import { type ServerProcess, signedInClient, startServer, until } from './support.js';
 
 const UNIT = 10n ** 18n;
-let server: TestServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+  server = await startServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 const signedIn = (username: string) => signedInClient(server, username);
 
-const tradeCount = async (duelId: string) =>
-  Number(
-    (
-      await server.container.orm.em
-        .fork()
-        .getConnection()
-        .execute<{ n: string }[]>('select count(*) as n from trades where duel_id = ?', [duelId])
-    )[0]?.n,
-  );
+/** `client`'s trades on `duelId` from its portfolio history (buys and sells, newest first). */
+const tradesOn = async (client: DuelkitClient, address: string, duelId: string) =>
+  (await client.portfolio.historyTable({ body: { userAddress: address, collateralStack: 'credits', limit: 100 } })).data
+    .filter((t) => t.duelId === duelId)
+    .map((t) => t.side);
 
 describe('markets through the SDK', () => {
   it('creates a market, bets with an idempotency key, sells, and sees every step after indexing', async () => {
@@ -79,7 +74,7 @@ describe('markets through the SDK', () => {
       (s) => s.shares[0]?.shares !== '0',
     );
     expect(shares.shares[0]?.shares).toBe(estimate.sharesOut);
-    expect(await tradeCount(created.duelId)).toBe(1);
+    expect(await tradesOn(bob, bobAddress, created.duelId)).toEqual(['buy']);
 
     const half = (BigInt(estimate.sharesOut) / 2n).toString();
     const sellQuote = await bob.bets.estimateSell({
@@ -97,7 +92,12 @@ describe('markets through the SDK', () => {
     expect(BigInt(after.shares[0]?.shares ?? '0')).toBe(
       BigInt(estimate.sharesOut) - BigInt(sellQuote.estimate.sharesIn),
     );
-    expect(await tradeCount(created.duelId)).toBe(2);
+    expect(
+      await until(
+        () => tradesOn(bob, bobAddress, created.duelId),
+        (t) => t.length === 2,
+      ),
+    ).toEqual(['sell', 'buy']);
 
     const detail = await client.duels.getById({
       params: { duelId: created.duelId },
@@ -132,7 +132,7 @@ describe('examples/trade.ts', () => {
       signer: privateKeyToAccount(key),
     });
     const session = await client.auth.signIn({ username: 'example_trader' });
-    await server.container.chain.mint('credits', session.user?.address as `0x${string}`, 500n * UNIT);
+    await server.grantCredits(session.user?.address as `0x${string}`, 500n * UNIT);
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--conditions=duelkit-source', 'examples/trade.ts'],

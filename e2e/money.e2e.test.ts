@@ -1,13 +1,12 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError } from '@duelkit/sdk';
-import { bet, chainNow, signedInClient, until, UNIT } from './support.js';
+import { bet, chainNow, type ServerProcess, signedInClient, startServer, UNIT, until } from './support.js';
 
-let server: TestServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer({
+  server = await startServer({
     DUEL_PUBLIC_LEAD_SECONDS: '0',
     DUEL_CONTEST_PERIOD_SECONDS: '0',
     INDEXER_INTERVAL_MS: '200',
@@ -15,9 +14,9 @@ beforeAll(async () => {
     WITHDRAW_DAILY_LIMIT_CREDITS: (50n * UNIT).toString(),
   });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
-const balance = (a: `0x${string}`) => server.container.chain.collateralBalance('credits', a);
+const balance = (a: `0x${string}`) => server.balance(a);
 
 describe('money through the SDK', () => {
   it('bets, settles, claims winnings and creator fees once, and withdraws within the daily limit', async () => {
@@ -54,7 +53,7 @@ describe('money through the SDK', () => {
       (s) => s === 'pending',
     );
     const bobBefore = await balance(bobAddress);
-    const shares = await server.container.chain.sharesOf(duelId as `0x${string}`, bobAddress, 0);
+    const shares = await server.sharesOf(duelId, bobAddress, 0);
     await alice.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } });
     await until(
       () => alice.duels.getById({ params: { duelId }, query: {} }),

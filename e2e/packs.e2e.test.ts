@@ -4,23 +4,30 @@ import {
   createPublicClient,
   createWalletClient,
   http,
+  numberToHex,
+  parseAbi,
   type Address,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrizeVaultAbi } from '../server/src/adapters/chain/artifacts/PrizeVault.js';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, type DuelkitClient } from '@duelkit/sdk';
-import { signedInAdmin, signedInClient, UNIT, until } from './support.js';
+import {
+  chainNow as chainNowOf,
+  type ServerProcess,
+  signedInAdmin,
+  signedInClient,
+  startServer,
+  UNIT,
+  until,
+} from './support.js';
 
 const FEE = 10n * UNIT;
-let server: TestServer;
+let server: ServerProcess;
 let ops: DuelkitClient;
 
 beforeAll(async () => {
-  server = await startTestServer({
+  server = await startServer({
     DUEL_PUBLIC_LEAD_SECONDS: '0',
     DUEL_CONTEST_PERIOD_SECONDS: '0',
     INDEXER_INTERVAL_MS: '200',
@@ -29,16 +36,23 @@ beforeAll(async () => {
   });
   ops = await signedInAdmin(server, 'pe_ops');
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
-const rpcUrl = () => (server.container.chain as ViemChainAdapter).embeddedRpcUrl as string;
-const balance = (a: string) => server.container.chain.collateralBalance('credits', a as Address);
+/** What a claim submitter needs of the PrizeVault: its claim and the errors it reverts with. */
+const PrizeVaultAbi = parseAbi([
+  'function claim(bytes32 poolId, uint8 kind, address account, uint256 amount, bytes32[] proof)',
+  'error AlreadyClaimed(bytes32 poolId, uint8 kind, address account)',
+  'error DistributionExhausted(uint256 remaining, uint256 needed)',
+  'error InsufficientPoolBalance(uint256 available, uint256 needed)',
+  'error InvalidProof()',
+  'error RootNotSet(bytes32 poolId, uint8 kind)',
+  'error UnknownKind(uint8 kind)',
+  'error ZeroAmount()',
+]);
 
-/** Now on the chain, in ms (bursts of automined blocks run its clock ahead of ours). */
-async function chainNow(): Promise<number> {
-  const block = await createPublicClient({ transport: http(rpcUrl()) }).getBlock();
-  return Math.max(Date.now(), Number(block.timestamp) * 1000);
-}
+const rpcUrl = () => server.rpcUrl;
+const balance = (a: string) => server.balance(a as Address);
+const chainNow = () => chainNowOf(server);
 
 const sleepUntil = async (t: number) => {
   while (Date.now() < t) await new Promise((r) => setTimeout(r, 100));
@@ -47,9 +61,10 @@ const sleepUntil = async (t: number) => {
 /** Someone with gas and no stake in the pack: anyone may submit a claim, the vault pays the leaf's account. */
 async function relayer() {
   const account = privateKeyToAccount(generatePrivateKey());
-  await server.container.chain.fundGas(account.address, UNIT);
   const wallet = createWalletClient({ transport: http(rpcUrl()), account });
   const pub = createPublicClient({ transport: http(rpcUrl()) });
+  // Gas from the embedded chain itself (a development chain's own method, over its RPC port).
+  await pub.request({ method: 'hardhat_setBalance' as never, params: [account.address, numberToHex(UNIT)] as never });
   return {
     /** Submits PrizeVault.claim; the revert's error name, or undefined when it was mined. */
     async claim(proof: {

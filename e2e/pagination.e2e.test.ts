@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
-import { signedInClient, until } from './support.js';
+import { type ServerProcess, signedInClient, startServer, until } from './support.js';
 
-let server: TestServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+  server = await startServer({ DUEL_PUBLIC_LEAD_SECONDS: '60', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 describe('paginated lists through the SDK', () => {
   it('walks every page of a filtered market list, and awaiting gives one page', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, until } from './support.js';
+import { inProcess, signedInClient, until } from './support.js';
 import { OffsetClock } from '../server/src/platform/clock.js';
 
 const UNIT = 10n ** 18n;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-const signedIn = (username: string) => signedInClient(server, username);
+const signedIn = (username: string) => signedInClient(inProcess(server), username);
 
 /** The error code a call fails with (the test fails when it succeeds). */
 async function codeOf(call: Promise<unknown>): Promise<string> {

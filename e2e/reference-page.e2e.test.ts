@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import { type ServerProcess, startServer } from './support.js';
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when it is missing). */
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -13,12 +13,12 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
 /** GET /docs in a real browser: every operation of the host listed, nothing fetched from elsewhere. */
 describe('the API reference page', () => {
-  let server: TestServer;
+  let server: ServerProcess;
   let browser: Browser;
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium`);
-    server = await startTestServer();
+    server = await startServer();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -36,7 +36,7 @@ describe('the API reference page', () => {
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
+    await server?.stop();
   });
 
   for (const host of ['markets', 'tournaments'] as const) {

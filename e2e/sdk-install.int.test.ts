@@ -11,9 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { DuelkitClient } from '@duelkit/sdk';
-import { chainNow, signedInClient, until, UNIT } from './support.js';
+import { chainNow, type ServerProcess, signedInClient, startServer, UNIT, until } from './support.js';
 
 const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -97,14 +96,14 @@ export const duel = client.duels.getById({ params: { duelId: '0x01' }, query: {}
 `;
 
 let dir: string;
-let server: TestServer;
+let server: ServerProcess;
 let install: { ms: number; stderr: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'duelkit-sdk-install-'));
   const packed = join(dir, 'packed');
   mkdirSync(packed);
-  const serverStarted = startTestServer({
+  const serverStarted = startServer({
     DUEL_PUBLIC_LEAD_SECONDS: '0',
     INDEXER_INTERVAL_MS: '200',
     JOBS_ENABLED: 'true',
@@ -143,7 +142,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await server?.close();
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -208,7 +207,7 @@ describe('the packed SDK in a new npm project on zod 4', () => {
       signer,
     });
     const { user } = await builder.auth.signIn({ username: `u_${signer.address.slice(2, 12).toLowerCase()}` });
-    await server.container.chain.mint('credits', user!.address as `0x${string}`, 500n * UNIT);
+    await server.grantCredits(user!.address as `0x${string}`, 500n * UNIT);
     const { client: creator } = await signedInClient(server, 'readme_creator');
     const now = await chainNow(server);
     const { duelId } = await creator.duels.create({
@@ -234,9 +233,7 @@ describe('the packed SDK in a new npm project on zod 4', () => {
     expect(stdout).toContain(`managedWallet: '${user!.address}'`);
     expect(stdout).toMatch(/accepted 0x[0-9a-f]{64} expecting at least \d+ shares for 12500000000000000000/);
     const shares = /holding (\d+) YES shares/.exec(stdout)?.[1];
-    expect(BigInt(shares ?? 0)).toBe(
-      await server.container.chain.sharesOf(duelId as `0x${string}`, user!.address as `0x${string}`, 0),
-    );
+    expect(BigInt(shares ?? 0)).toBe(await server.sharesOf(duelId, user!.address as `0x${string}`, 0));
     expect(BigInt(shares ?? 0)).toBeGreaterThan(0n);
   }, 120_000);
 });

@@ -1,14 +1,13 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
-import { bet, chainNow, signedInAdmin, until } from './support.js';
+import { bet, chainNow, type ServerProcess, signedInAdmin, startServer, until } from './support.js';
 
 const UNIT = 10n ** 18n;
-let server: TestServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer({
+  server = await startServer({
     DUEL_PUBLIC_LEAD_SECONDS: '0',
     DUEL_CONTEST_PERIOD_SECONDS: '3',
     INDEXER_INTERVAL_MS: '200',
@@ -17,7 +16,7 @@ beforeAll(async () => {
     RATE_LIMIT_TEAM_PER_MIN: '1000',
   });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 function newClient() {
   return new DuelkitClient({
@@ -33,7 +32,7 @@ async function signedIn(username: string) {
   const client = newClient();
   const session = await client.auth.signIn({ username });
   const address = session.user?.address as `0x${string}`;
-  await server.container.chain.mint('credits', address, 1_000n * UNIT);
+  await server.grantCredits(address, 1_000n * UNIT);
   return { client, address };
 }
 
@@ -70,15 +69,12 @@ async function market(client: DuelkitClient, startInMs: number, endInMs: number)
   return { duelId: created.duelId, endTime };
 }
 
-async function participants(duelId: string) {
-  const [row] = await server.container.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ n: string }[]>('select count(distinct trader) as n from trades where duel_id = ?', [duelId]);
-  return Number(row?.n);
+/** Traders the indexer has counted on the market (public read). */
+async function participants(client: DuelkitClient, duelId: string) {
+  return (await client.duels.getById({ params: { duelId }, query: {} })).uniqueParticipants;
 }
 
-const balance = (address: `0x${string}`) => server.container.chain.collateralBalance('credits', address);
+const balance = (address: `0x${string}`) => server.balance(address);
 
 describe('resolution, contests and payouts through the SDK', () => {
   it('resolves after the end, takes contests in the period, finalizes and pays winners exactly what they are owed', async () => {
@@ -90,7 +86,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     await bet(bob, duelId, 0, 20n);
     await bet(carol, duelId, 1, 10n);
     await until(
-      () => participants(duelId),
+      () => participants(alice, duelId),
       (n) => n === 2,
     );
 
@@ -151,9 +147,8 @@ describe('resolution, contests and payouts through the SDK', () => {
     );
     expect(late.status).toBe(409);
     // What settlement on option 0 owes: Bob's winning shares, and Alice (the creator) the pool's balance of it.
-    const chain = server.container.chain;
-    const owedBob = await chain.sharesOf(duelId as `0x${string}`, bobAddress, 0);
-    const [owedAlice = 0n] = await chain.poolBalances(duelId as `0x${string}`);
+    const owedBob = await server.sharesOf(duelId, bobAddress, 0);
+    const [owedAlice = 0n] = await server.poolBalances(duelId);
     expect(owedBob).toBeGreaterThan(20n * UNIT);
     const [bobBefore, aliceBefore, carolBefore] = await Promise.all([
       balance(bobAddress),
@@ -175,7 +170,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     );
     expect(await balance(bobAddress)).toBe(bobBefore + owedBob);
     expect(await balance(carolAddress)).toBe(carolBefore);
-    expect((await chain.owed(duelId as `0x${string}`, bobAddress)).paid).toBe(true);
+    expect(await server.paid(duelId, bobAddress)).toBe(true);
 
     const ops = await signedInAdmin(server, 'settle_ops_discard');
     const status = await until(
@@ -204,7 +199,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     const { duelId } = await market(alice, 60_000, 120_000);
     await bet(bob, duelId, 0, 15n);
     await until(
-      () => participants(duelId),
+      () => participants(alice, duelId),
       (n) => n === 1,
     );
     const [bobBefore, aliceBefore] = await Promise.all([balance(bobAddress), balance(aliceAddress)]);

@@ -1,20 +1,287 @@
-import { createPublicClient, http } from 'viem';
+/**
+ * What the end-to-end tests have, and only that: a real server process started as a builder starts
+ * it, the published SDK, public HTTP, the operator surface (what `pnpm credits:grant`,
+ * `pnpm admin:create` and `pnpm keys:create` call, with the credential the server wrote) and the
+ * embedded chain's loopback JSON-RPC for public chain reads. Nothing here imports the server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPublicClient, erc20Abi, http, parseAbi, type Address, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
-import { UNIT } from '../server/test/support/market-fixtures.js';
-import type { TestServer } from '../server/test/support/test-server.js';
 import { DuelkitClient } from '@duelkit/sdk';
 
-export { until, UNIT } from '../server/test/support/market-fixtures.js';
+export const UNIT = 10n ** 18n;
+
+/** The repository root and the server package, where `pnpm start` runs. */
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const SERVER_DIR = join(ROOT, 'server');
+
+/** Polls until `done` holds: reads are eventually consistent with the chain. */
+export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The contracts the embedded chain deployed, as its RPC port answers them (`GET /duelkit/contracts`). */
+export interface Contracts {
+  readonly chainId: number;
+  readonly credits: Address;
+  readonly usdc: Address;
+  readonly markets: Address;
+  readonly creditsVault: Address;
+  readonly usdcVault: Address;
+}
+
+/** What every test needs of a server, however it runs: URLs, a team builder key and setup. */
+export interface E2eServer {
+  readonly marketsUrl: string;
+  readonly tournamentsUrl: string;
+  /** A team-tier builder key. */
+  readonly builderKey: string;
+  /** The embedded chain's loopback JSON-RPC. */
+  readonly rpcUrl: string;
+  /** Mints credits base units to an address (`pnpm credits:grant`). */
+  grantCredits(address: Address, amount: bigint): Promise<void>;
+  /** Creates an admin without a second factor (`pnpm admin:create`). */
+  createAdmin(email: string, password: string): Promise<void>;
+}
+
+export interface ServerProcess extends E2eServer {
+  readonly contracts: Contracts;
+  readonly chain: PublicClient;
+  /** Every log line so far. */
+  readonly lines: string[];
+  /** Calls the operator surface as the operator commands do; answers its JSON, throws on a refusal. */
+  operator<T>(path: string, body: unknown): Promise<T>;
+  /** A new builder key of a new builder app (`pnpm keys:create`). */
+  createKey(tier?: 'team' | 'selfserve'): Promise<string>;
+  /** Collateral balance of an address, read from the token contract. */
+  balance(address: Address, stack?: 'credits' | 'usdc'): Promise<bigint>;
+  /** Outcome shares `holder` owns of `duelId`'s `option`, read from the market contract. */
+  sharesOf(duelId: string, holder: Address, option: number): Promise<bigint>;
+  /** The pool's balance of each option, read from the market contract. */
+  poolBalances(duelId: string): Promise<readonly bigint[]>;
+  /** Whether the market contract has paid `holder` what `duelId` owed them. */
+  paid(duelId: string, holder: Address): Promise<boolean>;
+  stop(): Promise<number | null>;
+}
+
+/** The public reads of the market contract the tests use. */
+const MARKET_READS = parseAbi([
+  'function shares(bytes32, address, uint256) view returns (uint256)',
+  'function poolBalances(bytes32 duelId) view returns (uint256[])',
+  'function paid(bytes32, address) view returns (bool)',
+]);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function collectLines(child: ChildProcess): string[] {
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop() ?? '';
+      lines.push(...parts.filter(Boolean));
+    });
+  }
+  return lines;
+}
+
+function logEntry(lines: string[], msg: string): Record<string, unknown> | undefined {
+  for (const line of lines) {
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (entry['msg'] === msg) return entry;
+    } catch {
+      // not a log line
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Starts the server (from source, or `options.entry` such as the built `dist/main.js`, run in the
+ * server package) as its own process (embedded database in memory, embedded chain
+ * with its RPC on a loopback port, the operator surface on a free loopback port) and waits until it
+ * listens. `env` adds or overrides settings.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { entry?: string[] } = {},
+): Promise<ServerProcess> {
+  const runtimeDir = mkdtempSync(join(tmpdir(), 'duelkit-e2e-'));
+  const builderKey = env['DUELKIT_DEV_BUILDER_KEY'] ?? `dk_e2e_${generatePrivateKey().slice(2, 26)}`;
+  const keep = ['PATH', 'HOME', 'LANG', 'DUELKIT_ROUTE_LEDGER'];
+  const child = spawn(
+    process.execPath,
+    options.entry ?? ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')],
+    {
+      cwd: SERVER_DIR,
+      env: {
+        ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
+        DUELKIT_DATA_DIR: ':memory:',
+        DUELKIT_RUNTIME_DIR: runtimeDir,
+        PORT: '0',
+        TOURNAMENTS_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        CHAIN_EMBEDDED_RPC_PORT: '0',
+        OPERATOR_PORT: String(await freePort()),
+        DUELKIT_DEV_BUILDER_KEY: builderKey,
+        BUILDER_KEY_CACHE_MS: '0',
+        SHUTDOWN_GRACE_MS: '1000',
+        ...env,
+      },
+    },
+  );
+  const lines = collectLines(child);
+  // A test run that ends without afterAll (a crash, a timeout) takes its server with it.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', orphaned);
+      resolve(code);
+    }),
+  );
+  const deadline = Date.now() + 120_000;
+  while (!logEntry(lines, 'duelkit listening')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server process did not start (exit ${child.exitCode}):\n${lines.slice(-30).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const listening = logEntry(lines, 'duelkit listening') as { marketsUrl: string; tournamentsUrl: string };
+  const rpc = logEntry(lines, 'embedded EVM served as JSON-RPC on loopback') as { url: string } | undefined;
+  const surface = logEntry(lines, 'operator surface on loopback') as { credentialFile: string } | undefined;
+  if (!rpc || !surface) throw new Error(`no chain RPC or operator surface:\n${lines.join('\n')}`);
+  const credential = JSON.parse(readFileSync(surface.credentialFile, 'utf8')) as { url: string; token: string };
+  const contracts = (await (await fetch(`${rpc.url}/duelkit/contracts`)).json()) as Contracts;
+  const chain = createPublicClient({ transport: http(rpc.url) });
+
+  async function operator<T>(path: string, body: unknown): Promise<T> {
+    const res = await fetch(`${credential.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${credential.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json()) as T & { code?: string; message?: string };
+    if (!res.ok) throw new Error(`operator ${path}: ${res.status} ${answer.code}: ${answer.message}`);
+    return answer;
+  }
+
+  return {
+    marketsUrl: listening.marketsUrl,
+    tournamentsUrl: listening.tournamentsUrl,
+    builderKey,
+    rpcUrl: rpc.url,
+    contracts,
+    chain,
+    lines,
+    operator,
+    async grantCredits(address, amount) {
+      const granted = await operator<{ status: string }>('/operator/credits', {
+        address,
+        amount: amount.toString(),
+        stack: 'credits',
+      });
+      if (granted.status !== 'success') throw new Error(`credits grant ${granted.status}`);
+    },
+    async createAdmin(email, password) {
+      await operator('/operator/admins', { email, password });
+    },
+    async createKey(tier = 'team') {
+      return (await operator<{ key: string }>('/operator/builder-keys', { name: `e2e-${tier}`, tier })).key;
+    },
+    balance(address, stack = 'credits') {
+      return chain.readContract({
+        address: contracts[stack],
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [address],
+      });
+    },
+    sharesOf(duelId, holder, option) {
+      return chain.readContract({
+        address: contracts.markets,
+        abi: MARKET_READS,
+        functionName: 'shares',
+        args: [duelId as `0x${string}`, holder, BigInt(option)],
+      });
+    },
+    poolBalances(duelId) {
+      return chain.readContract({
+        address: contracts.markets,
+        abi: MARKET_READS,
+        functionName: 'poolBalances',
+        args: [duelId as `0x${string}`],
+      });
+    },
+    paid(duelId, holder) {
+      return chain.readContract({
+        address: contracts.markets,
+        abi: MARKET_READS,
+        functionName: 'paid',
+        args: [duelId as `0x${string}`, holder],
+      });
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(runtimeDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/**
+ * Setup for the tournaments files, which still run the server in process (they inject a test clock
+ * for the sports fake's calendar): the same operations, done on its container.
+ */
+export function inProcess(server: {
+  marketsUrl: string;
+  tournamentsUrl: string;
+  builderKey: string;
+  container: {
+    chain: { mint(stack: 'credits', to: Address, amount: bigint): Promise<unknown>; embeddedRpcUrl?: string };
+    identity: { admins: { create(email: string, password: string): Promise<unknown> } };
+  };
+}): E2eServer {
+  return {
+    marketsUrl: server.marketsUrl,
+    tournamentsUrl: server.tournamentsUrl,
+    builderKey: server.builderKey,
+    rpcUrl: server.container.chain.embeddedRpcUrl ?? '',
+    grantCredits: async (address, amount) => void (await server.container.chain.mint('credits', address, amount)),
+    createAdmin: async (email, password) => void (await server.container.identity.admins.create(email, password)),
+  };
+}
 
 /**
  * Now on the server's embedded chain, in ms. Automined blocks take the wall clock but never repeat
  * a second, so a burst of transactions runs the chain's clock ahead of ours: market times are set
  * from it.
  */
-export async function chainNow(server: TestServer): Promise<number> {
-  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
-  const block = await createPublicClient({ transport: http(url) }).getBlock();
+export async function chainNow(server: Pick<E2eServer, 'rpcUrl'>): Promise<number> {
+  const block = await createPublicClient({ transport: http(server.rpcUrl) }).getBlock();
   return Math.max(Date.now(), Number(block.timestamp) * 1000);
 }
 
@@ -40,7 +307,7 @@ export async function bet(client: DuelkitClient, duelId: string, optionIndex: nu
 }
 
 /** A client signed in as a new wallet (registered under `username`), its managed wallet funded. */
-export async function signedInClient(server: TestServer, username: string, credits = 1_000n * 10n ** 18n) {
+export async function signedInClient(server: E2eServer, username: string, credits = 1_000n * UNIT) {
   const client = new DuelkitClient({
     marketsUrl: server.marketsUrl,
     tournamentsUrl: server.tournamentsUrl,
@@ -49,16 +316,16 @@ export async function signedInClient(server: TestServer, username: string, credi
     maxRetries: 0,
   });
   const session = await client.auth.signIn({ username });
-  const address = session.user?.address as `0x${string}`;
-  if (credits > 0n) await server.container.chain.mint('credits', address, credits);
+  const address = session.user?.address as Address;
+  if (credits > 0n) await server.grantCredits(address, credits);
   return { client, address, userId: session.user?.id as string };
 }
 
 /** A client signed in as a new admin (no second factor), with its admin token set. */
-export async function signedInAdmin(server: TestServer, username: string): Promise<DuelkitClient> {
+export async function signedInAdmin(server: E2eServer, username: string): Promise<DuelkitClient> {
   const email = `${username}-${Date.now()}@example.com`;
   const password = `${username} admin password`;
-  await server.container.identity.admins.create(email, password);
+  await server.createAdmin(email, password);
   const { client } = await signedInClient(server, username);
   const login = await client.adminAuth.login({ body: { email, password } });
   if (login.status !== 'authenticated') throw new Error('admin 2FA unexpectedly on');

@@ -7,7 +7,7 @@ import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.a
 import { ManualClock } from '../server/src/platform/clock.js';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { signedInAdmin, signedInClient, UNIT, until } from './support.js';
+import { inProcess, signedInAdmin, signedInClient, UNIT, until } from './support.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 11, 1, 8);
@@ -29,7 +29,7 @@ beforeAll(async () => {
     },
     { clock },
   );
-  ops = await signedInAdmin(server, 'tce_ops');
+  ops = await signedInAdmin(inProcess(server), 'tce_ops');
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -42,8 +42,8 @@ const resultOf = (providerFixtureId: number): Outcome | 'VOID' => {
 
 describe('closing a tournament through the SDK', () => {
   it('result → dispute rejected → stage settled by the automation → final window → root on the vault → claim → confirm', async () => {
-    const creator = await signedInClient(server, 'tce_creator');
-    const alice = await signedInClient(server, 'tce_alice');
+    const creator = await signedInClient(inProcess(server), 'tce_creator');
+    const alice = await signedInClient(inProcess(server), 'tce_alice');
     await creator.client.tournaments.depositBond({ body: { execute: true } });
     const tournamentId = randomBytes(12).toString('hex');
     const deposit = await creator.client.tournaments.deposit({

@@ -4,7 +4,7 @@ import { calendarResult } from '../server/src/adapters/sports-provider/fake-spor
 import { ManualClock } from '../server/src/platform/clock.js';
 import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { signedInClient, until, UNIT } from './support.js';
+import { inProcess, signedInClient, until, UNIT } from './support.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 11, 1, 8);
@@ -51,9 +51,9 @@ async function enter(client: DuelkitClient, tournamentId: string) {
 
 describe('tournaments through the SDK', () => {
   it('bond → paid create → entries → group-stage picks → results → bracket → final → leaderboard and stats', async () => {
-    const creator = await signedInClient(server, 'te_creator');
-    const alice = await signedInClient(server, 'te_alice');
-    const bob = await signedInClient(server, 'te_bob');
+    const creator = await signedInClient(inProcess(server), 'te_creator');
+    const alice = await signedInClient(inProcess(server), 'te_alice');
+    const bob = await signedInClient(inProcess(server), 'te_bob');
 
     const bond = await creator.client.tournaments.depositBond({ body: { execute: true } });
     expect(bond.bond).toMatchObject({ sufficient: true, deposited: (10n * UNIT).toString() });

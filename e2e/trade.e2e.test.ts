@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { QuoteRejectedError, toBaseUnits } from '@duelkit/sdk';
-import { chainNow, signedInClient, until } from './support.js';
+import { chainNow, signedInClient, startServer, until, type ServerProcess } from './support.js';
 
-let server: TestServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer({ DUEL_PUBLIC_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
+  server = await startServer({ DUEL_PUBLIC_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 describe('trade.buy through the SDK', () => {
   it('quotes, places and waits for a bet in one call, and refuses a stake below the minimum', async () => {
@@ -36,7 +35,7 @@ describe('trade.buy through the SDK', () => {
     const position = await placed.wait({ timeoutMs: 30_000, intervalMs: 200 });
     expect(position.label).toBe('YES');
     expect(BigInt(position.shares)).toBeGreaterThanOrEqual(BigInt(placed.bet.minSharesOut));
-    expect(await server.container.chain.sharesOf(duelId as `0x${string}`, address, 0)).toBe(BigInt(position.shares));
+    expect(await server.sharesOf(duelId, address, 0)).toBe(BigInt(position.shares));
 
     const refused = await trader.trade.buy({ duelId, option: 1, amount: '1' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(QuoteRejectedError);
