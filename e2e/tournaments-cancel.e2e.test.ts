@@ -94,7 +94,7 @@ describe('tournament cancellation through the SDK', () => {
       () => alice.client.tournaments.refundProof({ params: { tournamentId }, query: {} }),
       (p) => p.published,
     );
-    expect(proof).toMatchObject({ wallet: alice.address, amount: (10n * UNIT).toString(), claimed: false });
+    expect(proof).toMatchObject({ account: alice.address, amount: (10n * UNIT).toString(), claimed: false });
 
     // Anyone may send the claim; the vault pays the leaf's wallet.
     const sender = privateKeyToAccount(generatePrivateKey());
@@ -102,8 +102,8 @@ describe('tournament cancellation through the SDK', () => {
     const wallet = createWalletClient({ transport: http(rpcUrl()), account: sender });
     const before = await balance(alice.address);
     const hash = await wallet.sendTransaction({
-      to: proof.claimCall.to as Address,
-      data: proof.claimCall.data as Hex,
+      to: proof.call.to as Address,
+      data: proof.call.data as Hex,
       chain: null,
     });
     const receipt = await createPublicClient({ transport: http(rpcUrl()) }).waitForTransactionReceipt({ hash });

@@ -20,6 +20,7 @@ export {
   TimestampSchema,
   CollateralStackSchema,
   HexSchema,
+  Bytes32Schema,
   parseAmount,
   formatAmount,
 } from './common/primitives.js';
@@ -33,6 +34,8 @@ export { commonResponses } from './common/responses.js';
 export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';
 export type { Health, Readiness } from './common/health.js';
 export { namedSchemas } from './named-schemas.js';
+export { ClaimProofSchema, ClaimKindSchema, ContractCallSchema } from './common/claim-proof.js';
+export type { ClaimProof } from './common/claim-proof.js';
 export {
   JsonValueSchema,
   MAX_PROXY_PARAMS,

@@ -494,6 +494,41 @@ export interface WithdrawalDailyLimit {
   resetsAt: string | null;
 }
 
+/** A leaf of a PrizeVault distribution and the claim call that pays it */
+export interface ClaimProof {
+  kind: 'payout' | 'refund' | (string & {});
+  /** PrizeVault.claim’s kind argument: 0 payout, 1 refund */
+  kindIndex: 0 | 1;
+  /** PrizeVault.claim’s poolId argument: the pack’s or tournament’s pool */
+  poolId: string;
+  /** The claimant: the vault pays this account, whoever sends the call */
+  account: string;
+  /** What the leaf pays, in base units (PrizeVault.claim’s amount argument) */
+  amount: string;
+  /** bytes32[] Merkle proof of the leaf (poolId, account, amount) */
+  proof: string[];
+  /** The distribution’s Merkle root the proof leads to */
+  root: string;
+  /** The PrizeVault holding the pool (one vault per collateral) */
+  vaultAddress: string;
+  /** Collateral: usdc (geo-gated) or credits (never gated) */
+  collateralStack: 'usdc' | 'credits' | (string & {});
+  /** Whether the root is set on the vault: a claim reverts (RootNotSet) before */
+  published: boolean;
+  /** Whether the vault has paid this leaf */
+  claimed: boolean;
+  /** The claim transaction, once the service has seen it */
+  claimTxHash: string | null;
+  /** PrizeVault.claim(poolId, kindIndex, account, amount, proof) on vaultAddress, ready to send; anyone may send it */
+  call: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    to: string;
+    /** 0x-prefixed hex bytes */
+    data: string;
+    description: string;
+  };
+}
+
 export interface PackMarket {
   /** The market’s on-chain duelId */
   marketId: string;
@@ -648,32 +683,6 @@ export interface PackStanding {
   picks: number;
   /** Set once the pack is settled (preview: what settle would write) */
   payout: string | null;
-}
-
-export interface PackProof {
-  packId: string;
-  kind: 'payout' | 'refund' | (string & {});
-  /** The vault’s kind argument: 0 payout, 1 refund */
-  kindIndex: number;
-  /** The vault pays this account, whoever submits the claim */
-  account: string;
-  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
-  amount: string;
-  /** bytes32[] for PrizeVault.claim */
-  proof: string[];
-  /** 0x-prefixed hex bytes */
-  root: string;
-  /** 0x-prefixed hex bytes */
-  poolId: string;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  vaultAddress: string;
-  /** Collateral: usdc (geo-gated) or credits (never gated) */
-  collateralStack: 'usdc' | 'credits' | (string & {});
-  /** Whether the root is set on the vault: a claim succeeds only once it is */
-  published: boolean;
-  claimed: boolean;
-  /** Transaction hash (0x + 64 hex) */
-  claimTxHash: string | null;
 }
 
 export interface PackDistributionSummary {
@@ -1052,39 +1061,6 @@ export interface TournamentCancellation {
   acceptedRequests: number;
   /** null when nothing was deposited that is still in the pool */
   refund: TournamentRefundTable | null;
-}
-
-export interface TournamentRefundProof {
-  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
-  tournamentId: string;
-  kind: 'refund';
-  kindIndex: 1;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  wallet: string;
-  /** What the wallet gets back, base units */
-  amount: string;
-  /** Merkle proof of the leaf (poolId, wallet, amount) */
-  proof: string[];
-  /** 0x-prefixed hex bytes */
-  root: string;
-  /** 0x-prefixed hex bytes */
-  poolId: string;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  vaultAddress: string;
-  /** Collateral: usdc (geo-gated) or credits (never gated) */
-  stakeAsset: 'usdc' | 'credits' | (string & {});
-  /** Whether the root is on the vault yet; a claim before that reverts */
-  published: boolean;
-  /** Whether the vault has paid this leaf */
-  claimed: boolean;
-  /** PrizeVault.claim(poolId, 1, wallet, amount, proof); anyone may send it */
-  claimCall: {
-    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-    to: string;
-    /** 0x-prefixed hex bytes */
-    data: string;
-    description: string;
-  };
 }
 
 export interface AdminTournament {
@@ -5015,7 +4991,7 @@ export interface PacksPayoutProofInput {
 }
 
 /** What `GET /svc/packs/:packId/payout-proof` answers on success, read leniently: enums also admit values added later. */
-export type PacksPayoutProofOutput = PackProof;
+export type PacksPayoutProofOutput = ClaimProof;
 
 /** What `GET /svc/packs/:packId/payout-summary` takes. */
 export interface PacksPayoutSummaryInput {
@@ -5045,7 +5021,7 @@ export interface PacksRefundProofInput {
 }
 
 /** What `GET /svc/packs/:packId/refund-proof` answers on success, read leniently: enums also admit values added later. */
-export type PacksRefundProofOutput = PackProof;
+export type PacksRefundProofOutput = ClaimProof;
 
 /** What `GET /svc/packs/:packId/refund-summary` takes. */
 export interface PacksRefundSummaryInput {
@@ -7764,39 +7740,7 @@ export interface TournamentsClaimProofInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/claim-proof` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsClaimProofOutput = {
-  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
-  tournamentId: string;
-  kind: 'payout';
-  /** PrizeVault.claim’s kind argument */
-  kindIndex: 0;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  account: string;
-  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
-  amount: string;
-  proof: string[];
-  /** 0x-prefixed hex bytes */
-  root: string;
-  /** 0x-prefixed hex bytes */
-  poolId: string;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  vaultAddress: string;
-  /** Collateral: usdc (geo-gated) or credits (never gated) */
-  stakeAsset: 'usdc' | 'credits' | (string & {});
-  /** The root is on the vault: a claim can succeed */
-  published: boolean;
-  claimed: boolean;
-  /** Transaction hash (0x + 64 hex) */
-  claimTxHash: string | null;
-  /** PrizeVault.claim(poolId, 0, account, amount, proof); anyone may send it */
-  call: {
-    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-    to: string;
-    /** 0x-prefixed hex bytes */
-    data: string;
-    description: string;
-  };
-};
+export type TournamentsClaimProofOutput = ClaimProof;
 
 /** What `GET /api/tournaments/:tournamentId/payouts` takes. */
 export interface TournamentsPayoutsInput {
@@ -7959,4 +7903,4 @@ export interface TournamentsRefundProofInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/refund-proof` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsRefundProofOutput = TournamentRefundProof;
+export type TournamentsRefundProofOutput = ClaimProof;

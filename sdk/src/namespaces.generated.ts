@@ -2851,7 +2851,7 @@ export interface TournamentsNamespace {
   /**
    * A wallet’s refund of a cancelled tournament with its Merkle proof and the claim call.
    *
-   * The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Claim on chain with PrizeVault.claim(poolId, 1, wallet, amount, proof) once `published`. INVALID_STATE (409) unless the tournament is cancelled; NOT_FOUND (404) when the wallet has nothing to get back.
+   * The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Send `call` (PrizeVault.claim(poolId, 1, account, amount, proof)) once `published`; anyone may send it. INVALID_STATE (409) unless the tournament is cancelled; NOT_FOUND (404) when the wallet has nothing to get back.
    *
    * `GET /api/tournaments/:tournamentId/refund-proof` on the tournaments host · auth: optional-bearer · spec §4.17
    */
