@@ -94,6 +94,7 @@ export type { TournamentDto, TournamentFormat, TournamentStatus } from './tourna
 export { CreateTournamentRequestSchema } from './tournaments/tournaments-io.schemas.js';
 export type { CreateTournamentRequest } from './tournaments/tournaments-io.schemas.js';
 export { tournamentsCatalogContract } from './tournaments/tournaments.contract.js';
+export { tournamentsAdminContract, tournamentsRouterContract } from './tournaments/tournaments-router.contract.js';
 export { tournamentsPlayContract } from './tournaments/tournaments-play.contract.js';
 export { tournamentsAdminCloseContract } from './tournaments/tournaments-admin-close.contract.js';
 export { tournamentDisputesContract } from './tournaments/tournament-disputes.contract.js';
