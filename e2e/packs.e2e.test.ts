@@ -66,6 +66,12 @@ async function relayer() {
   // Gas from the embedded chain itself (a development chain's own method, over its RPC port).
   await pub.request({ method: 'hardhat_setBalance' as never, params: [account.address, numberToHex(UNIT)] as never });
   return {
+    /** Sends the served claim call as it is: undefined when it was mined and succeeded. */
+    async send(call: { to: string; data: string }) {
+      const hash = await wallet.sendTransaction({ to: call.to as Address, data: call.data as Hex, chain: null });
+      const receipt = await pub.waitForTransactionReceipt({ hash });
+      return receipt.status === 'success' ? undefined : 'reverted';
+    },
     /** Submits PrizeVault.claim; the revert's error name, or undefined when it was mined. */
     async claim(proof: {
       vaultAddress: string;
@@ -254,9 +260,16 @@ describe('packs through the SDK', () => {
       [dave, daveAddress],
     ] as const) {
       const proof = await client.packs.refundProof({ params: { packId }, query: {} });
-      expect([proof.kindIndex, proof.amount]).toEqual([1, FEE.toString()]);
+      expect([proof.kind, proof.kindIndex, proof.account, proof.amount]).toEqual([
+        'refund',
+        1,
+        address,
+        FEE.toString(),
+      ]);
+      expect([proof.collateralStack, proof.call.to]).toEqual(['credits', proof.vaultAddress]);
       const before = await balance(address);
-      expect(await submitter.claim(proof)).toBeUndefined();
+      // The served call, sent as it is, pays the leaf.
+      expect(await submitter.send(proof.call)).toBeUndefined();
       expect(await balance(address)).toBe(before + FEE);
       expect(await submitter.claim(proof)).toBe('AlreadyClaimed');
     }

@@ -33,21 +33,21 @@ const rpcUrl = () => (server.container.chain as ViemChainAdapter).embeddedRpcUrl
 const balance = (a: string) => server.container.chain.collateralBalance('credits', a as Address);
 
 async function enter(client: DuelkitClient, tournamentId: string) {
-  const deposit = await client.tournaments.deposit({ params: { tournamentId }, body: { execute: true } });
-  await client.tournaments.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
+  const deposit = await client.tournaments.play.deposit({ params: { tournamentId }, body: { execute: true } });
+  await client.tournaments.play.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
 }
 
 describe('tournament cancellation through the SDK', () => {
   it('create → enter → ask to cancel → admin cancels → refund root on chain → the entrant sends the served claim call', async () => {
     const creator = await signedInClient(inProcess(server), 'tce_creator');
     const alice = await signedInClient(inProcess(server), 'tce_alice');
-    await creator.client.tournaments.depositBond({ body: { execute: true } });
+    await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
     const tournamentId = randomBytes(12).toString('hex');
-    const deposit = await creator.client.tournaments.deposit({
+    const deposit = await creator.client.tournaments.play.deposit({
       params: { tournamentId },
       body: { stakeAsset: 'credits', amount: (10n * UNIT).toString(), execute: true },
     });
-    await creator.client.tournaments.create({
+    await creator.client.tournaments.catalog.create({
       body: {
         name: 'Cancelled cup',
         stakeAsset: 'credits',
@@ -64,37 +64,39 @@ describe('tournament cancellation through the SDK', () => {
     });
     await enter(alice.client, tournamentId);
 
-    const request = await alice.client.tournaments.requestCancel({
+    const request = await alice.client.tournaments.cancellation.requestCancel({
       params: { tournamentId },
       body: { reason: 'The fixtures were moved' },
     });
     expect(request).toMatchObject({ status: 'OPEN', role: 'entrant', wallet: alice.address });
-    const again = await alice.client.tournaments
+    const again = await alice.client.tournaments.cancellation
       .requestCancel({ params: { tournamentId }, body: { reason: 'Asking twice' } })
       .catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ApiError);
     expect((again as ApiError).code).toBe('CANCEL_REQUEST_EXISTS');
 
-    const open = await ops.tournaments.adminCancelRequests({ query: { tournamentId, status: 'OPEN' } });
+    const open = await ops.tournaments.admin.cancelRequests({ query: { tournamentId, status: 'OPEN' } });
     expect(open.requests.map((r) => r.id)).toEqual([request.id]);
     const status = await ops.parlayTournamentsAdmin.configStatus();
     expect(status).toMatchObject({ mode: 'in-process', reachable: true });
 
-    const cancelled = await ops.tournaments.adminCancel({
+    const cancelled = await ops.tournaments.admin.cancel({
       params: { tournamentId },
       body: { reason: 'Fixtures moved' },
     });
     expect(cancelled).toMatchObject({ status: 'CANCELED', acceptedRequests: 1, refund: { leafCount: 2 } });
-    expect(await alice.client.tournaments.cancelRequest({ params: { tournamentId }, query: {} })).toMatchObject({
+    expect(
+      await alice.client.tournaments.cancellation.cancelRequest({ params: { tournamentId }, query: {} }),
+    ).toMatchObject({
       request: { status: 'ACCEPTED' },
     });
-    await ops.tournaments.adminSetRefundRootOnchain({ params: { tournamentId }, body: {} });
+    await ops.tournaments.admin.setRefundRootOnchain({ params: { tournamentId }, body: {} });
 
     const proof = await until(
-      () => alice.client.tournaments.refundProof({ params: { tournamentId }, query: {} }),
+      () => alice.client.tournaments.cancellation.refundProof({ params: { tournamentId }, query: {} }),
       (p) => p.published,
     );
-    expect(proof).toMatchObject({ wallet: alice.address, amount: (10n * UNIT).toString(), claimed: false });
+    expect(proof).toMatchObject({ account: alice.address, amount: (10n * UNIT).toString(), claimed: false });
 
     // Anyone may send the claim; the vault pays the leaf's wallet.
     const sender = privateKeyToAccount(generatePrivateKey());
@@ -102,13 +104,15 @@ describe('tournament cancellation through the SDK', () => {
     const wallet = createWalletClient({ transport: http(rpcUrl()), account: sender });
     const before = await balance(alice.address);
     const hash = await wallet.sendTransaction({
-      to: proof.claimCall.to as Address,
-      data: proof.claimCall.data as Hex,
+      to: proof.call.to as Address,
+      data: proof.call.data as Hex,
       chain: null,
     });
     const receipt = await createPublicClient({ transport: http(rpcUrl()) }).waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     expect((await balance(alice.address)) - before).toBe(10n * UNIT);
-    expect((await alice.client.tournaments.refundProof({ params: { tournamentId }, query: {} })).claimed).toBe(true);
+    expect(
+      (await alice.client.tournaments.cancellation.refundProof({ params: { tournamentId }, query: {} })).claimed,
+    ).toBe(true);
   });
 });

@@ -44,13 +44,13 @@ describe('closing a tournament through the SDK', () => {
   it('result → dispute rejected → stage settled by the automation → final window → root on the vault → claim → confirm', async () => {
     const creator = await signedInClient(inProcess(server), 'tce_creator');
     const alice = await signedInClient(inProcess(server), 'tce_alice');
-    await creator.client.tournaments.depositBond({ body: { execute: true } });
+    await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
     const tournamentId = randomBytes(12).toString('hex');
-    const deposit = await creator.client.tournaments.deposit({
+    const deposit = await creator.client.tournaments.play.deposit({
       params: { tournamentId },
       body: { stakeAsset: 'credits', amount: (10n * UNIT).toString(), execute: true },
     });
-    await creator.client.tournaments.create({
+    await creator.client.tournaments.catalog.create({
       body: {
         name: 'SDK final',
         stakeAsset: 'credits',
@@ -64,38 +64,41 @@ describe('closing a tournament through the SDK', () => {
         config: { minEntriesToActivate: 2 },
       },
     });
-    const entry = await alice.client.tournaments.deposit({ params: { tournamentId }, body: { execute: true } });
-    await alice.client.tournaments.enter({ params: { tournamentId }, body: { depositTxHash: entry.txHash as string } });
+    const entry = await alice.client.tournaments.play.deposit({ params: { tournamentId }, body: { execute: true } });
+    await alice.client.tournaments.play.enter({
+      params: { tournamentId },
+      body: { depositTxHash: entry.txHash as string },
+    });
     await until(
-      () => alice.client.tournaments.myStatus({ params: { tournamentId }, query: {} }),
+      () => alice.client.tournaments.play.myStatus({ params: { tournamentId }, query: {} }),
       (s) => s.hasEntry,
     );
-    const { stages } = await alice.client.tournaments.get({ params: { tournamentId } });
+    const { stages } = await alice.client.tournaments.play.get({ params: { tournamentId } });
     const stage = stages[0];
     // A fixture that is played (the fake calendar cancels about one in 31).
     const f1 = stage?.fixtures.find((f) => resultOf(f.providerFixtureId) !== 'VOID');
     if (!stage || !f1) throw new Error('a stage with a played fixture expected');
     const right = resultOf(f1.providerFixtureId) as Outcome;
     const wrong: Outcome = right === 'HOME' ? 'AWAY' : 'HOME';
-    await alice.client.tournaments.createPick({
+    await alice.client.tournaments.play.createPick({
       params: { tournamentId, stageId: stage.id },
       body: { fixtureId: f1.id, outcome: right, stake: 500 },
     });
 
     clock.advance(7 * HOUR);
     await until(
-      () => alice.client.tournaments.get({ params: { tournamentId } }),
+      () => alice.client.tournaments.play.get({ params: { tournamentId } }),
       (d) => d.tournament.status === 'COMPLETED',
     );
-    const disputeable = await creator.client.tournaments.disputeableMarkets({
+    const disputeable = await creator.client.tournaments.disputes.disputeableMarkets({
       params: { tournamentId, stageId: stage.id },
     });
     expect(disputeable.markets.map((m) => m.marketId)).toContain(f1.id);
-    const { dispute } = await creator.client.tournaments.fileMarketDispute({
+    const { dispute } = await creator.client.tournaments.disputes.fileMarketDispute({
       params: { tournamentId, marketId: f1.id },
       body: { reason: 'The score I saw was different', proposedResult: wrong },
     });
-    const decided = await ops.tournaments.adminResolveDispute({
+    const decided = await ops.tournaments.admin.resolveDispute({
       params: { disputeId: dispute.id },
       body: { decision: 'REJECT', note: 'The official result stands' },
     });
@@ -104,16 +107,16 @@ describe('closing a tournament through the SDK', () => {
     // Past the stage's window: the automation job settles it; then the final window runs.
     clock.advance(25 * HOUR);
     const settled = await until(
-      () => ops.tournaments.adminCanProceed({ params: { stageId: stage.id } }),
+      () => ops.tournaments.admin.canProceed({ params: { stageId: stage.id } }),
       (p) => p.settled,
     );
     expect(settled.canProceed).toBe(true);
-    const status = await ops.tournaments.adminAutomationStatus({ params: { tournamentId } });
+    const status = await ops.tournaments.admin.automationStatus({ params: { tournamentId } });
     expect(status.payout).toMatchObject({ ready: false, rootStatus: 'none' });
     expect(status.payout.reasons.map((r) => r.code)).toEqual(['FINAL_WINDOW_OPEN']);
-    await ops.tournaments.adminSetFinalDisputeWindow({ params: { tournamentId }, body: { endsAt: at(20) } });
+    await ops.tournaments.admin.setFinalDisputeWindow({ params: { tournamentId }, body: { endsAt: at(20) } });
 
-    const built = await ops.tournaments.adminSetRoot({ params: { tournamentId }, body: {} });
+    const built = await ops.tournaments.admin.setRoot({ params: { tournamentId }, body: {} });
     // Two entrants of 10: the champion takes 60 % + the 15 % a one-round bracket cannot pay, the runner-up 25 %.
     const aliceShare = 15n * UNIT;
     expect(built).toMatchObject({ status: 'built', total: (20n * UNIT).toString(), leafCount: 2 });
@@ -121,10 +124,10 @@ describe('closing a tournament through the SDK', () => {
       { wallet: alice.address, amount: aliceShare.toString(), placement: 1 },
       { wallet: creator.address, amount: (5n * UNIT).toString(), placement: 2 },
     ]);
-    await ops.tournaments.adminSetPayoutRootOnchain({ params: { tournamentId }, body: {} });
+    await ops.tournaments.admin.setPayoutRootOnchain({ params: { tournamentId }, body: {} });
 
     const proof = await until(
-      () => alice.client.tournaments.claimProof({ params: { tournamentId }, query: {} }),
+      () => alice.client.tournaments.payouts.claimProof({ params: { tournamentId }, query: {} }),
       (p) => p.published,
     );
     // Anyone with gas may send the vault's claim; the money goes to the leaf's account.
@@ -138,10 +141,13 @@ describe('closing a tournament through the SDK', () => {
       chain: null,
     });
     await createPublicClient({ transport: rpc }).waitForTransactionReceipt({ hash });
-    const confirmed = await alice.client.tournaments.confirmClaim({ params: { tournamentId }, body: { txHash: hash } });
+    const confirmed = await alice.client.tournaments.payouts.confirmClaim({
+      params: { tournamentId },
+      body: { txHash: hash },
+    });
     expect(confirmed).toMatchObject({ claimed: true, recorded: true, amount: aliceShare.toString() });
     expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(aliceShare);
-    const payoutStatus = await alice.client.tournaments.payoutStatus({ params: { tournamentId } });
+    const payoutStatus = await alice.client.tournaments.payouts.payoutStatus({ params: { tournamentId } });
     expect(payoutStatus).toMatchObject({ rootOnChain: true, complete: false, leavesClaimed: 1 });
     expect(payoutStatus.leaves.find((l) => l.wallet === alice.address)).toMatchObject({
       claimed: true,

@@ -41,10 +41,10 @@ const wrong = (f: Fixture): Outcome => (right(f) === 'HOME' ? 'AWAY' : 'HOME');
 
 /** Deposits a stage buy-in from the managed wallet through the API, then enters with it. */
 async function enter(client: DuelkitClient, tournamentId: string) {
-  const deposit = await client.tournaments.deposit({ params: { tournamentId }, body: { execute: true } });
-  await client.tournaments.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
+  const deposit = await client.tournaments.play.deposit({ params: { tournamentId }, body: { execute: true } });
+  await client.tournaments.play.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
   return until(
-    () => client.tournaments.myStatus({ params: { tournamentId }, query: {} }),
+    () => client.tournaments.play.myStatus({ params: { tournamentId }, query: {} }),
     (s) => s.hasEntry,
   );
 }
@@ -55,21 +55,21 @@ describe('tournaments through the SDK', () => {
     const alice = await signedInClient(inProcess(server), 'te_alice');
     const bob = await signedInClient(inProcess(server), 'te_bob');
 
-    const bond = await creator.client.tournaments.depositBond({ body: { execute: true } });
+    const bond = await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
     expect(bond.bond).toMatchObject({ sufficient: true, deposited: (10n * UNIT).toString() });
-    const flow = await creator.client.tournaments.createFlowEligibility({
+    const flow = await creator.client.tournaments.catalog.createFlowEligibility({
       query: { stakeAsset: 'credits', stage1BuyinRaw: (10n * UNIT).toString(), minEntriesToActivate: 2 },
     });
     expect(flow).toMatchObject({ canProceed: true, reasons: [] });
 
     // Deposit first, for an id the client generates; then create with that deposit.
     const tournamentId = randomBytes(12).toString('hex');
-    const deposit = await creator.client.tournaments.deposit({
+    const deposit = await creator.client.tournaments.play.deposit({
       params: { tournamentId },
       body: { stakeAsset: 'credits', amount: (10n * UNIT).toString(), execute: true },
     });
     expect(deposit).toMatchObject({ tournamentExists: false, stageIndex: 1, executed: true });
-    const created = await creator.client.tournaments.create({
+    const created = await creator.client.tournaments.catalog.create({
       body: {
         name: 'SDK cup',
         stakeAsset: 'credits',
@@ -94,19 +94,22 @@ describe('tournaments through the SDK', () => {
     expect((await enter(alice.client, tournamentId)).entry?.seed).toBe(2);
     expect((await enter(bob.client, tournamentId)).entry?.seed).toBe(3);
 
-    const { stages } = await alice.client.tournaments.get({ params: { tournamentId } });
+    const { stages } = await alice.client.tournaments.play.get({ params: { tournamentId } });
     const [group, final] = stages;
     if (!group || !final) throw new Error('two stages expected');
     const [f1, f2] = group.fixtures as unknown as [Fixture, Fixture];
     const pick = (client: DuelkitClient, stageId: string, f: Fixture, outcome: Outcome, stake: number) =>
-      client.tournaments.createPick({ params: { tournamentId, stageId }, body: { fixtureId: f.id, outcome, stake } });
+      client.tournaments.play.createPick({
+        params: { tournamentId, stageId },
+        body: { fixtureId: f.id, outcome, stake },
+      });
     await pick(alice.client, group.id, f1, right(f1), 500);
     await pick(alice.client, group.id, f2, right(f2), 500);
     await pick(bob.client, group.id, f1, wrong(f1), 800);
 
     clock.advance(7 * HOUR);
     const standings = await until(
-      () => bob.client.tournaments.standings({ params: { tournamentId, stageId: group.id }, query: {} }),
+      () => bob.client.tournaments.play.standings({ params: { tournamentId, stageId: group.id }, query: {} }),
       (s) => s.final,
     );
     expect(standings.standings.map((s) => [s.wallet, s.status])).toEqual([
@@ -114,15 +117,15 @@ describe('tournaments through the SDK', () => {
       [creator.address, 'ADVANCED'],
       [bob.address, 'ELIMINATED'],
     ]);
-    const groups = await bob.client.tournaments.groups({ params: { tournamentId, stageId: group.id } });
+    const groups = await bob.client.tournaments.play.groups({ params: { tournamentId, stageId: group.id } });
     expect(groups.groups.map((g) => g.members.map((m) => m.advancing))).toEqual([[true, true, false]]);
-    const bracket = await bob.client.tournaments.bracket({ params: { tournamentId } });
+    const bracket = await bob.client.tournaments.play.bracket({ params: { tournamentId } });
     expect(bracket.rounds[0]?.matches[0]).toMatchObject({
       a: { wallet: alice.address, seed: 1 },
       b: { wallet: creator.address, seed: 2 },
       status: 'PENDING',
     });
-    expect(await bob.client.tournaments.myStatus({ params: { tournamentId }, query: {} })).toMatchObject({
+    expect(await bob.client.tournaments.play.myStatus({ params: { tournamentId }, query: {} })).toMatchObject({
       eliminated: true,
       eliminatedAtStage: 1,
     });
@@ -132,29 +135,29 @@ describe('tournaments through the SDK', () => {
     await pick(creator.client, final.id, f3, wrong(f3), 1_000);
     clock.advance(10 * HOUR);
     const done = await until(
-      () => bob.client.tournaments.get({ params: { tournamentId } }),
+      () => bob.client.tournaments.play.get({ params: { tournamentId } }),
       (d) => d.tournament.status === 'COMPLETED',
     );
     expect(done.tournament.championWallet).toBe(alice.address);
 
-    const board = await bob.client.tournaments.leaderboard({ params: { tournamentId }, query: {} });
+    const board = await bob.client.tournaments.play.leaderboard({ params: { tournamentId }, query: {} });
     expect(board.leaderboard.map((r) => [r.rank, r.username, r.status])).toEqual([
       [1, 'te_alice', 'CHAMPION'],
       [2, 'te_creator', 'ELIMINATED'],
       [3, 'te_bob', 'ELIMINATED'],
     ]);
-    const stats = await bob.client.tournaments.userStats({ params: { address: alice.address } });
+    const stats = await bob.client.tournaments.catalog.userStats({ params: { address: alice.address } });
     expect(stats).toMatchObject({ tournamentsEntered: 1, wins: 1, stagesPlayed: 2, picks: { total: 3, open: 0 } });
-    const creatorStats = await bob.client.tournaments.creatorStats({ params: { address: creator.address } });
+    const creatorStats = await bob.client.tournaments.catalog.creatorStats({ params: { address: creator.address } });
     expect(creatorStats).toMatchObject({
       tournamentsCreated: 1,
       completed: 1,
       totalEntries: 3,
       bond: { locked: false },
     });
-    const global = await bob.client.tournaments.globalLeaderboard({ query: {} });
+    const global = await bob.client.tournaments.catalog.globalLeaderboard({ query: {} });
     expect(global.leaderboard[0]).toMatchObject({ wallet: alice.address, wins: 1 });
-    const pool = await bob.client.tournaments.prizePool({ params: { tournamentId } });
+    const pool = await bob.client.tournaments.play.prizePool({ params: { tournamentId } });
     expect(pool.total).toBe((30n * UNIT).toString());
   });
 });

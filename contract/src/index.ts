@@ -20,6 +20,7 @@ export {
   TimestampSchema,
   CollateralStackSchema,
   HexSchema,
+  Bytes32Schema,
   parseAmount,
   formatAmount,
 } from './common/primitives.js';
@@ -33,6 +34,8 @@ export { commonResponses } from './common/responses.js';
 export { HealthSchema, ReadinessSchema, DependencyCheckSchema } from './common/health.js';
 export type { Health, Readiness } from './common/health.js';
 export { namedSchemas } from './named-schemas.js';
+export { ClaimProofSchema, ClaimKindSchema, ContractCallSchema } from './common/claim-proof.js';
+export type { ClaimProof } from './common/claim-proof.js';
 export {
   JsonValueSchema,
   MAX_PROXY_PARAMS,
@@ -91,6 +94,7 @@ export type { TournamentDto, TournamentFormat, TournamentStatus } from './tourna
 export { CreateTournamentRequestSchema } from './tournaments/tournaments-io.schemas.js';
 export type { CreateTournamentRequest } from './tournaments/tournaments-io.schemas.js';
 export { tournamentsCatalogContract } from './tournaments/tournaments.contract.js';
+export { tournamentsAdminContract, tournamentsRouterContract } from './tournaments/tournaments-router.contract.js';
 export { tournamentsPlayContract } from './tournaments/tournaments-play.contract.js';
 export { tournamentsAdminCloseContract } from './tournaments/tournaments-admin-close.contract.js';
 export { tournamentDisputesContract } from './tournaments/tournament-disputes.contract.js';

@@ -1,4 +1,5 @@
 import type { ZodTypeAny } from 'zod';
+import { ClaimProofSchema } from './common/claim-proof.js';
 import { ApiErrorSchema } from './common/errors.js';
 import { DependencyCheckSchema, HealthSchema, ReadinessSchema } from './common/health.js';
 import { PaginationSchema } from './common/pagination.js';
@@ -12,7 +13,6 @@ import {
   PackEntrySchema,
   PackMarketSchema,
   PackPickSchema,
-  PackProofSchema,
   PackSchema,
   PackSummarySchema,
   StandingSchema,
@@ -24,7 +24,6 @@ import { AdminTournamentSchema, ConfigStatusSchema } from './markets/parlay-tour
 import {
   CancellationSchema,
   CancelRequestSchema,
-  RefundProofSchema,
   RefundTableSchema,
 } from './tournaments/tournaments-cancel.schemas.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
@@ -67,13 +66,13 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   Withdrawal: WithdrawalSchema,
   WithdrawalRequest: WithdrawalRequestSchema,
   WithdrawalDailyLimit: DailyLimitSchema,
+  ClaimProof: ClaimProofSchema,
   Pack: PackSchema,
   PackSummary: PackSummarySchema,
   PackMarket: PackMarketSchema,
   PackEntry: PackEntrySchema,
   PackPick: PackPickSchema,
   PackStanding: StandingSchema,
-  PackProof: PackProofSchema,
   PackDistributionSummary: DistributionSummarySchema,
   PackSettlement: SettlementSchema,
   PackClaimStatus: ClaimStatusSchema,
@@ -88,7 +87,6 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   TournamentCancelRequest: CancelRequestSchema,
   TournamentCancellation: CancellationSchema,
   TournamentRefundTable: RefundTableSchema,
-  TournamentRefundProof: RefundProofSchema,
   AdminTournament: AdminTournamentSchema,
   TournamentsConfigStatus: ConfigStatusSchema,
 };

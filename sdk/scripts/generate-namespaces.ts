@@ -64,25 +64,33 @@ function docOf(node: ts.Node): string {
     .trim();
 }
 
-/** The doc comment of each router mounted on a host's root router, read from the contract's source. */
+/**
+ * The doc comment of each router mounted on a host's root router, and of each router mounted on
+ * one of those (keyed `tournaments.play`), read from the contract's source.
+ */
 function routerDocs(host: Host): Map<string, string> {
   const root = ROOT_ROUTER[host];
-  const indexFile = resolve(CONTRACT_SRC, root.file);
-  const index = parse(indexFile);
+  const docs = new Map<string, string>();
+  collectDocs(resolve(CONTRACT_SRC, root.file), root.name, '', docs);
+  return docs;
+}
+
+/** Adds the docs of the routers `name` (a `c.router({ … })` in `file`) mounts by name, recursively. */
+function collectDocs(file: string, name: string, prefix: string, docs: Map<string, string>): void {
+  const source = parse(file);
   const importedFrom = new Map<string, string>();
-  for (const stmt of index.statements) {
+  for (const stmt of source.statements) {
     if (!ts.isImportDeclaration(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier)) continue;
     const bindings = stmt.importClause?.namedBindings;
     if (!bindings || !ts.isNamedImports(bindings)) continue;
-    const target = resolve(dirname(indexFile), stmt.moduleSpecifier.text.replace(/\.js$/, '.ts'));
+    const target = resolve(dirname(file), stmt.moduleSpecifier.text.replace(/\.js$/, '.ts'));
     for (const el of bindings.elements) importedFrom.set(el.name.text, target);
   }
-  const docs = new Map<string, string>();
   const visit = (node: ts.Node): void => {
     if (
       ts.isVariableDeclaration(node) &&
       ts.isIdentifier(node.name) &&
-      node.name.text === root.name &&
+      node.name.text === name &&
       node.initializer &&
       ts.isCallExpression(node.initializer)
     ) {
@@ -90,16 +98,16 @@ function routerDocs(host: Host): Map<string, string> {
       if (!routers || !ts.isObjectLiteralExpression(routers)) return;
       for (const prop of routers.properties) {
         if (!ts.isPropertyAssignment(prop) || !ts.isIdentifier(prop.initializer)) continue;
-        const key = prop.name.getText(index);
-        const source = importedFrom.get(prop.initializer.text);
-        if (source) docs.set(key, exportedDoc(source, prop.initializer.text));
+        const key = `${prefix}${prop.name.getText(source)}`;
+        const from = importedFrom.get(prop.initializer.text) ?? file;
+        docs.set(key, exportedDoc(from, prop.initializer.text));
+        collectDocs(from, prop.initializer.text, `${key}.`, docs);
       }
       return;
     }
     ts.forEachChild(node, visit);
   };
-  visit(index);
-  return docs;
+  visit(source);
 }
 
 function exportedDoc(file: string, name: string): string {
@@ -162,6 +170,10 @@ interface Collected {
   emitter: Emitter;
   /** Declarations of the routes' input and output types. */
   routes: string[];
+  /** The doc comments of the routers, keyed by their path in their host's contract. */
+  docs: Record<Host, Map<string, string>>;
+  /** Interfaces of the routers mounted in a namespace's router, in the order met. */
+  namespaces: string[];
 }
 
 /** Declares `<Name>Input` (when the route takes anything) and `<Name>Output`; answers the method's type. */
@@ -202,6 +214,7 @@ function routerMembers(
   call: string,
   indent: string,
   out: Collected,
+  docPath: string,
 ): string[] {
   const members: string[] = [];
   for (const [key, entry] of Object.entries(router)) {
@@ -212,11 +225,12 @@ function routerMembers(
         `${indent}readonly ${key}: ${routeTypes(entry, name, out)};`,
       );
     } else {
-      members.push(
-        `${indent}readonly ${key}: {`,
-        ...routerMembers(entry, name, host, `${call}.${key}`, `${indent}  `, out),
-        `${indent}};`,
-      );
+      // A router mounted in a router: a namespace of its own, e.g. `client.tournaments.play`.
+      const path = `${docPath}.${key}`;
+      const doc = out.docs[host].get(path) || `Routes of the ${host} host's \`${path}\` router.`;
+      const inner = routerMembers(entry, name, host, `${call}.${key}`, '  ', out, path);
+      out.namespaces.push(['', comment([doc], ''), `export interface ${name}Namespace {`, ...inner, '}'].join('\n'));
+      members.push(comment([doc], indent), `${indent}readonly ${key}: ${name}Namespace;`);
     }
   }
   return members;
@@ -238,13 +252,18 @@ function countRoutes(router: AppRouter): number {
 
 /** The namespace table of docs/sdk.md: every namespace of the client, its host, its routes and what it is for. */
 function docsTable(docs: Record<Host, Map<string, string>>): string {
-  const rows = namespaces().map((e) => {
-    const what = (docs[e.host].get(e.key) || `Routes of the ${e.host} host's \`${e.key}\` router.`)
+  const row = (host: Host, name: string, path: string, router: AppRouter): string[] => {
+    const what = (docs[host].get(path) || `Routes of the ${host} host's \`${path}\` router.`)
       .replace(/^(§[\d.]+[,\s]*)+/, '')
       .replaceAll('|', '\\|')
       .replaceAll('\n', ' ');
-    return `| \`${e.name}\` | ${e.host} | ${countRoutes(e.router)} | ${what} |`;
-  });
+    // A router mounted in this one is a namespace of its own: a row each, after this one's.
+    const nested = Object.entries(router).flatMap(([key, entry]) =>
+      isAppRoute(entry) ? [] : row(host, `${name}.${key}`, `${path}.${key}`, entry),
+    );
+    return [`| \`${name}\` | ${host} | ${countRoutes(router)} | ${what} |`, ...nested];
+  };
+  const rows = namespaces().flatMap((e) => row(e.host, e.name, e.key, e.router));
   return [
     '| namespace | host | routes | what |',
     '|---|---|---|---|',
@@ -267,13 +286,15 @@ export async function renderGenerated(): Promise<{ namespaces: string; api: stri
         'export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
     },
   };
-  const collected: Collected = { emitter: createEmitter(named, handWritten), routes: [] };
+  const collected: Collected = { emitter: createEmitter(named, handWritten), routes: [], docs, namespaces: [] };
   // Every named schema, in this order, whether or not a route answers it directly.
   for (const schema of Object.values(named)) collected.emitter.type(schema, 'output');
 
-  const members = entries.map((e) =>
-    routerMembers(e.router, pascal(e.name), e.host, `client.${e.name}`, '  ', collected),
-  );
+  const members = entries.map((e) => {
+    const from = collected.namespaces.length;
+    const own = routerMembers(e.router, pascal(e.name), e.host, `client.${e.name}`, '  ', collected, e.key);
+    return { own, nested: collected.namespaces.slice(from) };
+  });
   const typeNames = [
     ...new Set(
       [...collected.routes, ...collected.emitter.declarations()]
@@ -298,8 +319,9 @@ export async function renderGenerated(): Promise<{ namespaces: string; api: stri
       '',
       comment([doc], ''),
       `export interface ${pascal(e.name)}Namespace${ext ? ` extends ${ext.type}` : ''} {`,
-      ...members[i]!,
+      ...members[i]!.own,
       '}',
+      ...members[i]!.nested,
     );
   });
   body.push(

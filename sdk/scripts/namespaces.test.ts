@@ -36,16 +36,34 @@ describe('DuelkitClient namespaces', () => {
         const clash = host === 'tournaments' && key in marketsContract;
         const name = clash ? `tournaments${key.charAt(0).toUpperCase()}${key.slice(1)}` : key;
         names.add(name);
-        for (const [method, route] of Object.entries(router as Record<string, AppRoute | AppRouter>)) {
-          if (!isAppRoute(route)) continue;
-          routes += 1;
-          expect(typeof client[name]?.[method], `${name}.${method}`).toBe('function');
-        }
+        // A router mounted in a router is a namespace of its own: `client.tournaments.play.get`.
+        const visit = (ns: Record<string, unknown> | undefined, path: string, r: AppRouter): void => {
+          for (const [method, route] of Object.entries(r as Record<string, AppRoute | AppRouter>)) {
+            if (!isAppRoute(route)) {
+              visit(ns?.[method] as Record<string, unknown> | undefined, `${path}.${method}`, route);
+              continue;
+            }
+            routes += 1;
+            expect(typeof ns?.[method], `${path}.${method}`).toBe('function');
+          }
+        };
+        visit(client[name], name, router as AppRouter);
       }
     }
     expect(names.size).toBe(Object.keys(marketsContract).length + Object.keys(tournamentsContract).length);
     expect(names).toContain('tournamentsAuth');
     expect(routes).toBeGreaterThan(100);
+  });
+
+  it('split the tournaments routes by resource, with no flat method left on `client.tournaments`', () => {
+    const client = new DuelkitClient({ builderApiKey: 'dk_test' });
+    expect(Object.keys(client.tournaments).sort()).toEqual(
+      ['admin', 'cancellation', 'catalog', 'disputes', 'payouts', 'play'].sort(),
+    );
+    for (const group of Object.values(client.tournaments)) expect(typeof group).toBe('object');
+    expect(typeof client.tournaments.play.enter).toBe('function');
+    expect(typeof client.tournaments.admin.setRoot).toBe('function');
+    expect(typeof client.tournaments.cancellation.refundProof).toBe('function');
   });
 });
 

@@ -494,6 +494,41 @@ export interface WithdrawalDailyLimit {
   resetsAt: string | null;
 }
 
+/** A leaf of a PrizeVault distribution and the claim call that pays it */
+export interface ClaimProof {
+  kind: 'payout' | 'refund' | (string & {});
+  /** PrizeVault.claim’s kind argument: 0 payout, 1 refund */
+  kindIndex: 0 | 1;
+  /** PrizeVault.claim’s poolId argument: the pack’s or tournament’s pool */
+  poolId: string;
+  /** The claimant: the vault pays this account, whoever sends the call */
+  account: string;
+  /** What the leaf pays, in base units (PrizeVault.claim’s amount argument) */
+  amount: string;
+  /** bytes32[] Merkle proof of the leaf (poolId, account, amount) */
+  proof: string[];
+  /** The distribution’s Merkle root the proof leads to */
+  root: string;
+  /** The PrizeVault holding the pool (one vault per collateral) */
+  vaultAddress: string;
+  /** Collateral: usdc (geo-gated) or credits (never gated) */
+  collateralStack: 'usdc' | 'credits' | (string & {});
+  /** Whether the root is set on the vault: a claim reverts (RootNotSet) before */
+  published: boolean;
+  /** Whether the vault has paid this leaf */
+  claimed: boolean;
+  /** The claim transaction, once the service has seen it */
+  claimTxHash: string | null;
+  /** PrizeVault.claim(poolId, kindIndex, account, amount, proof) on vaultAddress, ready to send; anyone may send it */
+  call: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    to: string;
+    /** 0x-prefixed hex bytes */
+    data: string;
+    description: string;
+  };
+}
+
 export interface PackMarket {
   /** The market’s on-chain duelId */
   marketId: string;
@@ -648,32 +683,6 @@ export interface PackStanding {
   picks: number;
   /** Set once the pack is settled (preview: what settle would write) */
   payout: string | null;
-}
-
-export interface PackProof {
-  packId: string;
-  kind: 'payout' | 'refund' | (string & {});
-  /** The vault’s kind argument: 0 payout, 1 refund */
-  kindIndex: number;
-  /** The vault pays this account, whoever submits the claim */
-  account: string;
-  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
-  amount: string;
-  /** bytes32[] for PrizeVault.claim */
-  proof: string[];
-  /** 0x-prefixed hex bytes */
-  root: string;
-  /** 0x-prefixed hex bytes */
-  poolId: string;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  vaultAddress: string;
-  /** Collateral: usdc (geo-gated) or credits (never gated) */
-  collateralStack: 'usdc' | 'credits' | (string & {});
-  /** Whether the root is set on the vault: a claim succeeds only once it is */
-  published: boolean;
-  claimed: boolean;
-  /** Transaction hash (0x + 64 hex) */
-  claimTxHash: string | null;
 }
 
 export interface PackDistributionSummary {
@@ -1052,39 +1061,6 @@ export interface TournamentCancellation {
   acceptedRequests: number;
   /** null when nothing was deposited that is still in the pool */
   refund: TournamentRefundTable | null;
-}
-
-export interface TournamentRefundProof {
-  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
-  tournamentId: string;
-  kind: 'refund';
-  kindIndex: 1;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  wallet: string;
-  /** What the wallet gets back, base units */
-  amount: string;
-  /** Merkle proof of the leaf (poolId, wallet, amount) */
-  proof: string[];
-  /** 0x-prefixed hex bytes */
-  root: string;
-  /** 0x-prefixed hex bytes */
-  poolId: string;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  vaultAddress: string;
-  /** Collateral: usdc (geo-gated) or credits (never gated) */
-  stakeAsset: 'usdc' | 'credits' | (string & {});
-  /** Whether the root is on the vault yet; a claim before that reverts */
-  published: boolean;
-  /** Whether the vault has paid this leaf */
-  claimed: boolean;
-  /** PrizeVault.claim(poolId, 1, wallet, amount, proof); anyone may send it */
-  claimCall: {
-    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-    to: string;
-    /** 0x-prefixed hex bytes */
-    data: string;
-    description: string;
-  };
 }
 
 export interface AdminTournament {
@@ -5015,7 +4991,7 @@ export interface PacksPayoutProofInput {
 }
 
 /** What `GET /svc/packs/:packId/payout-proof` answers on success, read leniently: enums also admit values added later. */
-export type PacksPayoutProofOutput = PackProof;
+export type PacksPayoutProofOutput = ClaimProof;
 
 /** What `GET /svc/packs/:packId/payout-summary` takes. */
 export interface PacksPayoutSummaryInput {
@@ -5045,7 +5021,7 @@ export interface PacksRefundProofInput {
 }
 
 /** What `GET /svc/packs/:packId/refund-proof` answers on success, read leniently: enums also admit values added later. */
-export type PacksRefundProofOutput = PackProof;
+export type PacksRefundProofOutput = ClaimProof;
 
 /** What `GET /svc/packs/:packId/refund-summary` takes. */
 export interface PacksRefundSummaryInput {
@@ -6334,7 +6310,7 @@ export type TournamentsAdminProcessTimeoutsOutput = {
 };
 
 /** What `GET /api/tournaments` takes. */
-export interface TournamentsListInput {
+export interface TournamentsCatalogListInput {
   query: {
     /** active and live: LIVE (not finished, not cancelled); completed; canceled */
     status?: 'active' | 'live' | 'completed' | 'canceled' | 'LIVE' | 'COMPLETED' | 'CANCELED' | undefined;
@@ -6350,13 +6326,13 @@ export interface TournamentsListInput {
 }
 
 /** What `GET /api/tournaments` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsListOutput = {
+export type TournamentsCatalogListOutput = {
   tournaments: Tournament[];
   total: number;
 };
 
 /** What `POST /api/tournaments` takes. */
-export interface TournamentsCreateInput {
+export interface TournamentsCatalogCreateInput {
   body: {
     /** Must be the caller’s wallet when given */
     ownerWallet?: string | undefined;
@@ -6408,7 +6384,7 @@ export interface TournamentsCreateInput {
 }
 
 /** What `POST /api/tournaments` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsCreateOutput = {
+export type TournamentsCatalogCreateOutput = {
   tournament: Tournament;
   stages: TournamentStage[];
   /** false when this answers a replay of the same create */
@@ -6416,7 +6392,7 @@ export type TournamentsCreateOutput = {
 };
 
 /** What `GET /api/tournaments/global-leaderboard` takes. */
-export interface TournamentsGlobalLeaderboardInput {
+export interface TournamentsCatalogGlobalLeaderboardInput {
   query: {
     /** Page size, at most 100 */
     limit?: number | undefined;
@@ -6426,7 +6402,7 @@ export interface TournamentsGlobalLeaderboardInput {
 }
 
 /** What `GET /api/tournaments/global-leaderboard` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsGlobalLeaderboardOutput = {
+export type TournamentsCatalogGlobalLeaderboardOutput = {
   leaderboard: Array<{
     rank: number;
     /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
@@ -6442,7 +6418,7 @@ export type TournamentsGlobalLeaderboardOutput = {
 };
 
 /** What `GET /api/tournaments/platform-leaderboard-aggregate` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsPlatformLeaderboardAggregateOutput = {
+export type TournamentsCatalogPlatformLeaderboardAggregateOutput = {
   tournaments: {
     total: number;
     live: number;
@@ -6462,7 +6438,7 @@ export type TournamentsPlatformLeaderboardAggregateOutput = {
 };
 
 /** What `GET /api/tournaments/creator/bond-requirement` takes. */
-export interface TournamentsBondRequirementInput {
+export interface TournamentsCatalogBondRequirementInput {
   query: {
     /** Adds that wallet’s bond */
     wallet?: string | undefined;
@@ -6470,7 +6446,7 @@ export interface TournamentsBondRequirementInput {
 }
 
 /** What `GET /api/tournaments/creator/bond-requirement` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsBondRequirementOutput = {
+export type TournamentsCatalogBondRequirementOutput = {
   /** Bond a creator must hold to create a tournament */
   amount: string;
   /** Collateral: usdc (geo-gated) or credits (never gated) */
@@ -6483,7 +6459,7 @@ export type TournamentsBondRequirementOutput = {
 };
 
 /** What `GET /api/tournaments/creator/create-flow-eligibility` takes. */
-export interface TournamentsCreateFlowEligibilityInput {
+export interface TournamentsCatalogCreateFlowEligibilityInput {
   query: {
     /** Default: the bearer token’s managed wallet */
     wallet?: string | undefined;
@@ -6496,7 +6472,7 @@ export interface TournamentsCreateFlowEligibilityInput {
 }
 
 /** What `GET /api/tournaments/creator/create-flow-eligibility` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsCreateFlowEligibilityOutput = {
+export type TournamentsCatalogCreateFlowEligibilityOutput = {
   canProceed: boolean;
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string | null;
@@ -6514,7 +6490,7 @@ export type TournamentsCreateFlowEligibilityOutput = {
 };
 
 /** What `GET /api/tournaments/creator/eligibility` takes. */
-export interface TournamentsCreatorEligibilityInput {
+export interface TournamentsCatalogCreatorEligibilityInput {
   query: {
     /** Whose view, when no bearer token is sent */
     wallet?: string | undefined;
@@ -6522,7 +6498,7 @@ export interface TournamentsCreatorEligibilityInput {
 }
 
 /** What `GET /api/tournaments/creator/eligibility` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsCreatorEligibilityOutput = {
+export type TournamentsCatalogCreatorEligibilityOutput = {
   eligible: boolean;
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string | null;
@@ -6535,7 +6511,7 @@ export type TournamentsCreatorEligibilityOutput = {
 };
 
 /** What `POST /api/tournaments/creator/deposit-bond` takes. */
-export interface TournamentsDepositBondInput {
+export interface TournamentsCatalogDepositBondInput {
   body: {
     /** Default: what is missing to the requirement */
     amount?: string | undefined;
@@ -6547,7 +6523,7 @@ export interface TournamentsDepositBondInput {
 }
 
 /** What `POST /api/tournaments/creator/deposit-bond` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsDepositBondOutput = {
+export type TournamentsCatalogDepositBondOutput = {
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string;
   /** Collateral: usdc (geo-gated) or credits (never gated) */
@@ -6573,7 +6549,7 @@ export type TournamentsDepositBondOutput = {
 };
 
 /** What `POST /api/tournaments/creator/withdraw-bond` takes. */
-export interface TournamentsWithdrawBondInput {
+export interface TournamentsCatalogWithdrawBondInput {
   body: {
     /** Default: the whole bond */
     amount?: string | undefined;
@@ -6581,7 +6557,7 @@ export interface TournamentsWithdrawBondInput {
 }
 
 /** What `POST /api/tournaments/creator/withdraw-bond` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsWithdrawBondOutput = {
+export type TournamentsCatalogWithdrawBondOutput = {
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string;
   /** Collateral: usdc (geo-gated) or credits (never gated) */
@@ -6594,7 +6570,7 @@ export type TournamentsWithdrawBondOutput = {
 };
 
 /** What `GET /api/tournaments/creator/:address/stats` takes. */
-export interface TournamentsCreatorStatsInput {
+export interface TournamentsCatalogCreatorStatsInput {
   params: {
     /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
     address: string;
@@ -6602,7 +6578,7 @@ export interface TournamentsCreatorStatsInput {
 }
 
 /** What `GET /api/tournaments/creator/:address/stats` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsCreatorStatsOutput = {
+export type TournamentsCatalogCreatorStatsOutput = {
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string;
   tournamentsCreated: number;
@@ -6621,7 +6597,7 @@ export type TournamentsCreatorStatsOutput = {
 };
 
 /** What `GET /api/tournaments/user/:address/stats` takes. */
-export interface TournamentsUserStatsInput {
+export interface TournamentsCatalogUserStatsInput {
   params: {
     /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
     address: string;
@@ -6629,7 +6605,7 @@ export interface TournamentsUserStatsInput {
 }
 
 /** What `GET /api/tournaments/user/:address/stats` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsUserStatsOutput = {
+export type TournamentsCatalogUserStatsOutput = {
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string;
   tournamentsEntered: number;
@@ -6655,7 +6631,7 @@ export type TournamentsUserStatsOutput = {
 };
 
 /** What `GET /svc/tournaments/by-wallet/:address` takes. */
-export interface TournamentsByWalletInput {
+export interface TournamentsCatalogByWalletInput {
   params: {
     /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
     address: string;
@@ -6669,7 +6645,7 @@ export interface TournamentsByWalletInput {
 }
 
 /** What `GET /svc/tournaments/by-wallet/:address` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsByWalletOutput = {
+export type TournamentsCatalogByWalletOutput = {
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
   wallet: string;
   tournaments: Array<{
@@ -6746,7 +6722,7 @@ export type TournamentsByWalletOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId` takes. */
-export interface TournamentsGetInput {
+export interface TournamentsPlayGetInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6754,13 +6730,13 @@ export interface TournamentsGetInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsGetOutput = {
+export type TournamentsPlayGetOutput = {
   tournament: Tournament;
   stages: TournamentStage[];
 };
 
 /** What `GET /api/tournaments/:tournamentId/format-info` takes. */
-export interface TournamentsFormatInfoInput {
+export interface TournamentsPlayFormatInfoInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6768,7 +6744,7 @@ export interface TournamentsFormatInfoInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/format-info` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsFormatInfoOutput = {
+export type TournamentsPlayFormatInfoOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** GROUP_KNOCKOUT: a group stage, then a knockout bracket; KNOCKOUT: single elimination from stage 1 */
@@ -6802,7 +6778,7 @@ export type TournamentsFormatInfoOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/eligibility` takes. */
-export interface TournamentsEligibilityInput {
+export interface TournamentsPlayEligibilityInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6814,7 +6790,7 @@ export interface TournamentsEligibilityInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/eligibility` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsEligibilityOutput = {
+export type TournamentsPlayEligibilityOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
@@ -6832,7 +6808,7 @@ export type TournamentsEligibilityOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/deposit` takes. */
-export interface TournamentsDepositInput {
+export interface TournamentsPlayDepositInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6850,7 +6826,7 @@ export interface TournamentsDepositInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/deposit` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsDepositOutput = {
+export type TournamentsPlayDepositOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   tournamentExists: boolean;
@@ -6880,7 +6856,7 @@ export type TournamentsDepositOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/enter` takes. */
-export interface TournamentsEnterInput {
+export interface TournamentsPlayEnterInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6896,7 +6872,7 @@ export interface TournamentsEnterInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/enter` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsEnterOutput = {
+export type TournamentsPlayEnterOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   hasEntry: true;
@@ -6916,7 +6892,7 @@ export type TournamentsEnterOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/withdraw` takes. */
-export interface TournamentsWithdrawInput {
+export interface TournamentsPlayWithdrawInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6925,7 +6901,7 @@ export interface TournamentsWithdrawInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/withdraw` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsWithdrawOutput = {
+export type TournamentsPlayWithdrawOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
@@ -6938,7 +6914,7 @@ export type TournamentsWithdrawOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/my-status` takes. */
-export interface TournamentsMyStatusInput {
+export interface TournamentsPlayMyStatusInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -6950,7 +6926,7 @@ export interface TournamentsMyStatusInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/my-status` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsMyStatusOutput = {
+export type TournamentsPlayMyStatusOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
@@ -6990,7 +6966,7 @@ export type TournamentsMyStatusOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/estimate-payout` takes. */
-export interface TournamentsEstimatePayoutInput {
+export interface TournamentsPlayEstimatePayoutInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7002,7 +6978,7 @@ export interface TournamentsEstimatePayoutInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/estimate-payout` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsEstimatePayoutOutput = {
+export type TournamentsPlayEstimatePayoutOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** Collateral: usdc (geo-gated) or credits (never gated) */
@@ -7036,7 +7012,7 @@ export type TournamentsEstimatePayoutOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/prize-pool` takes. */
-export interface TournamentsPrizePoolInput {
+export interface TournamentsPlayPrizePoolInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7044,7 +7020,7 @@ export interface TournamentsPrizePoolInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/prize-pool` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsPrizePoolOutput = {
+export type TournamentsPlayPrizePoolOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** Collateral: usdc (geo-gated) or credits (never gated) */
@@ -7084,7 +7060,7 @@ export type TournamentsPrizePoolOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/leaderboard` takes. */
-export interface TournamentsLeaderboardInput {
+export interface TournamentsPlayLeaderboardInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7098,7 +7074,7 @@ export interface TournamentsLeaderboardInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/leaderboard` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsLeaderboardOutput = {
+export type TournamentsPlayLeaderboardOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   leaderboard: TournamentLeaderboardRow[];
@@ -7106,7 +7082,7 @@ export type TournamentsLeaderboardOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/bracket` takes. */
-export interface TournamentsBracketInput {
+export interface TournamentsPlayBracketInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7114,7 +7090,7 @@ export interface TournamentsBracketInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/bracket` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsBracketOutput = {
+export type TournamentsPlayBracketOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** GROUP_KNOCKOUT: a group stage, then a knockout bracket; KNOCKOUT: single elimination from stage 1 */
@@ -7135,7 +7111,7 @@ export type TournamentsBracketOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/bracket/status` takes. */
-export interface TournamentsBracketStatusInput {
+export interface TournamentsPlayBracketStatusInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7143,7 +7119,7 @@ export interface TournamentsBracketStatusInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/bracket/status` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsBracketStatusOutput = {
+export type TournamentsPlayBracketStatusOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   roundsTotal: number;
@@ -7159,7 +7135,7 @@ export type TournamentsBracketStatusOutput = {
 };
 
 /** What `DELETE /api/tournaments/:tournamentId/picks/:pickId` takes. */
-export interface TournamentsDeletePickInput {
+export interface TournamentsPlayDeletePickInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7168,7 +7144,7 @@ export interface TournamentsDeletePickInput {
 }
 
 /** What `DELETE /api/tournaments/:tournamentId/picks/:pickId` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsDeletePickOutput = {
+export type TournamentsPlayDeletePickOutput = {
   deleted: true;
   pickId: string;
   /** Chips (whole numbers; not money) */
@@ -7182,7 +7158,7 @@ export type TournamentsDeletePickOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/picks` takes. */
-export interface TournamentsPicksInput {
+export interface TournamentsPlayPicksInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7199,7 +7175,7 @@ export interface TournamentsPicksInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/picks` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsPicksOutput = {
+export type TournamentsPlayPicksOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7210,7 +7186,7 @@ export type TournamentsPicksOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/stages/:stageId/picks` takes. */
-export interface TournamentsCreatePickInput {
+export interface TournamentsPlayCreatePickInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7226,7 +7202,7 @@ export interface TournamentsCreatePickInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/stages/:stageId/picks` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsCreatePickOutput = {
+export type TournamentsPlayCreatePickOutput = {
   pick: TournamentPick;
   chips: {
     /** Chips that can still be staked */
@@ -7237,7 +7213,7 @@ export type TournamentsCreatePickOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/fixtures` takes. */
-export interface TournamentsFixturesInput {
+export interface TournamentsPlayFixturesInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7246,7 +7222,7 @@ export interface TournamentsFixturesInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/fixtures` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsFixturesOutput = {
+export type TournamentsPlayFixturesOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7254,7 +7230,7 @@ export type TournamentsFixturesOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/odds` takes. */
-export interface TournamentsOddsInput {
+export interface TournamentsPlayOddsInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7263,7 +7239,7 @@ export interface TournamentsOddsInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/odds` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsOddsOutput = {
+export type TournamentsPlayOddsOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7287,7 +7263,7 @@ export type TournamentsOddsOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/standings` takes. */
-export interface TournamentsStandingsInput {
+export interface TournamentsPlayStandingsInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7302,7 +7278,7 @@ export interface TournamentsStandingsInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/standings` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsStandingsOutput = {
+export type TournamentsPlayStandingsOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7316,7 +7292,7 @@ export type TournamentsStandingsOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/groups` takes. */
-export interface TournamentsGroupsInput {
+export interface TournamentsPlayGroupsInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7325,7 +7301,7 @@ export interface TournamentsGroupsInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/groups` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsGroupsOutput = {
+export type TournamentsPlayGroupsOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7350,7 +7326,7 @@ export type TournamentsGroupsOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/dispute-windows` takes. */
-export interface TournamentsDisputeWindowsInput {
+export interface TournamentsDisputesDisputeWindowsInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7358,7 +7334,7 @@ export interface TournamentsDisputeWindowsInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/dispute-windows` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsDisputeWindowsOutput = {
+export type TournamentsDisputesDisputeWindowsOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   defaults: {
@@ -7418,7 +7394,7 @@ export type TournamentsDisputeWindowsOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/disputes` takes. */
-export interface TournamentsDisputesInput {
+export interface TournamentsDisputesDisputesInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7432,7 +7408,7 @@ export interface TournamentsDisputesInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/disputes` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsDisputesOutput = {
+export type TournamentsDisputesDisputesOutput = {
   disputes: Array<{
     id: string;
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
@@ -7464,7 +7440,7 @@ export type TournamentsDisputesOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/markets/:marketId/disputes` takes. */
-export interface TournamentsMarketDisputesInput {
+export interface TournamentsDisputesMarketDisputesInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7480,7 +7456,7 @@ export interface TournamentsMarketDisputesInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/markets/:marketId/disputes` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsMarketDisputesOutput = {
+export type TournamentsDisputesMarketDisputesOutput = {
   disputes: Array<{
     id: string;
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
@@ -7512,7 +7488,7 @@ export type TournamentsMarketDisputesOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/markets/:marketId/dispute-window` takes. */
-export interface TournamentsMarketDisputeWindowInput {
+export interface TournamentsDisputesMarketDisputeWindowInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7522,7 +7498,7 @@ export interface TournamentsMarketDisputeWindowInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/markets/:marketId/dispute-window` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsMarketDisputeWindowOutput = {
+export type TournamentsDisputesMarketDisputeWindowOutput = {
   marketId: string;
   stageId: string;
   title: string;
@@ -7545,7 +7521,7 @@ export type TournamentsMarketDisputeWindowOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/markets/:marketId/dispute` takes. */
-export interface TournamentsFileMarketDisputeInput {
+export interface TournamentsDisputesFileMarketDisputeInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7561,7 +7537,7 @@ export interface TournamentsFileMarketDisputeInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/markets/:marketId/dispute` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsFileMarketDisputeOutput = {
+export type TournamentsDisputesFileMarketDisputeOutput = {
   dispute: {
     id: string;
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
@@ -7592,7 +7568,7 @@ export type TournamentsFileMarketDisputeOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/disputes` takes. */
-export interface TournamentsStageDisputesInput {
+export interface TournamentsDisputesStageDisputesInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7607,7 +7583,7 @@ export interface TournamentsStageDisputesInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/disputes` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsStageDisputesOutput = {
+export type TournamentsDisputesStageDisputesOutput = {
   disputes: Array<{
     id: string;
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
@@ -7639,7 +7615,7 @@ export type TournamentsStageDisputesOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/disputeable-markets` takes. */
-export interface TournamentsDisputeableMarketsInput {
+export interface TournamentsDisputesDisputeableMarketsInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7648,7 +7624,7 @@ export interface TournamentsDisputeableMarketsInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/disputeable-markets` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsDisputeableMarketsOutput = {
+export type TournamentsDisputesDisputeableMarketsOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7675,7 +7651,7 @@ export type TournamentsDisputeableMarketsOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/dispute-window` takes. */
-export interface TournamentsStageDisputeWindowInput {
+export interface TournamentsDisputesStageDisputeWindowInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7684,7 +7660,7 @@ export interface TournamentsStageDisputeWindowInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/stages/:stageId/dispute-window` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsStageDisputeWindowOutput = {
+export type TournamentsDisputesStageDisputeWindowOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   stageId: string;
@@ -7705,7 +7681,7 @@ export type TournamentsStageDisputeWindowOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/stages/:stageId/markets/:marketId/dispute` takes. */
-export interface TournamentsFileStageMarketDisputeInput {
+export interface TournamentsDisputesFileStageMarketDisputeInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7721,7 +7697,7 @@ export interface TournamentsFileStageMarketDisputeInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/stages/:stageId/markets/:marketId/dispute` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsFileStageMarketDisputeOutput = {
+export type TournamentsDisputesFileStageMarketDisputeOutput = {
   dispute: {
     id: string;
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
@@ -7752,7 +7728,7 @@ export type TournamentsFileStageMarketDisputeOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/claim-proof` takes. */
-export interface TournamentsClaimProofInput {
+export interface TournamentsPayoutsClaimProofInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7764,42 +7740,10 @@ export interface TournamentsClaimProofInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/claim-proof` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsClaimProofOutput = {
-  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
-  tournamentId: string;
-  kind: 'payout';
-  /** PrizeVault.claim’s kind argument */
-  kindIndex: 0;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  account: string;
-  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
-  amount: string;
-  proof: string[];
-  /** 0x-prefixed hex bytes */
-  root: string;
-  /** 0x-prefixed hex bytes */
-  poolId: string;
-  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-  vaultAddress: string;
-  /** Collateral: usdc (geo-gated) or credits (never gated) */
-  stakeAsset: 'usdc' | 'credits' | (string & {});
-  /** The root is on the vault: a claim can succeed */
-  published: boolean;
-  claimed: boolean;
-  /** Transaction hash (0x + 64 hex) */
-  claimTxHash: string | null;
-  /** PrizeVault.claim(poolId, 0, account, amount, proof); anyone may send it */
-  call: {
-    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
-    to: string;
-    /** 0x-prefixed hex bytes */
-    data: string;
-    description: string;
-  };
-};
+export type TournamentsPayoutsClaimProofOutput = ClaimProof;
 
 /** What `GET /api/tournaments/:tournamentId/payouts` takes. */
-export interface TournamentsPayoutsInput {
+export interface TournamentsPayoutsPayoutsInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7807,7 +7751,7 @@ export interface TournamentsPayoutsInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/payouts` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsPayoutsOutput = {
+export type TournamentsPayoutsPayoutsOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** projected: from the current standings, not final; built: the Merkle root exists; published: set on the vault */
@@ -7837,7 +7781,7 @@ export type TournamentsPayoutsOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/payout-status` takes. */
-export interface TournamentsPayoutStatusInput {
+export interface TournamentsPayoutsPayoutStatusInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7845,7 +7789,7 @@ export interface TournamentsPayoutStatusInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/payout-status` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsPayoutStatusOutput = {
+export type TournamentsPayoutsPayoutStatusOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** The payout table and its root are built */
@@ -7877,7 +7821,7 @@ export type TournamentsPayoutStatusOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/confirm-claim` takes. */
-export interface TournamentsConfirmClaimInput {
+export interface TournamentsPayoutsConfirmClaimInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7889,7 +7833,7 @@ export interface TournamentsConfirmClaimInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/confirm-claim` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsConfirmClaimOutput = {
+export type TournamentsPayoutsConfirmClaimOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
@@ -7904,7 +7848,7 @@ export type TournamentsConfirmClaimOutput = {
 };
 
 /** What `GET /api/tournaments/:tournamentId/cancel-request` takes. */
-export interface TournamentsCancelRequestInput {
+export interface TournamentsCancellationCancelRequestInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7916,7 +7860,7 @@ export interface TournamentsCancelRequestInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/cancel-request` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsCancelRequestOutput = {
+export type TournamentsCancellationCancelRequestOutput = {
   /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
   tournamentId: string;
   /** LIVE from creation until the final is decided (COMPLETED) or it is cancelled (CANCELED) */
@@ -7932,7 +7876,7 @@ export type TournamentsCancelRequestOutput = {
 };
 
 /** What `POST /api/tournaments/:tournamentId/cancel-request` takes. */
-export interface TournamentsRequestCancelInput {
+export interface TournamentsCancellationRequestCancelInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7944,10 +7888,10 @@ export interface TournamentsRequestCancelInput {
 }
 
 /** What `POST /api/tournaments/:tournamentId/cancel-request` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsRequestCancelOutput = TournamentCancelRequest;
+export type TournamentsCancellationRequestCancelOutput = TournamentCancelRequest;
 
 /** What `GET /api/tournaments/:tournamentId/refund-proof` takes. */
-export interface TournamentsRefundProofInput {
+export interface TournamentsCancellationRefundProofInput {
   params: {
     /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
     tournamentId: string;
@@ -7959,4 +7903,4 @@ export interface TournamentsRefundProofInput {
 }
 
 /** What `GET /api/tournaments/:tournamentId/refund-proof` answers on success, read leniently: enums also admit values added later. */
-export type TournamentsRefundProofOutput = TournamentRefundProof;
+export type TournamentsCancellationRefundProofOutput = ClaimProof;

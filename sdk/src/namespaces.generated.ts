@@ -374,99 +374,99 @@ import type {
   TournamentsAdminSetRefundRootOnchainOutput,
   TournamentsAdminProcessTimeoutsInput,
   TournamentsAdminProcessTimeoutsOutput,
-  TournamentsListInput,
-  TournamentsListOutput,
-  TournamentsCreateInput,
-  TournamentsCreateOutput,
-  TournamentsGlobalLeaderboardInput,
-  TournamentsGlobalLeaderboardOutput,
-  TournamentsPlatformLeaderboardAggregateOutput,
-  TournamentsBondRequirementInput,
-  TournamentsBondRequirementOutput,
-  TournamentsCreateFlowEligibilityInput,
-  TournamentsCreateFlowEligibilityOutput,
-  TournamentsCreatorEligibilityInput,
-  TournamentsCreatorEligibilityOutput,
-  TournamentsDepositBondInput,
-  TournamentsDepositBondOutput,
-  TournamentsWithdrawBondInput,
-  TournamentsWithdrawBondOutput,
-  TournamentsCreatorStatsInput,
-  TournamentsCreatorStatsOutput,
-  TournamentsUserStatsInput,
-  TournamentsUserStatsOutput,
-  TournamentsByWalletInput,
-  TournamentsByWalletOutput,
-  TournamentsGetInput,
-  TournamentsGetOutput,
-  TournamentsFormatInfoInput,
-  TournamentsFormatInfoOutput,
-  TournamentsEligibilityInput,
-  TournamentsEligibilityOutput,
-  TournamentsDepositInput,
-  TournamentsDepositOutput,
-  TournamentsEnterInput,
-  TournamentsEnterOutput,
-  TournamentsWithdrawInput,
-  TournamentsWithdrawOutput,
-  TournamentsMyStatusInput,
-  TournamentsMyStatusOutput,
-  TournamentsEstimatePayoutInput,
-  TournamentsEstimatePayoutOutput,
-  TournamentsPrizePoolInput,
-  TournamentsPrizePoolOutput,
-  TournamentsLeaderboardInput,
-  TournamentsLeaderboardOutput,
-  TournamentsBracketInput,
-  TournamentsBracketOutput,
-  TournamentsBracketStatusInput,
-  TournamentsBracketStatusOutput,
-  TournamentsDeletePickInput,
-  TournamentsDeletePickOutput,
-  TournamentsPicksInput,
-  TournamentsPicksOutput,
-  TournamentsCreatePickInput,
-  TournamentsCreatePickOutput,
-  TournamentsFixturesInput,
-  TournamentsFixturesOutput,
-  TournamentsOddsInput,
-  TournamentsOddsOutput,
-  TournamentsStandingsInput,
-  TournamentsStandingsOutput,
-  TournamentsGroupsInput,
-  TournamentsGroupsOutput,
-  TournamentsDisputeWindowsInput,
-  TournamentsDisputeWindowsOutput,
-  TournamentsDisputesInput,
-  TournamentsDisputesOutput,
-  TournamentsMarketDisputesInput,
-  TournamentsMarketDisputesOutput,
-  TournamentsMarketDisputeWindowInput,
-  TournamentsMarketDisputeWindowOutput,
-  TournamentsFileMarketDisputeInput,
-  TournamentsFileMarketDisputeOutput,
-  TournamentsStageDisputesInput,
-  TournamentsStageDisputesOutput,
-  TournamentsDisputeableMarketsInput,
-  TournamentsDisputeableMarketsOutput,
-  TournamentsStageDisputeWindowInput,
-  TournamentsStageDisputeWindowOutput,
-  TournamentsFileStageMarketDisputeInput,
-  TournamentsFileStageMarketDisputeOutput,
-  TournamentsClaimProofInput,
-  TournamentsClaimProofOutput,
-  TournamentsPayoutsInput,
-  TournamentsPayoutsOutput,
-  TournamentsPayoutStatusInput,
-  TournamentsPayoutStatusOutput,
-  TournamentsConfirmClaimInput,
-  TournamentsConfirmClaimOutput,
-  TournamentsCancelRequestInput,
-  TournamentsCancelRequestOutput,
-  TournamentsRequestCancelInput,
-  TournamentsRequestCancelOutput,
-  TournamentsRefundProofInput,
-  TournamentsRefundProofOutput,
+  TournamentsCatalogListInput,
+  TournamentsCatalogListOutput,
+  TournamentsCatalogCreateInput,
+  TournamentsCatalogCreateOutput,
+  TournamentsCatalogGlobalLeaderboardInput,
+  TournamentsCatalogGlobalLeaderboardOutput,
+  TournamentsCatalogPlatformLeaderboardAggregateOutput,
+  TournamentsCatalogBondRequirementInput,
+  TournamentsCatalogBondRequirementOutput,
+  TournamentsCatalogCreateFlowEligibilityInput,
+  TournamentsCatalogCreateFlowEligibilityOutput,
+  TournamentsCatalogCreatorEligibilityInput,
+  TournamentsCatalogCreatorEligibilityOutput,
+  TournamentsCatalogDepositBondInput,
+  TournamentsCatalogDepositBondOutput,
+  TournamentsCatalogWithdrawBondInput,
+  TournamentsCatalogWithdrawBondOutput,
+  TournamentsCatalogCreatorStatsInput,
+  TournamentsCatalogCreatorStatsOutput,
+  TournamentsCatalogUserStatsInput,
+  TournamentsCatalogUserStatsOutput,
+  TournamentsCatalogByWalletInput,
+  TournamentsCatalogByWalletOutput,
+  TournamentsPlayGetInput,
+  TournamentsPlayGetOutput,
+  TournamentsPlayFormatInfoInput,
+  TournamentsPlayFormatInfoOutput,
+  TournamentsPlayEligibilityInput,
+  TournamentsPlayEligibilityOutput,
+  TournamentsPlayDepositInput,
+  TournamentsPlayDepositOutput,
+  TournamentsPlayEnterInput,
+  TournamentsPlayEnterOutput,
+  TournamentsPlayWithdrawInput,
+  TournamentsPlayWithdrawOutput,
+  TournamentsPlayMyStatusInput,
+  TournamentsPlayMyStatusOutput,
+  TournamentsPlayEstimatePayoutInput,
+  TournamentsPlayEstimatePayoutOutput,
+  TournamentsPlayPrizePoolInput,
+  TournamentsPlayPrizePoolOutput,
+  TournamentsPlayLeaderboardInput,
+  TournamentsPlayLeaderboardOutput,
+  TournamentsPlayBracketInput,
+  TournamentsPlayBracketOutput,
+  TournamentsPlayBracketStatusInput,
+  TournamentsPlayBracketStatusOutput,
+  TournamentsPlayDeletePickInput,
+  TournamentsPlayDeletePickOutput,
+  TournamentsPlayPicksInput,
+  TournamentsPlayPicksOutput,
+  TournamentsPlayCreatePickInput,
+  TournamentsPlayCreatePickOutput,
+  TournamentsPlayFixturesInput,
+  TournamentsPlayFixturesOutput,
+  TournamentsPlayOddsInput,
+  TournamentsPlayOddsOutput,
+  TournamentsPlayStandingsInput,
+  TournamentsPlayStandingsOutput,
+  TournamentsPlayGroupsInput,
+  TournamentsPlayGroupsOutput,
+  TournamentsDisputesDisputeWindowsInput,
+  TournamentsDisputesDisputeWindowsOutput,
+  TournamentsDisputesDisputesInput,
+  TournamentsDisputesDisputesOutput,
+  TournamentsDisputesMarketDisputesInput,
+  TournamentsDisputesMarketDisputesOutput,
+  TournamentsDisputesMarketDisputeWindowInput,
+  TournamentsDisputesMarketDisputeWindowOutput,
+  TournamentsDisputesFileMarketDisputeInput,
+  TournamentsDisputesFileMarketDisputeOutput,
+  TournamentsDisputesStageDisputesInput,
+  TournamentsDisputesStageDisputesOutput,
+  TournamentsDisputesDisputeableMarketsInput,
+  TournamentsDisputesDisputeableMarketsOutput,
+  TournamentsDisputesStageDisputeWindowInput,
+  TournamentsDisputesStageDisputeWindowOutput,
+  TournamentsDisputesFileStageMarketDisputeInput,
+  TournamentsDisputesFileStageMarketDisputeOutput,
+  TournamentsPayoutsClaimProofInput,
+  TournamentsPayoutsClaimProofOutput,
+  TournamentsPayoutsPayoutsInput,
+  TournamentsPayoutsPayoutsOutput,
+  TournamentsPayoutsPayoutStatusInput,
+  TournamentsPayoutsPayoutStatusOutput,
+  TournamentsPayoutsConfirmClaimInput,
+  TournamentsPayoutsConfirmClaimOutput,
+  TournamentsCancellationCancelRequestInput,
+  TournamentsCancellationCancelRequestOutput,
+  TournamentsCancellationRequestCancelInput,
+  TournamentsCancellationRequestCancelOutput,
+  TournamentsCancellationRefundProofInput,
+  TournamentsCancellationRefundProofOutput,
 } from './api.generated.js';
 import type { Method, PaginatedMethod } from './core/types.js';
 
@@ -2187,10 +2187,42 @@ export interface TournamentsAuthNamespace {
  * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
  * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
  * a bearer token or a wallet credential; reads are public or personalised by a bearer token; admin
- * routes take an admin token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
- * The rules are in docs/tournaments.md.
+ * routes take an admin token. Entering is accepted, not final: poll `play.myStatus` until
+ * `hasEntry`. The rules are in docs/tournaments.md.
  */
 export interface TournamentsNamespace {
+  /**
+   * §4.17 tournaments-host administration (admin token): disputes, settlement, payout roots and
+   * automation; cancel requests, cancellation, discarding, refund roots and timeouts.
+   */
+  readonly admin: TournamentsAdminNamespace;
+  /**
+   * §4.17 tournaments: the catalogue, creation, creators' bonds and platform-wide aggregates.
+   */
+  readonly catalog: TournamentsCatalogNamespace;
+  /**
+   * §4.17 one tournament: detail, entry, play (stages, fixtures, picks), standings, bracket, prizes.
+   */
+  readonly play: TournamentsPlayNamespace;
+  /**
+   * §4.17 disputes of market results and their windows (docs/tournaments.md, "Disputes").
+   */
+  readonly disputes: TournamentsDisputesNamespace;
+  /**
+   * §4.17 the payout table, Merkle proofs and claims (docs/tournaments.md, "Payouts").
+   */
+  readonly payouts: TournamentsPayoutsNamespace;
+  /**
+   * §4.17 asking for a cancellation, and the refunds of a cancelled tournament (docs/tournaments.md).
+   */
+  readonly cancellation: TournamentsCancellationNamespace;
+}
+
+/**
+ * §4.17 tournaments-host administration (admin token): disputes, settlement, payout roots and
+ * automation; cancel requests, cancellation, discarding, refund roots and timeouts.
+ */
+export interface TournamentsAdminNamespace {
   /**
    * Build the payout table and its Merkle root from the final standings.
    *
@@ -2200,7 +2232,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminSetRoot: Method<TournamentsAdminSetRootInput, TournamentsAdminSetRootOutput>;
+  readonly setRoot: Method<TournamentsAdminSetRootInput, TournamentsAdminSetRootOutput>;
   /**
    * Set when the final window (after the final stage, before payouts) closes.
    *
@@ -2210,7 +2242,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminSetFinalDisputeWindow: Method<
+  readonly setFinalDisputeWindow: Method<
     TournamentsAdminSetFinalDisputeWindowInput,
     TournamentsAdminSetFinalDisputeWindowOutput
   >;
@@ -2223,7 +2255,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminSetPayoutRootOnchain: Method<
+  readonly setPayoutRootOnchain: Method<
     TournamentsAdminSetPayoutRootOnchainInput,
     TournamentsAdminSetPayoutRootOnchainOutput
   >;
@@ -2234,7 +2266,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/tournaments/:tournamentId/payout-root` on the tournaments host · auth: admin · spec §4.17
    */
-  readonly adminPayoutRoot: Method<TournamentsAdminPayoutRootInput, TournamentsAdminPayoutRootOutput>;
+  readonly payoutRoot: Method<TournamentsAdminPayoutRootInput, TournamentsAdminPayoutRootOutput>;
   /**
    * Settle a stage whatever blocks it, with an audit entry; its open disputes are rejected.
    *
@@ -2244,7 +2276,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminForceSettle: Method<TournamentsAdminForceSettleInput, TournamentsAdminForceSettleOutput>;
+  readonly forceSettle: Method<TournamentsAdminForceSettleInput, TournamentsAdminForceSettleOutput>;
   /**
    * Set when a stage’s dispute window (and every one of its markets’) closes.
    *
@@ -2254,7 +2286,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminSetStageDisputeWindow: Method<
+  readonly setStageDisputeWindow: Method<
     TournamentsAdminSetStageDisputeWindowInput,
     TournamentsAdminSetStageDisputeWindowOutput
   >;
@@ -2265,7 +2297,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/stages/:stageId/can-proceed` on the tournaments host · auth: admin · spec §4.17
    */
-  readonly adminCanProceed: Method<TournamentsAdminCanProceedInput, TournamentsAdminCanProceedOutput>;
+  readonly canProceed: Method<TournamentsAdminCanProceedInput, TournamentsAdminCanProceedOutput>;
   /**
    * Close every open dispute past its deadline (the result stands)
    *
@@ -2275,7 +2307,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminProcessExpired: Method<TournamentsAdminProcessExpiredInput, TournamentsAdminProcessExpiredOutput>;
+  readonly processExpired: Method<TournamentsAdminProcessExpiredInput, TournamentsAdminProcessExpiredOutput>;
   /**
    * Disputes by status across tournaments.
    *
@@ -2283,7 +2315,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/disputes/stats` on the tournaments host · auth: admin · spec §4.17
    */
-  readonly adminDisputeStats: Method<void, TournamentsAdminDisputeStatsOutput>;
+  readonly disputeStats: Method<void, TournamentsAdminDisputeStatsOutput>;
   /**
    * Disputes of one stage.
    *
@@ -2291,9 +2323,9 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/disputes/stage/:stageId` on the tournaments host · auth: admin · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminDisputesOfStage(…))` to walk the `disputes` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.admin.disputesOfStage(…))` to walk the `disputes` of every page.
    */
-  readonly adminDisputesOfStage: PaginatedMethod<
+  readonly disputesOfStage: PaginatedMethod<
     TournamentsAdminDisputesOfStageInput,
     TournamentsAdminDisputesOfStageOutput,
     TournamentsAdminDisputesOfStageOutput['disputes'][number]
@@ -2305,9 +2337,9 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/disputes/tournament/:tournamentId` on the tournaments host · auth: admin · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminDisputesOfTournament(…))` to walk the `disputes` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.admin.disputesOfTournament(…))` to walk the `disputes` of every page.
    */
-  readonly adminDisputesOfTournament: PaginatedMethod<
+  readonly disputesOfTournament: PaginatedMethod<
     TournamentsAdminDisputesOfTournamentInput,
     TournamentsAdminDisputesOfTournamentOutput,
     TournamentsAdminDisputesOfTournamentOutput['disputes'][number]
@@ -2321,7 +2353,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminResolveDispute: Method<TournamentsAdminResolveDisputeInput, TournamentsAdminResolveDisputeOutput>;
+  readonly resolveDispute: Method<TournamentsAdminResolveDisputeInput, TournamentsAdminResolveDisputeOutput>;
   /**
    * Disputes across tournaments (`status=OPEN` for the queue), oldest first.
    *
@@ -2329,9 +2361,9 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/disputes` on the tournaments host · auth: admin · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminDisputes(…))` to walk the `disputes` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.admin.disputes(…))` to walk the `disputes` of every page.
    */
-  readonly adminDisputes: PaginatedMethod<
+  readonly disputes: PaginatedMethod<
     TournamentsAdminDisputesInput,
     TournamentsAdminDisputesOutput,
     TournamentsAdminDisputesOutput['disputes'][number]
@@ -2345,7 +2377,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminAutomationRun: Method<TournamentsAdminAutomationRunInput, TournamentsAdminAutomationRunOutput>;
+  readonly automationRun: Method<TournamentsAdminAutomationRunInput, TournamentsAdminAutomationRunOutput>;
   /**
    * Settle every stage that can proceed.
    *
@@ -2355,7 +2387,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminAutomationSettleReady: Method<
+  readonly automationSettleReady: Method<
     TournamentsAdminAutomationSettleReadyInput,
     TournamentsAdminAutomationSettleReadyOutput
   >;
@@ -2366,15 +2398,15 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/admin/automation/status/:tournamentId` on the tournaments host · auth: admin · spec §4.17
    */
-  readonly adminAutomationStatus: Method<TournamentsAdminAutomationStatusInput, TournamentsAdminAutomationStatusOutput>;
+  readonly automationStatus: Method<TournamentsAdminAutomationStatusInput, TournamentsAdminAutomationStatusOutput>;
   /**
    * Cancel requests, newest first (filter by status and tournament)
    *
    * `GET /api/tournaments/admin/cancel-requests` on the tournaments host · auth: admin · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.adminCancelRequests(…))` to walk the `requests` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.admin.cancelRequests(…))` to walk the `requests` of every page.
    */
-  readonly adminCancelRequests: PaginatedMethod<
+  readonly cancelRequests: PaginatedMethod<
     TournamentsAdminCancelRequestsInput,
     TournamentsAdminCancelRequestsOutput,
     TournamentsAdminCancelRequestsOutput['requests'][number]
@@ -2388,7 +2420,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminRejectCancelRequest: Method<
+  readonly rejectCancelRequest: Method<
     TournamentsAdminRejectCancelRequestInput,
     TournamentsAdminRejectCancelRequestOutput
   >;
@@ -2401,7 +2433,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminCancel: Method<TournamentsAdminCancelInput, TournamentsAdminCancelOutput>;
+  readonly cancel: Method<TournamentsAdminCancelInput, TournamentsAdminCancelOutput>;
   /**
    * Hide a tournament nobody but its creator entered (cancelling it first when LIVE)
    *
@@ -2411,7 +2443,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminDiscard: Method<TournamentsAdminDiscardInput, TournamentsAdminDiscardOutput>;
+  readonly discard: Method<TournamentsAdminDiscardInput, TournamentsAdminDiscardOutput>;
   /**
    * Publish the refund root of a cancelled tournament on its prize vault.
    *
@@ -2421,7 +2453,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly adminSetRefundRootOnchain: Method<
+  readonly setRefundRootOnchain: Method<
     TournamentsAdminSetRefundRootOnchainInput,
     TournamentsAdminSetRefundRootOnchainOutput
   >;
@@ -2434,7 +2466,13 @@ export interface TournamentsNamespace {
    *
    * Sending it again has no second effect: the SDK retries it like a read.
    */
-  readonly adminProcessTimeouts: Method<TournamentsAdminProcessTimeoutsInput, TournamentsAdminProcessTimeoutsOutput>;
+  readonly processTimeouts: Method<TournamentsAdminProcessTimeoutsInput, TournamentsAdminProcessTimeoutsOutput>;
+}
+
+/**
+ * §4.17 tournaments: the catalogue, creation, creators' bonds and platform-wide aggregates.
+ */
+export interface TournamentsCatalogNamespace {
   /**
    * Tournaments, newest first, filtered by status, game type, sport or owner.
    *
@@ -2442,12 +2480,12 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.list(…))` to walk the `tournaments` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.catalog.list(…))` to walk the `tournaments` of every page.
    */
   readonly list: PaginatedMethod<
-    TournamentsListInput,
-    TournamentsListOutput,
-    TournamentsListOutput['tournaments'][number]
+    TournamentsCatalogListInput,
+    TournamentsCatalogListOutput,
+    TournamentsCatalogListOutput['tournaments'][number]
   >;
   /**
    * Create a paid tournament from a verified stage-1 vault deposit (creator bond required)
@@ -2458,31 +2496,31 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly create: Method<TournamentsCreateInput, TournamentsCreateOutput>;
+  readonly create: Method<TournamentsCatalogCreateInput, TournamentsCatalogCreateOutput>;
   /**
    * Players across all tournaments by wins, then points.
    *
    * `GET /api/tournaments/global-leaderboard` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.globalLeaderboard(…))` to walk the `leaderboard` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.catalog.globalLeaderboard(…))` to walk the `leaderboard` of every page.
    */
   readonly globalLeaderboard: PaginatedMethod<
-    TournamentsGlobalLeaderboardInput,
-    TournamentsGlobalLeaderboardOutput,
-    TournamentsGlobalLeaderboardOutput['leaderboard'][number]
+    TournamentsCatalogGlobalLeaderboardInput,
+    TournamentsCatalogGlobalLeaderboardOutput,
+    TournamentsCatalogGlobalLeaderboardOutput['leaderboard'][number]
   >;
   /**
    * Platform totals: tournaments by status, entries, players, creators, picks, prize pools by asset.
    *
    * `GET /api/tournaments/platform-leaderboard-aggregate` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly platformLeaderboardAggregate: Method<void, TournamentsPlatformLeaderboardAggregateOutput>;
+  readonly platformLeaderboardAggregate: Method<void, TournamentsCatalogPlatformLeaderboardAggregateOutput>;
   /**
    * The bond a creator must hold (amount, asset, vault), and a wallet’s bond.
    *
    * `GET /api/tournaments/creator/bond-requirement` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly bondRequirement: Method<TournamentsBondRequirementInput, TournamentsBondRequirementOutput>;
+  readonly bondRequirement: Method<TournamentsCatalogBondRequirementInput, TournamentsCatalogBondRequirementOutput>;
   /**
    * Whether a paid create would go through, checked before the creator spends anything.
    *
@@ -2490,13 +2528,19 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/creator/create-flow-eligibility` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly createFlowEligibility: Method<TournamentsCreateFlowEligibilityInput, TournamentsCreateFlowEligibilityOutput>;
+  readonly createFlowEligibility: Method<
+    TournamentsCatalogCreateFlowEligibilityInput,
+    TournamentsCatalogCreateFlowEligibilityOutput
+  >;
   /**
    * Whether a wallet may create tournaments now (bond posted)
    *
    * `GET /api/tournaments/creator/eligibility` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly creatorEligibility: Method<TournamentsCreatorEligibilityInput, TournamentsCreatorEligibilityOutput>;
+  readonly creatorEligibility: Method<
+    TournamentsCatalogCreatorEligibilityInput,
+    TournamentsCatalogCreatorEligibilityOutput
+  >;
   /**
    * Deposit (or record a deposit of) the creator bond into the vault.
    *
@@ -2506,7 +2550,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly depositBond: Method<TournamentsDepositBondInput, TournamentsDepositBondOutput>;
+  readonly depositBond: Method<TournamentsCatalogDepositBondInput, TournamentsCatalogDepositBondOutput>;
   /**
    * Withdraw the creator bond from the vault to the creator’s wallet.
    *
@@ -2516,43 +2560,49 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly withdrawBond: Method<TournamentsWithdrawBondInput, TournamentsWithdrawBondOutput>;
+  readonly withdrawBond: Method<TournamentsCatalogWithdrawBondInput, TournamentsCatalogWithdrawBondOutput>;
   /**
    * A creator’s tournaments, entries, prize pools and bond.
    *
    * `GET /api/tournaments/creator/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly creatorStats: Method<TournamentsCreatorStatsInput, TournamentsCreatorStatsOutput>;
+  readonly creatorStats: Method<TournamentsCatalogCreatorStatsInput, TournamentsCatalogCreatorStatsOutput>;
   /**
    * A player’s tournaments, wins, stages, picks and deposits.
    *
    * `GET /api/tournaments/user/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly userStats: Method<TournamentsUserStatsInput, TournamentsUserStatsOutput>;
+  readonly userStats: Method<TournamentsCatalogUserStatsInput, TournamentsCatalogUserStatsOutput>;
   /**
    * Tournaments a wallet created or entered, newest first.
    *
    * `GET /svc/tournaments/by-wallet/:address` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.byWallet(…))` to walk the `tournaments` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.catalog.byWallet(…))` to walk the `tournaments` of every page.
    */
   readonly byWallet: PaginatedMethod<
-    TournamentsByWalletInput,
-    TournamentsByWalletOutput,
-    TournamentsByWalletOutput['tournaments'][number]
+    TournamentsCatalogByWalletInput,
+    TournamentsCatalogByWalletOutput,
+    TournamentsCatalogByWalletOutput['tournaments'][number]
   >;
+}
+
+/**
+ * §4.17 one tournament: detail, entry, play (stages, fixtures, picks), standings, bracket, prizes.
+ */
+export interface TournamentsPlayNamespace {
   /**
    * A tournament with its stages and their fixtures.
    *
    * `GET /api/tournaments/:tournamentId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly get: Method<TournamentsGetInput, TournamentsGetOutput>;
+  readonly get: Method<TournamentsPlayGetInput, TournamentsPlayGetOutput>;
   /**
    * How this tournament is played: format, stages, chips, advancement, tie-breakers and payout table.
    *
    * `GET /api/tournaments/:tournamentId/format-info` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly formatInfo: Method<TournamentsFormatInfoInput, TournamentsFormatInfoOutput>;
+  readonly formatInfo: Method<TournamentsPlayFormatInfoInput, TournamentsPlayFormatInfoOutput>;
   /**
    * Whether a wallet can enter now, with every reason it cannot.
    *
@@ -2560,7 +2610,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/eligibility` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly eligibility: Method<TournamentsEligibilityInput, TournamentsEligibilityOutput>;
+  readonly eligibility: Method<TournamentsPlayEligibilityInput, TournamentsPlayEligibilityOutput>;
   /**
    * What to deposit where for a stage buy-in; with execute: true, the deposit itself.
    *
@@ -2570,7 +2620,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly deposit: Method<TournamentsDepositInput, TournamentsDepositOutput>;
+  readonly deposit: Method<TournamentsPlayDepositInput, TournamentsPlayDepositOutput>;
   /**
    * Enter with a verified vault deposit (or pay a later paid stage); idempotent per deposit.
    *
@@ -2580,7 +2630,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly enter: Method<TournamentsEnterInput, TournamentsEnterOutput>;
+  readonly enter: Method<TournamentsPlayEnterInput, TournamentsPlayEnterOutput>;
   /**
    * Leave before the first lock: the stage-1 buy-in is released back to your wallet.
    *
@@ -2590,7 +2640,7 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly withdraw: Method<TournamentsWithdrawInput, TournamentsWithdrawOutput>;
+  readonly withdraw: Method<TournamentsPlayWithdrawInput, TournamentsPlayWithdrawOutput>;
   /**
    * Your entry, stage, chips and elimination (`hasEntry` to poll after entering)
    *
@@ -2598,7 +2648,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/my-status` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly myStatus: Method<TournamentsMyStatusInput, TournamentsMyStatusOutput>;
+  readonly myStatus: Method<TournamentsPlayMyStatusInput, TournamentsPlayMyStatusOutput>;
   /**
    * Projected prize pool, payout table and the caller’s best and guaranteed amounts.
    *
@@ -2606,37 +2656,37 @@ export interface TournamentsNamespace {
    *
    * Sending it again has no second effect: the SDK retries it like a read.
    */
-  readonly estimatePayout: Method<TournamentsEstimatePayoutInput, TournamentsEstimatePayoutOutput>;
+  readonly estimatePayout: Method<TournamentsPlayEstimatePayoutInput, TournamentsPlayEstimatePayoutOutput>;
   /**
    * The pool: deposits by stage, fee, distributable amount, payout table and the vault balance.
    *
    * `GET /api/tournaments/:tournamentId/prize-pool` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly prizePool: Method<TournamentsPrizePoolInput, TournamentsPrizePoolOutput>;
+  readonly prizePool: Method<TournamentsPlayPrizePoolInput, TournamentsPlayPrizePoolOutput>;
   /**
    * Every entrant by finishing place: champion, stage reached, stack there, seed.
    *
    * `GET /api/tournaments/:tournamentId/leaderboard` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.leaderboard(…))` to walk the `leaderboard` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.play.leaderboard(…))` to walk the `leaderboard` of every page.
    */
   readonly leaderboard: PaginatedMethod<
-    TournamentsLeaderboardInput,
-    TournamentsLeaderboardOutput,
-    TournamentsLeaderboardOutput['leaderboard'][number]
+    TournamentsPlayLeaderboardInput,
+    TournamentsPlayLeaderboardOutput,
+    TournamentsPlayLeaderboardOutput['leaderboard'][number]
   >;
   /**
    * The knockout bracket, round by round (sides unknown until the stage before completes)
    *
    * `GET /api/tournaments/:tournamentId/bracket` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly bracket: Method<TournamentsBracketInput, TournamentsBracketOutput>;
+  readonly bracket: Method<TournamentsPlayBracketInput, TournamentsPlayBracketOutput>;
   /**
    * Progress through the bracket: rounds completed, current round, players remaining, champion.
    *
    * `GET /api/tournaments/:tournamentId/bracket/status` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly bracketStatus: Method<TournamentsBracketStatusInput, TournamentsBracketStatusOutput>;
+  readonly bracketStatus: Method<TournamentsPlayBracketStatusInput, TournamentsPlayBracketStatusOutput>;
   /**
    * Take back your pick before its fixture locks; its chips return.
    *
@@ -2646,18 +2696,18 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly deletePick: Method<TournamentsDeletePickInput, TournamentsDeletePickOutput>;
+  readonly deletePick: Method<TournamentsPlayDeletePickInput, TournamentsPlayDeletePickOutput>;
   /**
    * Picks of a stage: everyone’s on locked fixtures, your own always.
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/picks` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.picks(…))` to walk the `picks` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.play.picks(…))` to walk the `picks` of every page.
    */
   readonly picks: PaginatedMethod<
-    TournamentsPicksInput,
-    TournamentsPicksOutput,
-    TournamentsPicksOutput['picks'][number]
+    TournamentsPlayPicksInput,
+    TournamentsPlayPicksOutput,
+    TournamentsPlayPicksOutput['picks'][number]
   >;
   /**
    * Stake stage chips on a fixture’s outcome at the stage’s odds.
@@ -2668,37 +2718,43 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly createPick: Method<TournamentsCreatePickInput, TournamentsCreatePickOutput>;
+  readonly createPick: Method<TournamentsPlayCreatePickInput, TournamentsPlayCreatePickOutput>;
   /**
    * A stage’s fixtures with lock times, odds and results.
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/fixtures` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly fixtures: Method<TournamentsFixturesInput, TournamentsFixturesOutput>;
+  readonly fixtures: Method<TournamentsPlayFixturesInput, TournamentsPlayFixturesOutput>;
   /**
    * The odds picks of a stage are taken at, per fixture.
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/odds` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly odds: Method<TournamentsOddsInput, TournamentsOddsOutput>;
+  readonly odds: Method<TournamentsPlayOddsInput, TournamentsPlayOddsOutput>;
   /**
    * A stage’s standings by chip stack (final once every result is in)
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/standings` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.standings(…))` to walk the `standings` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.play.standings(…))` to walk the `standings` of every page.
    */
   readonly standings: PaginatedMethod<
-    TournamentsStandingsInput,
-    TournamentsStandingsOutput,
-    TournamentsStandingsOutput['standings'][number]
+    TournamentsPlayStandingsInput,
+    TournamentsPlayStandingsOutput,
+    TournamentsPlayStandingsOutput['standings'][number]
   >;
   /**
    * Group tables of the group stage, with the qualifying places (empty on knockout stages)
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/groups` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly groups: Method<TournamentsGroupsInput, TournamentsGroupsOutput>;
+  readonly groups: Method<TournamentsPlayGroupsInput, TournamentsPlayGroupsOutput>;
+}
+
+/**
+ * §4.17 disputes of market results and their windows (docs/tournaments.md, "Disputes").
+ */
+export interface TournamentsDisputesNamespace {
   /**
    * Every stage’s and market’s dispute window, and the final window before payouts.
    *
@@ -2706,7 +2762,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/dispute-windows` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly disputeWindows: Method<TournamentsDisputeWindowsInput, TournamentsDisputeWindowsOutput>;
+  readonly disputeWindows: Method<TournamentsDisputesDisputeWindowsInput, TournamentsDisputesDisputeWindowsOutput>;
   /**
    * Disputes filed in the tournament, oldest first.
    *
@@ -2714,12 +2770,12 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/disputes` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.disputes(…))` to walk the `disputes` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.disputes.disputes(…))` to walk the `disputes` of every page.
    */
   readonly disputes: PaginatedMethod<
-    TournamentsDisputesInput,
-    TournamentsDisputesOutput,
-    TournamentsDisputesOutput['disputes'][number]
+    TournamentsDisputesDisputesInput,
+    TournamentsDisputesDisputesOutput,
+    TournamentsDisputesDisputesOutput['disputes'][number]
   >;
   /**
    * Disputes of one market (fixture)
@@ -2728,12 +2784,12 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/markets/:marketId/disputes` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.marketDisputes(…))` to walk the `disputes` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.disputes.marketDisputes(…))` to walk the `disputes` of every page.
    */
   readonly marketDisputes: PaginatedMethod<
-    TournamentsMarketDisputesInput,
-    TournamentsMarketDisputesOutput,
-    TournamentsMarketDisputesOutput['disputes'][number]
+    TournamentsDisputesMarketDisputesInput,
+    TournamentsDisputesMarketDisputesOutput,
+    TournamentsDisputesMarketDisputesOutput['disputes'][number]
   >;
   /**
    * One market’s dispute window and whether it can be disputed now.
@@ -2742,7 +2798,10 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/markets/:marketId/dispute-window` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly marketDisputeWindow: Method<TournamentsMarketDisputeWindowInput, TournamentsMarketDisputeWindowOutput>;
+  readonly marketDisputeWindow: Method<
+    TournamentsDisputesMarketDisputeWindowInput,
+    TournamentsDisputesMarketDisputeWindowOutput
+  >;
   /**
    * Dispute a market’s recorded result (entrants, inside its window)
    *
@@ -2752,7 +2811,10 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly fileMarketDispute: Method<TournamentsFileMarketDisputeInput, TournamentsFileMarketDisputeOutput>;
+  readonly fileMarketDispute: Method<
+    TournamentsDisputesFileMarketDisputeInput,
+    TournamentsDisputesFileMarketDisputeOutput
+  >;
   /**
    * Disputes of the markets of one stage.
    *
@@ -2760,12 +2822,12 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/disputes` on the tournaments host · auth: optional-bearer · spec §4.17
    *
-   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.stageDisputes(…))` to walk the `disputes` of every page.
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.disputes.stageDisputes(…))` to walk the `disputes` of every page.
    */
   readonly stageDisputes: PaginatedMethod<
-    TournamentsStageDisputesInput,
-    TournamentsStageDisputesOutput,
-    TournamentsStageDisputesOutput['disputes'][number]
+    TournamentsDisputesStageDisputesInput,
+    TournamentsDisputesStageDisputesOutput,
+    TournamentsDisputesStageDisputesOutput['disputes'][number]
   >;
   /**
    * The markets of a stage that can be disputed now (a result in, the window open)
@@ -2774,7 +2836,10 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/disputeable-markets` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly disputeableMarkets: Method<TournamentsDisputeableMarketsInput, TournamentsDisputeableMarketsOutput>;
+  readonly disputeableMarkets: Method<
+    TournamentsDisputesDisputeableMarketsInput,
+    TournamentsDisputesDisputeableMarketsOutput
+  >;
   /**
    * A stage’s dispute window: from its first result until its markets’ windows close.
    *
@@ -2782,7 +2847,10 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/stages/:stageId/dispute-window` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly stageDisputeWindow: Method<TournamentsStageDisputeWindowInput, TournamentsStageDisputeWindowOutput>;
+  readonly stageDisputeWindow: Method<
+    TournamentsDisputesStageDisputeWindowInput,
+    TournamentsDisputesStageDisputeWindowOutput
+  >;
   /**
    * Dispute a market’s recorded result, naming its stage.
    *
@@ -2793,9 +2861,15 @@ export interface TournamentsNamespace {
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
   readonly fileStageMarketDispute: Method<
-    TournamentsFileStageMarketDisputeInput,
-    TournamentsFileStageMarketDisputeOutput
+    TournamentsDisputesFileStageMarketDisputeInput,
+    TournamentsDisputesFileStageMarketDisputeOutput
   >;
+}
+
+/**
+ * §4.17 the payout table, Merkle proofs and claims (docs/tournaments.md, "Payouts").
+ */
+export interface TournamentsPayoutsNamespace {
   /**
    * Your payout leaf: amount, Merkle proof and the PrizeVault.claim call.
    *
@@ -2803,7 +2877,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/claim-proof` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly claimProof: Method<TournamentsClaimProofInput, TournamentsClaimProofOutput>;
+  readonly claimProof: Method<TournamentsPayoutsClaimProofInput, TournamentsPayoutsClaimProofOutput>;
   /**
    * The payout table: built and final once the root exists, projected from the standings before.
    *
@@ -2811,7 +2885,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/payouts` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly payouts: Method<TournamentsPayoutsInput, TournamentsPayoutsOutput>;
+  readonly payouts: Method<TournamentsPayoutsPayoutsInput, TournamentsPayoutsPayoutsOutput>;
   /**
    * Whether the root is built and on chain, and which leaves are claimed.
    *
@@ -2819,7 +2893,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/payout-status` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly payoutStatus: Method<TournamentsPayoutStatusInput, TournamentsPayoutStatusOutput>;
+  readonly payoutStatus: Method<TournamentsPayoutsPayoutStatusInput, TournamentsPayoutsPayoutStatusOutput>;
   /**
    * Record your claim after verifying its transaction on chain.
    *
@@ -2829,7 +2903,13 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly confirmClaim: Method<TournamentsConfirmClaimInput, TournamentsConfirmClaimOutput>;
+  readonly confirmClaim: Method<TournamentsPayoutsConfirmClaimInput, TournamentsPayoutsConfirmClaimOutput>;
+}
+
+/**
+ * §4.17 asking for a cancellation, and the refunds of a cancelled tournament (docs/tournaments.md).
+ */
+export interface TournamentsCancellationNamespace {
   /**
    * A wallet’s cancel request for this tournament, and how many are open.
    *
@@ -2837,7 +2917,7 @@ export interface TournamentsNamespace {
    *
    * `GET /api/tournaments/:tournamentId/cancel-request` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly cancelRequest: Method<TournamentsCancelRequestInput, TournamentsCancelRequestOutput>;
+  readonly cancelRequest: Method<TournamentsCancellationCancelRequestInput, TournamentsCancellationCancelRequestOutput>;
   /**
    * Ask the admins to cancel a LIVE tournament (its creator or an entrant)
    *
@@ -2847,15 +2927,15 @@ export interface TournamentsNamespace {
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
    */
-  readonly requestCancel: Method<TournamentsRequestCancelInput, TournamentsRequestCancelOutput>;
+  readonly requestCancel: Method<TournamentsCancellationRequestCancelInput, TournamentsCancellationRequestCancelOutput>;
   /**
    * A wallet’s refund of a cancelled tournament with its Merkle proof and the claim call.
    *
-   * The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Claim on chain with PrizeVault.claim(poolId, 1, wallet, amount, proof) once `published`. INVALID_STATE (409) unless the tournament is cancelled; NOT_FOUND (404) when the wallet has nothing to get back.
+   * The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Send `call` (PrizeVault.claim(poolId, 1, account, amount, proof)) once `published`; anyone may send it. INVALID_STATE (409) unless the tournament is cancelled; NOT_FOUND (404) when the wallet has nothing to get back.
    *
    * `GET /api/tournaments/:tournamentId/refund-proof` on the tournaments host · auth: optional-bearer · spec §4.17
    */
-  readonly refundProof: Method<TournamentsRefundProofInput, TournamentsRefundProofOutput>;
+  readonly refundProof: Method<TournamentsCancellationRefundProofInput, TournamentsCancellationRefundProofOutput>;
 }
 
 /** The namespaces of `DuelkitClient`, one per contract router; the client binds them at construction. */
@@ -2976,8 +3056,8 @@ export abstract class DuelkitNamespaces {
    * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
    * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
    * a bearer token or a wallet credential; reads are public or personalised by a bearer token; admin
-   * routes take an admin token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
-   * The rules are in docs/tournaments.md.
+   * routes take an admin token. Entering is accepted, not final: poll `play.myStatus` until
+   * `hasEntry`. The rules are in docs/tournaments.md.
    */
   declare readonly tournaments: TournamentsNamespace;
 }

@@ -66,6 +66,12 @@ export const CollateralStackSchema = z
   .describe('Collateral: usdc (geo-gated) or credits (never gated)');
 export type CollateralStack = z.infer<typeof CollateralStackSchema>;
 
+/** 32 bytes as 0x-prefixed hex: a Solidity `bytes32` (a pool id, a Merkle root or proof node). */
+export const Bytes32Schema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex')
+  .describe('bytes32 (0x + 64 hex)');
+
 /** 0x-prefixed hex bytes of any length. */
 export const HexSchema = z
   .string()

@@ -1,3 +1,4 @@
+import { ClaimProofSchema } from '../common/claim-proof.js';
 import { c } from '../common/contract.js';
 import { meta } from '../common/route-meta.js';
 import {
@@ -14,7 +15,6 @@ import {
   PackListResponseSchema,
   PackPriceHistoryQuerySchema,
   PackPriceHistorySchema,
-  PackProofSchema,
   PackSchema,
   PicksEstimateResponseSchema,
   PicksRequestSchema,
@@ -122,7 +122,7 @@ export const packsContract = c.router({
     path: `${base}/:packId/payout-proof`,
     pathParams: PackIdParamsSchema,
     query: ProofQuerySchema,
-    responses: { 200: PackProofSchema },
+    responses: { 200: ClaimProofSchema },
     summary: 'A winner’s payout leaf and Merkle proof, ready for PrizeVault.claim',
     description: proofDescription('payout'),
     metadata: meta(tag, '4.13', 'optional-bearer'),
@@ -142,7 +142,7 @@ export const packsContract = c.router({
     path: `${base}/:packId/refund-proof`,
     pathParams: PackIdParamsSchema,
     query: ProofQuerySchema,
-    responses: { 200: PackProofSchema },
+    responses: { 200: ClaimProofSchema },
     summary: 'An entrant’s refund leaf of a cancelled pack and its Merkle proof',
     description: proofDescription('refund'),
     metadata: meta(tag, '4.13', 'optional-bearer'),

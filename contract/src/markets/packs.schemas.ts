@@ -287,24 +287,6 @@ export const ProofQuerySchema = z
   })
   .strict();
 
-export const PackProofSchema = z
-  .object({
-    packId: z.string().uuid(),
-    kind: DistributionKindSchema,
-    kindIndex: z.number().int().min(0).max(1).describe('The vault’s kind argument: 0 payout, 1 refund'),
-    account: AddressSchema.describe('The vault pays this account, whoever submits the claim'),
-    amount: AmountSchema,
-    proof: z.array(HexSchema).describe('bytes32[] for PrizeVault.claim'),
-    root: HexSchema,
-    poolId: HexSchema,
-    vaultAddress: AddressSchema,
-    collateralStack: CollateralStackSchema,
-    published: z.boolean().describe('Whether the root is set on the vault: a claim succeeds only once it is'),
-    claimed: z.boolean(),
-    claimTxHash: TxHashSchema.nullable(),
-  })
-  .strict();
-
 export const DistributionSummarySchema = z
   .object({
     packId: z.string().uuid(),

@@ -1,10 +1,10 @@
+import { ClaimProofSchema } from '../common/claim-proof.js';
 import { c } from '../common/contract.js';
 import { meta } from '../common/route-meta.js';
 import { commonResponses } from '../common/responses.js';
 import { TournamentParamsSchema } from './tournaments-io.schemas.js';
 import {
   ClaimProofQuerySchema,
-  ClaimProofSchema,
   ConfirmClaimRequestSchema,
   ConfirmClaimResponseSchema,
   PayoutStatusSchema,

@@ -28,7 +28,7 @@ const adminWrite = meta(tag, '4.17', 'admin', { idempotent: true });
  */
 export const tournamentsAdminCancelContract = c.router(
   {
-    adminCancelRequests: {
+    cancelRequests: {
       method: 'GET',
       path: `${base}/cancel-requests`,
       query: CancelRequestListQuerySchema,
@@ -36,7 +36,7 @@ export const tournamentsAdminCancelContract = c.router(
       summary: 'Cancel requests, newest first (filter by status and tournament)',
       metadata: admin,
     },
-    adminRejectCancelRequest: {
+    rejectCancelRequest: {
       method: 'PATCH',
       path: `${base}/cancel-requests/:requestId/reject`,
       pathParams: CancelRequestParamsSchema,
@@ -47,7 +47,7 @@ export const tournamentsAdminCancelContract = c.router(
         'NOT_FOUND (404) for an unknown request; INVALID_STATE (409) when it is not open any more (rejected, or granted by a cancellation). The requester may then ask again.',
       metadata: adminWrite,
     },
-    adminCancel: {
+    cancel: {
       method: 'POST',
       path: `${base}/tournaments/:tournamentId/cancel`,
       pathParams: TournamentParamsSchema,
@@ -59,7 +59,7 @@ export const tournamentsAdminCancelContract = c.router(
         'Cancelling a cancelled tournament changes nothing and answers `alreadyCancelled: true`. INVALID_STATE (409) for a COMPLETED tournament.',
       metadata: adminWrite,
     },
-    adminDiscard: {
+    discard: {
       method: 'POST',
       path: `${base}/tournaments/:tournamentId/discard`,
       pathParams: TournamentParamsSchema,
@@ -71,7 +71,7 @@ export const tournamentsAdminCancelContract = c.router(
         'A LIVE tournament is cancelled first, so the creator’s buy-in is refundable. A discarded tournament leaves every list; its detail and refund proof stay reachable by id. A repeat answers `alreadyDiscarded: true`.',
       metadata: adminWrite,
     },
-    adminSetRefundRootOnchain: {
+    setRefundRootOnchain: {
       method: 'POST',
       path: `${base}/tournaments/:tournamentId/set-refund-root-onchain`,
       pathParams: TournamentParamsSchema,
@@ -83,7 +83,7 @@ export const tournamentsAdminCancelContract = c.router(
         'INVALID_STATE (409) unless the tournament is cancelled with something to refund.',
       metadata: adminWrite,
     },
-    adminProcessTimeouts: {
+    processTimeouts: {
       method: 'POST',
       path: `${base}/automation/process-timeouts`,
       body: z.object({}).strict().optional(),

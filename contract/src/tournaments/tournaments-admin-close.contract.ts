@@ -38,7 +38,7 @@ const write = meta(tag, '4.17', 'admin', { idempotent: true });
  */
 export const tournamentsAdminCloseContract = c.router(
   {
-    adminSetRoot: {
+    setRoot: {
       method: 'POST',
       path: `${admin}/tournaments/:tournamentId/set-root`,
       pathParams: TournamentParamsSchema,
@@ -50,7 +50,7 @@ export const tournamentsAdminCloseContract = c.router(
         'PAYOUT_NOT_READY (409, `details.reasons`) unless the tournament is COMPLETED, every stage settled, the final window closed and no dispute open.',
       metadata: write,
     },
-    adminSetFinalDisputeWindow: {
+    setFinalDisputeWindow: {
       method: 'POST',
       path: `${admin}/tournaments/:tournamentId/final-dispute-window/set`,
       pathParams: TournamentParamsSchema,
@@ -60,7 +60,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'INVALID_STATE (409) once the payout root is built or for a cancelled tournament.',
       metadata: write,
     },
-    adminSetPayoutRootOnchain: {
+    setPayoutRootOnchain: {
       method: 'POST',
       path: `${admin}/tournaments/:tournamentId/set-payout-root-onchain`,
       pathParams: TournamentParamsSchema,
@@ -71,7 +71,7 @@ export const tournamentsAdminCloseContract = c.router(
         'One chain write per tournament, ever (stable keys): a repeat answers the same transactions. PAYOUT_NOT_READY (409) before set-root.',
       metadata: write,
     },
-    adminPayoutRoot: {
+    payoutRoot: {
       method: 'GET',
       path: `${admin}/tournaments/:tournamentId/payout-root`,
       pathParams: TournamentParamsSchema,
@@ -81,7 +81,7 @@ export const tournamentsAdminCloseContract = c.router(
         'Admin token. `ready` with the reasons it is not (NOT_COMPLETED, STAGES_UNSETTLED, FINAL_WINDOW_OPEN, DISPUTES_PENDING). 404 for an unknown tournament.',
       metadata: read,
     },
-    adminForceSettle: {
+    forceSettle: {
       method: 'POST',
       path: `${admin}/stages/:stageId/force-settle`,
       pathParams: AdminStageParamsSchema,
@@ -91,7 +91,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'INVALID_STATE (409) for a settled stage or a cancelled tournament; 404 for an unknown stage.',
       metadata: write,
     },
-    adminSetStageDisputeWindow: {
+    setStageDisputeWindow: {
       method: 'POST',
       path: `${admin}/stages/:stageId/dispute-window/set`,
       pathParams: AdminStageParamsSchema,
@@ -101,7 +101,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'INVALID_STATE (409) for a settled stage or a cancelled tournament.',
       metadata: write,
     },
-    adminCanProceed: {
+    canProceed: {
       method: 'GET',
       path: `${admin}/stages/:stageId/can-proceed`,
       pathParams: AdminStageParamsSchema,
@@ -111,7 +111,7 @@ export const tournamentsAdminCloseContract = c.router(
         'Admin token. Reasons: TOURNAMENT_CANCELED, PREVIOUS_STAGE_UNSETTLED, MARKETS_UNRESOLVED (with their ids), DISPUTE_WINDOW_OPEN, DISPUTES_PENDING (with their ids). 404 for an unknown stage.',
       metadata: read,
     },
-    adminProcessExpired: {
+    processExpired: {
       method: 'POST',
       path: `${admin}/disputes/process-expired`,
       body: CloseEmptyBodySchema,
@@ -120,7 +120,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'Admin token. Also run by the automation; a second call changes nothing.',
       metadata: write,
     },
-    adminDisputeStats: {
+    disputeStats: {
       method: 'GET',
       path: `${admin}/disputes/stats`,
       responses: { 200: DisputeStatsSchema },
@@ -128,7 +128,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'Admin token.',
       metadata: read,
     },
-    adminDisputesOfStage: {
+    disputesOfStage: {
       method: 'GET',
       path: `${admin}/disputes/stage/:stageId`,
       pathParams: AdminStageParamsSchema,
@@ -138,7 +138,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'Admin token; paged, optionally by status. 404 for an unknown stage.',
       metadata: read,
     },
-    adminDisputesOfTournament: {
+    disputesOfTournament: {
       method: 'GET',
       path: `${admin}/disputes/tournament/:tournamentId`,
       pathParams: TournamentParamsSchema,
@@ -148,7 +148,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'Admin token; paged, optionally by status. 404 for an unknown tournament.',
       metadata: read,
     },
-    adminResolveDispute: {
+    resolveDispute: {
       method: 'POST',
       path: `${admin}/disputes/:disputeId/resolve`,
       pathParams: DisputeParamsSchema,
@@ -159,7 +159,7 @@ export const tournamentsAdminCloseContract = c.router(
         'DISPUTE_CLOSED (409) for a dispute that is no longer open; VALIDATION_FAILED when upholding without a result (none proposed either).',
       metadata: write,
     },
-    adminDisputes: {
+    disputes: {
       method: 'GET',
       path: `${admin}/disputes`,
       query: AdminDisputesQuerySchema,
@@ -168,7 +168,7 @@ export const tournamentsAdminCloseContract = c.router(
       description: 'Admin token; paged, optionally by status.',
       metadata: read,
     },
-    adminAutomationRun: {
+    automationRun: {
       method: 'POST',
       path: `${admin}/automation/run`,
       body: CloseEmptyBodySchema,
@@ -178,7 +178,7 @@ export const tournamentsAdminCloseContract = c.router(
         'Each step is idempotent: a second run right after changes nothing. Safe from several instances at once.',
       metadata: write,
     },
-    adminAutomationSettleReady: {
+    automationSettleReady: {
       method: 'POST',
       path: `${admin}/automation/settle-ready`,
       body: CloseEmptyBodySchema,
@@ -188,7 +188,7 @@ export const tournamentsAdminCloseContract = c.router(
         'Admin token. Settles, in order, each stage whose markets all have a settled result, whose window closed and without an open dispute; also run by the automation. A second call changes nothing.',
       metadata: write,
     },
-    adminAutomationStatus: {
+    automationStatus: {
       method: 'GET',
       path: `${admin}/automation/status/:tournamentId`,
       pathParams: TournamentParamsSchema,

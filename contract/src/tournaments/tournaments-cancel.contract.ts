@@ -1,3 +1,4 @@
+import { ClaimProofSchema } from '../common/claim-proof.js';
 import { c } from '../common/contract.js';
 import { meta } from '../common/route-meta.js';
 import { commonResponses } from '../common/responses.js';
@@ -7,7 +8,6 @@ import {
   CancelRequestStateSchema,
   CreateCancelRequestBodySchema,
   RefundProofQuerySchema,
-  RefundProofSchema,
 } from './tournaments-cancel.schemas.js';
 
 const tag = 'Tournaments';
@@ -45,10 +45,10 @@ export const tournamentsCancelContract = c.router(
       path: `${base}/refund-proof`,
       pathParams: TournamentParamsSchema,
       query: RefundProofQuerySchema,
-      responses: { 200: RefundProofSchema },
+      responses: { 200: ClaimProofSchema },
       summary: 'A wallet’s refund of a cancelled tournament with its Merkle proof and the claim call',
       description:
-        'The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Claim on chain with PrizeVault.claim(poolId, 1, wallet, amount, proof) once `published`. ' +
+        'The wallet is `wallet`, or the bearer token’s managed wallet (UNAUTHENTICATED without either). Send `call` (PrizeVault.claim(poolId, 1, account, amount, proof)) once `published`; anyone may send it. ' +
         'INVALID_STATE (409) unless the tournament is cancelled; NOT_FOUND (404) when the wallet has nothing to get back.',
       metadata: meta(tag, '4.17', 'optional-bearer'),
     },

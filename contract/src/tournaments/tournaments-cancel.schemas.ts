@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import {
-  AddressSchema,
-  AmountSchema,
-  CollateralStackSchema,
-  HexSchema,
-  TimestampSchema,
-} from '../common/primitives.js';
+import { AddressSchema, AmountSchema, HexSchema, TimestampSchema } from '../common/primitives.js';
 import { limit, offset } from './tournaments-io.schemas.js';
-import { ContractCallSchema, TournamentIdSchema, TournamentStatusSchema } from './tournaments.schemas.js';
+import { TournamentIdSchema, TournamentStatusSchema } from './tournaments.schemas.js';
 
 const Reason = z.string().trim().min(3).max(500);
 
@@ -125,24 +119,6 @@ export const SetRefundRootResultSchema = z
 
 export const RefundProofQuerySchema = z
   .object({ wallet: AddressSchema.optional().describe('Default: the bearer token’s managed wallet') })
-  .strict();
-
-export const RefundProofSchema = z
-  .object({
-    tournamentId: TournamentIdSchema,
-    kind: z.literal('refund'),
-    kindIndex: z.literal(1),
-    wallet: AddressSchema,
-    amount: AmountSchema.describe('What the wallet gets back, base units'),
-    proof: z.array(HexSchema).describe('Merkle proof of the leaf (poolId, wallet, amount)'),
-    root: HexSchema,
-    poolId: HexSchema,
-    vaultAddress: AddressSchema,
-    stakeAsset: CollateralStackSchema,
-    published: z.boolean().describe('Whether the root is on the vault yet; a claim before that reverts'),
-    claimed: z.boolean().describe('Whether the vault has paid this leaf'),
-    claimCall: ContractCallSchema.describe('PrizeVault.claim(poolId, 1, wallet, amount, proof); anyone may send it'),
-  })
   .strict();
 
 export const CancelledForMinimumSchema = z

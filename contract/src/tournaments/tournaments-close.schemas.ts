@@ -8,7 +8,7 @@ import {
   TxHashSchema,
 } from '../common/primitives.js';
 import { limit, offset } from './tournaments-io.schemas.js';
-import { ContractCallSchema, ReasonSchema, TournamentIdSchema, TournamentStatusSchema } from './tournaments.schemas.js';
+import { ReasonSchema, TournamentIdSchema, TournamentStatusSchema } from './tournaments.schemas.js';
 
 /*
  * Closing a tournament: dispute windows and disputes, stage settlement, the payout table and its
@@ -329,25 +329,6 @@ export const PayoutStatusSchema = z
 
 export const ClaimProofQuerySchema = z
   .object({ wallet: AddressSchema.optional().describe('Without a bearer token: whose leaf') })
-  .strict();
-
-export const ClaimProofSchema = z
-  .object({
-    tournamentId: TournamentIdSchema,
-    kind: z.literal('payout'),
-    kindIndex: z.literal(0).describe('PrizeVault.claim’s kind argument'),
-    account: AddressSchema,
-    amount: AmountSchema,
-    proof: z.array(HexSchema),
-    root: HexSchema,
-    poolId: HexSchema,
-    vaultAddress: AddressSchema,
-    stakeAsset: CollateralStackSchema,
-    published: z.boolean().describe('The root is on the vault: a claim can succeed'),
-    claimed: z.boolean(),
-    claimTxHash: TxHashSchema.nullable(),
-    call: ContractCallSchema.describe('PrizeVault.claim(poolId, 0, account, amount, proof); anyone may send it'),
-  })
   .strict();
 
 export const ConfirmClaimRequestSchema = z.object({ txHash: TxHashSchema }).strict();

@@ -8,20 +8,30 @@ import { tournamentDisputesContract } from './tournament-disputes.contract.js';
 import { tournamentPayoutsContract } from './tournament-payouts.contract.js';
 
 /**
+ * §4.17 tournaments-host administration (admin token): disputes, settlement, payout roots and
+ * automation; cancel requests, cancellation, discarding, refund roots and timeouts.
+ */
+export const tournamentsAdminContract = c.router({
+  ...tournamentsAdminCloseContract,
+  ...tournamentsAdminCancelContract,
+});
+
+/**
  * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
  * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
  * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
  * a bearer token or a wallet credential; reads are public or personalised by a bearer token; admin
- * routes take an admin token. Entering is accepted, not final: poll `myStatus` until `hasEntry`.
- * The rules are in docs/tournaments.md.
+ * routes take an admin token. Entering is accepted, not final: poll `play.myStatus` until
+ * `hasEntry`. The rules are in docs/tournaments.md.
  */
+// One sub-router per resource, each a namespace of the SDK (`client.tournaments.play`, …).
 export const tournamentsRouterContract = c.router({
   // First: the literal `admin` segment must never be read as a tournament id.
-  ...tournamentsAdminCloseContract,
-  ...tournamentsAdminCancelContract,
-  ...tournamentsCatalogContract,
-  ...tournamentsPlayContract,
-  ...tournamentDisputesContract,
-  ...tournamentPayoutsContract,
-  ...tournamentsCancelContract,
+  admin: tournamentsAdminContract,
+  // Then the catalogue's literal paths, before the `/:tournamentId` routes.
+  catalog: tournamentsCatalogContract,
+  play: tournamentsPlayContract,
+  disputes: tournamentDisputesContract,
+  payouts: tournamentPayoutsContract,
+  cancellation: tournamentsCancelContract,
 });

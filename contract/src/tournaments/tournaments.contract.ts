@@ -33,10 +33,8 @@ const base = '/api/tournaments';
 const read = meta(tag, '4.17', 'optional-bearer');
 const write = meta(tag, '4.17', 'jwt-or-wallet', { idempotent: true });
 
-/**
- * §4.17 tournaments: the catalogue, creation, creators' bonds and platform-wide aggregates. Every
- * literal path is declared before the `/:tournamentId` routes of tournaments-play.contract.ts.
- */
+/** §4.17 tournaments: the catalogue, creation, creators' bonds and platform-wide aggregates. */
+// Every literal path is declared before the `/:tournamentId` routes of tournaments-play.contract.ts.
 export const tournamentsCatalogContract = c.router(
   {
     list: {

@@ -251,11 +251,4 @@ export const ReasonSchema = z
   })
   .strict();
 
-export const ContractCallSchema = z
-  .object({
-    to: AddressSchema,
-    data: HexSchema,
-    description: z.string(),
-  })
-  .strict()
-  .describe('A transaction a self-custody wallet sends itself');
+export { ContractCallSchema } from '../common/claim-proof.js';

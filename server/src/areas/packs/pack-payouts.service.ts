@@ -1,6 +1,8 @@
+import type { ClaimProof } from '@duelkit/contract';
 import { getAddress, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort, VaultDistributionKind } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
+import { claimProofOf } from '../../platform/merkle/claim-proof.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { MerkleDistributionRow } from '../../platform/merkle/distribution.entity.js';
 import type { PackLifecycleService } from './pack-lifecycle.service.js';
@@ -8,9 +10,7 @@ import type { PackClaimRunRepository } from './pack-claim-run.repository.js';
 import type { PackView } from './pack.repository.js';
 import type { PackService } from './pack.service.js';
 import { toRunDto } from './pack-claim-relayer.js';
-import type { ClaimStatusDto, DistributionSummaryDto, PackProofDto, SubmitRootDto } from './pack.types.js';
-
-const KIND_INDEX: Record<VaultDistributionKind, 0 | 1> = { payout: 0, refund: 1 };
+import type { ClaimStatusDto, DistributionSummaryDto, SubmitRootDto } from './pack.types.js';
 
 /**
  * Payout and refund tables of packs on the prize vault: roots published by the admin, proofs and
@@ -27,7 +27,7 @@ export class PackPayoutService {
   ) {}
 
   /** The leaf of `account` with everything PrizeVault.claim needs. */
-  async proof(packId: string, kind: VaultDistributionKind, account: string | undefined): Promise<PackProofDto> {
+  async proof(packId: string, kind: VaultDistributionKind, account: string | undefined): Promise<ClaimProof> {
     const pack = await this.packs.require(packId);
     const who = requireAccount(account);
     const d = await this.book.find(pack.poolId as Hex, kind);
@@ -41,21 +41,7 @@ export class PackPayoutService {
     const claimed =
       leaf.claimed ||
       (leaf.published && (await this.vault.isClaimed(pack.collateral, leaf.poolId, kind, leaf.account)));
-    return {
-      packId: pack.id,
-      kind,
-      kindIndex: KIND_INDEX[kind],
-      account: leaf.account,
-      amount: leaf.amount.toString(),
-      proof: [...leaf.proof],
-      root: leaf.root,
-      poolId: leaf.poolId,
-      vaultAddress: this.packs.vaultOf(pack),
-      collateralStack: pack.collateral,
-      published: leaf.published,
-      claimed,
-      claimTxHash: leaf.claimTxHash ?? null,
-    };
+    return claimProofOf(leaf, { address: this.packs.vaultOf(pack), collateral: pack.collateral }, claimed);
   }
 
   async summary(

@@ -22,7 +22,6 @@ export type MyPackDto = ServerInferResponseBody<Routes['me'], 200>;
 export type LeaderboardDto = ServerInferResponseBody<Routes['leaderboard'], 200>;
 export type StandingDto = LeaderboardDto['data'][number];
 export type PackPriceHistoryDto = ServerInferResponseBody<Routes['priceHistory'], 200>;
-export type PackProofDto = ServerInferResponseBody<Routes['payoutProof'], 200>;
 export type DistributionSummaryDto = ServerInferResponseBody<Routes['payoutSummary'], 200>;
 export type SettlementDto = ServerInferResponseBody<Admin['settle'], 200>;
 export type ResolveMarketDto = ServerInferResponseBody<Admin['resolveMarket'], 200>;

@@ -1,8 +1,8 @@
-import { encodeFunctionData, getAddress, type Address, type Hash, type Hex } from 'viem';
-import { PrizeVaultAbi } from '../../adapters/chain/artifacts/PrizeVault.js';
+import { getAddress, type Address, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { Clock } from '../../platform/clock.js';
 import { DomainError } from '../../errors.js';
+import { claimProofOf } from '../../platform/merkle/claim-proof.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { MerkleDistributionRow } from '../../platform/merkle/distribution.entity.js';
 import type { AdminActor } from './tournament-disputes.service.js';
@@ -308,31 +308,7 @@ export class PayoutService {
     }
     const claimed =
       leaf.claimed || (leaf.published && (await this.vault.isClaimed(t.stakeAsset, poolId, 'payout', leaf.account)));
-    const vaultAddress = this.vault.address(t.stakeAsset);
-    return {
-      tournamentId: t.id,
-      kind: 'payout' as const,
-      kindIndex: 0 as const,
-      account: leaf.account,
-      amount: leaf.amount.toString(),
-      proof: [...leaf.proof],
-      root: leaf.root,
-      poolId: leaf.poolId,
-      vaultAddress,
-      stakeAsset: t.stakeAsset,
-      published: leaf.published,
-      claimed,
-      claimTxHash: leaf.claimTxHash,
-      call: {
-        to: vaultAddress,
-        data: encodeFunctionData({
-          abi: PrizeVaultAbi,
-          functionName: 'claim',
-          args: [leaf.poolId, 0, leaf.account, leaf.amount, [...leaf.proof]],
-        }),
-        description: `PrizeVault.claim of ${leaf.amount} for ${leaf.account}`,
-      },
-    };
+    return claimProofOf(leaf, { address: this.vault.address(t.stakeAsset), collateral: t.stakeAsset }, claimed);
   }
 
   /** Records a claim after finding its Claimed event in the transaction's receipt. */

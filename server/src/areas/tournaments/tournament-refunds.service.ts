@@ -1,7 +1,7 @@
-import { encodeFunctionData, getAddress, type Address, type Hash, type Hex } from 'viem';
-import { PrizeVaultAbi } from '../../adapters/chain/artifacts/PrizeVault.js';
+import { getAddress, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
+import { claimProofOf } from '../../platform/merkle/claim-proof.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { MerkleDistributionRow } from '../../platform/merkle/distribution.entity.js';
 import type { TournamentDb } from './tournament.repository.js';
@@ -110,29 +110,6 @@ export class RefundService {
     const claimed =
       leaf.claimed ||
       (leaf.published && (await this.vault.isClaimed(t.stakeAsset, leaf.poolId, 'refund', leaf.account)));
-    const vault: Address = this.vault.address(t.stakeAsset);
-    return {
-      tournamentId: t.id,
-      kind: 'refund' as const,
-      kindIndex: REFUND as 1,
-      wallet: leaf.account,
-      amount: leaf.amount.toString(),
-      proof: [...leaf.proof],
-      root: leaf.root,
-      poolId: leaf.poolId,
-      vaultAddress: vault,
-      stakeAsset: t.stakeAsset,
-      published: leaf.published,
-      claimed,
-      claimCall: {
-        to: vault,
-        data: encodeFunctionData({
-          abi: PrizeVaultAbi,
-          functionName: 'claim',
-          args: [leaf.poolId, REFUND, leaf.account, leaf.amount, [...leaf.proof]],
-        }),
-        description: `claim(${leaf.poolId}, ${REFUND}, ${leaf.account}, ${leaf.amount}, proof) on the prize vault`,
-      },
-    };
+    return claimProofOf(leaf, { address: this.vault.address(t.stakeAsset), collateral: t.stakeAsset }, claimed);
   }
 }

@@ -170,7 +170,7 @@ describe('discard', () => {
     expect((listed.body['tournaments'] as Body[]).map((t): unknown => t['id'])).not.toContain(id);
     expect((await api(`/api/tournaments/${id}`)).status).toBe(200);
     const proof = await api(`/api/tournaments/${id}/refund-proof`, { token: creator.token });
-    expect(proof.body).toMatchObject({ wallet: creator.address, amount: buyin.toString(), published: false });
+    expect(proof.body).toMatchObject({ account: creator.address, amount: buyin.toString(), published: false });
 
     const all = await markets('/svc/admin/parlay-tournaments/tournaments?status=canceled&limit=100', { token: admin });
     const row = (all.body['tournaments'] as Body[]).find((t) => t['id'] === id);
@@ -241,7 +241,7 @@ describe('timeouts and refunds', () => {
     let refunded = 0n;
     for (const p of entrants) {
       const proof = await proofOf(p);
-      expect(proof).toMatchObject({ wallet: p.address, amount: buyin.toString(), published: true, claimed: false });
+      expect(proof).toMatchObject({ account: p.address, amount: buyin.toString(), published: true, claimed: false });
       const leaf = {
         account: p.address,
         amount: BigInt(proof['amount'] as string),

@@ -31,7 +31,7 @@ describe('the timeouts step as a repeating durable job', () => {
     clock.advance(Date.parse(startTime) - clock.now() + 60_000);
     await until(detail, (t) => t['status'] === 'CANCELED', 30_000);
     const proof = await api(`/api/tournaments/${id}/refund-proof?wallet=${alice.address}`);
-    expect(proof.body).toMatchObject({ wallet: alice.address, published: false });
+    expect(proof.body).toMatchObject({ account: alice.address, published: false });
     const requests = await api(`/api/tournaments/${id}/cancel-request?wallet=${creator.address}`);
     expect(requests.body).toMatchObject({ tournamentStatus: 'CANCELED', canRequest: false });
   });

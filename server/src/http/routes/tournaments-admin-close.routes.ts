@@ -16,49 +16,49 @@ function admin(req: Request): AdminActor {
 export function tournamentsAdminCloseRoutes({ tournaments: t }: TournamentRouteDeps) {
   const { disputes, settlement, payouts, automation } = t;
   return s.router(tournamentsAdminCloseContract, {
-    adminSetRoot: async ({ params, req }) => ({
+    setRoot: async ({ params, req }) => ({
       status: 200,
       body: await payouts.setRoot(admin(req), params.tournamentId),
     }),
-    adminSetFinalDisputeWindow: async ({ params, body, req }) => ({
+    setFinalDisputeWindow: async ({ params, body, req }) => ({
       status: 200,
       body: await settlement.setFinalWindow(admin(req), params.tournamentId, body, (x) => payouts.built(x)),
     }),
-    adminSetPayoutRootOnchain: async ({ params, req }) => ({
+    setPayoutRootOnchain: async ({ params, req }) => ({
       status: 200,
       body: await payouts.publish(admin(req), params.tournamentId),
     }),
-    adminPayoutRoot: async ({ params }) => ({ status: 200, body: await payouts.payoutRoot(params.tournamentId) }),
-    adminForceSettle: async ({ params, body, req }) => ({
+    payoutRoot: async ({ params }) => ({ status: 200, body: await payouts.payoutRoot(params.tournamentId) }),
+    forceSettle: async ({ params, body, req }) => ({
       status: 200,
       body: await settlement.forceSettle(admin(req), params.stageId, body.reason),
     }),
-    adminSetStageDisputeWindow: async ({ params, body, req }) => ({
+    setStageDisputeWindow: async ({ params, body, req }) => ({
       status: 200,
       body: await settlement.setStageWindow(admin(req), params.stageId, body),
     }),
-    adminCanProceed: async ({ params }) => ({ status: 200, body: await settlement.canProceed(params.stageId) }),
-    adminProcessExpired: async () => ({ status: 200, body: await automation.processExpired() }),
-    adminDisputeStats: async () => ({ status: 200, body: await disputes.stats() }),
-    adminDisputesOfStage: async ({ params, query }) => ({
+    canProceed: async ({ params }) => ({ status: 200, body: await settlement.canProceed(params.stageId) }),
+    processExpired: async () => ({ status: 200, body: await automation.processExpired() }),
+    disputeStats: async () => ({ status: 200, body: await disputes.stats() }),
+    disputesOfStage: async ({ params, query }) => ({
       status: 200,
       body: await disputes.ofStageId(params.stageId, query, query.status),
     }),
-    adminDisputesOfTournament: async ({ params, query }) => ({
+    disputesOfTournament: async ({ params, query }) => ({
       status: 200,
       body: await disputes.ofTournament(params.tournamentId, query, query.status),
     }),
-    adminResolveDispute: async ({ params, body, req }) => ({
+    resolveDispute: async ({ params, body, req }) => ({
       status: 200,
       body: await disputes.resolve(admin(req), params.disputeId, body),
     }),
-    adminDisputes: async ({ query }) => ({
+    disputes: async ({ query }) => ({
       status: 200,
       body: await disputes.list({ status: query.status }, query),
     }),
-    adminAutomationRun: async () => ({ status: 200, body: await automation.run('admin') }),
-    adminAutomationSettleReady: async () => ({ status: 200, body: await automation.settleReady() }),
-    adminAutomationStatus: async ({ params }) => ({
+    automationRun: async () => ({ status: 200, body: await automation.run('admin') }),
+    automationSettleReady: async () => ({ status: 200, body: await automation.settleReady() }),
+    automationStatus: async ({ params }) => ({
       status: 200,
       body: await automation.status(params.tournamentId),
     }),

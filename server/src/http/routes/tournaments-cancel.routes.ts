@@ -28,7 +28,7 @@ export function tournamentsCancelRoutes({ tournaments: t }: TournamentRouteDeps)
 export function tournamentsAdminCancelRoutes({ tournaments: t }: TournamentRouteDeps) {
   const by = (req: Parameters<typeof adminOf>[0]) => adminDecider(adminOf(req).adminId);
   return s.router(tournamentsAdminCancelContract, {
-    adminCancelRequests: async ({ query }) => ({
+    cancelRequests: async ({ query }) => ({
       status: 200,
       body: await t.cancellations.requests(
         {
@@ -39,22 +39,22 @@ export function tournamentsAdminCancelRoutes({ tournaments: t }: TournamentRoute
         query.offset,
       ),
     }),
-    adminRejectCancelRequest: async ({ params, body, req }) => ({
+    rejectCancelRequest: async ({ params, body, req }) => ({
       status: 200,
       body: await t.cancellations.reject(by(req), params.requestId, body.reason),
     }),
-    adminCancel: async ({ params, body, req }) => ({
+    cancel: async ({ params, body, req }) => ({
       status: 200,
       body: await t.cancellations.cancel(by(req), params.tournamentId, body.reason),
     }),
-    adminDiscard: async ({ params, body, req }) => ({
+    discard: async ({ params, body, req }) => ({
       status: 200,
       body: await t.cancellations.discard(by(req), params.tournamentId, body.reason),
     }),
-    adminSetRefundRootOnchain: async ({ params }) => ({
+    setRefundRootOnchain: async ({ params }) => ({
       status: 200,
       body: await t.refunds.publish(params.tournamentId),
     }),
-    adminProcessTimeouts: async () => ({ status: 200, body: await t.timeouts.runNow() }),
+    processTimeouts: async () => ({ status: 200, body: await t.timeouts.runNow() }),
   });
 }

@@ -20,13 +20,15 @@ export function tournamentsRouter(c: Container) {
     health: tournamentsHealthRoutes(c),
     auth: tournamentsAuthRoutes(),
     tournaments: {
-      ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),
-      ...tournamentsAdminCancelRoutes({ tournaments: c.tournaments }),
-      ...tournamentsCatalogRoutes({ tournaments: c.tournaments }),
-      ...tournamentsPlayRoutes({ tournaments: c.tournaments }),
-      ...tournamentDisputesRoutes({ tournaments: c.tournaments }),
-      ...tournamentPayoutsRoutes({ tournaments: c.tournaments }),
-      ...tournamentsCancelRoutes({ tournaments: c.tournaments }),
+      admin: {
+        ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),
+        ...tournamentsAdminCancelRoutes({ tournaments: c.tournaments }),
+      },
+      catalog: tournamentsCatalogRoutes({ tournaments: c.tournaments }),
+      play: tournamentsPlayRoutes({ tournaments: c.tournaments }),
+      disputes: tournamentDisputesRoutes({ tournaments: c.tournaments }),
+      payouts: tournamentPayoutsRoutes({ tournaments: c.tournaments }),
+      cancellation: tournamentsCancelRoutes({ tournaments: c.tournaments }),
     },
     sports: sportsRoutes({
       sports: c.sports,
