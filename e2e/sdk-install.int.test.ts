@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient } from '@duelkit/sdk';
-import { chainNow, type ServerProcess, signedInClient, startServer, UNIT, until } from './support.js';
+import { confirmedDuel, type ServerProcess, signedInClient, startServer, UNIT } from './support.js';
 
 const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -209,20 +209,7 @@ describe('the packed SDK in a new npm project on zod 4', () => {
     const { user } = await builder.auth.signIn({ username: `u_${signer.address.slice(2, 12).toLowerCase()}` });
     await server.grantCredits(user!.address as `0x${string}`, 500n * UNIT);
     const { client: creator } = await signedInClient(server, 'readme_creator');
-    const now = await chainNow(server);
-    const { duelId } = await creator.duels.create({
-      body: {
-        question: 'Does the README work verbatim?',
-        category: 'Weather',
-        startTime: new Date(now + 1_000).toISOString(),
-        endTime: new Date(now + 3_600_000).toISOString(),
-        collateralStack: 'credits',
-      },
-    });
-    await until(
-      () => creator.duels.getById({ params: { duelId }, query: {} }),
-      (d) => d.chainState === 'confirmed',
-    );
+    const duelId = await confirmedDuel(server, creator, 'Does the README work verbatim?');
 
     const { stdout } = await ok(process.execPath, ['out/readme.js'], app, {
       PRIVATE_KEY: privateKey,

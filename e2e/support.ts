@@ -285,6 +285,25 @@ export async function chainNow(server: Pick<E2eServer, 'rpcUrl'>): Promise<numbe
   return Math.max(Date.now(), Number(block.timestamp) * 1000);
 }
 
+/** A public credits market created by `creator`, open an hour from the chain's now, once it is confirmed on chain. */
+export async function confirmedDuel(server: Pick<E2eServer, 'rpcUrl'>, creator: DuelkitClient, question: string) {
+  const now = await chainNow(server);
+  const { duelId } = await creator.duels.create({
+    body: {
+      question,
+      category: 'Weather',
+      startTime: new Date(now + 1_000).toISOString(),
+      endTime: new Date(now + 3_600_000).toISOString(),
+      collateralStack: 'credits',
+    },
+  });
+  await until(
+    () => creator.duels.getById({ params: { duelId }, query: {} }),
+    (d) => d.chainState === 'confirmed',
+  );
+  return duelId;
+}
+
 /** Quote, then place, `units` of credits on `optionIndex` with 1 % slippage. */
 export async function bet(client: DuelkitClient, duelId: string, optionIndex: number, units: bigint): Promise<void> {
   const quote = await client.bets.estimateBuy({

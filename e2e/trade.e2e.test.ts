@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuoteRejectedError, toBaseUnits } from '@duelkit/sdk';
-import { chainNow, signedInClient, startServer, until, type ServerProcess } from './support.js';
+import { confirmedDuel, signedInClient, startServer, type ServerProcess } from './support.js';
 
 let server: ServerProcess;
 
@@ -13,20 +13,7 @@ describe('trade.buy through the SDK', () => {
   it('quotes, places and waits for a bet in one call, and refuses a stake below the minimum', async () => {
     const { client: creator } = await signedInClient(server, 'tr_creator');
     const { client: trader, address } = await signedInClient(server, 'tr_trader');
-    const now = await chainNow(server);
-    const { duelId } = await creator.duels.create({
-      body: {
-        question: 'Will trade.buy place a bet?',
-        category: 'Weather',
-        startTime: new Date(now + 1_000).toISOString(),
-        endTime: new Date(now + 3_600_000).toISOString(),
-        collateralStack: 'credits',
-      },
-    });
-    await until(
-      () => creator.duels.getById({ params: { duelId }, query: {} }),
-      (d) => d.chainState === 'confirmed',
-    );
+    const duelId = await confirmedDuel(server, creator, 'Will trade.buy place a bet?');
 
     const placed = await trader.trade.buy({ duelId, option: 'YES', amount: '12.5', maxSlippageBps: 100 });
     expect(placed.managedAddress.toLowerCase()).toBe(address.toLowerCase());
