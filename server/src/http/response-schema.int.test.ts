@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { initContract } from '@ts-rest/core';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { AmountSchema, ApiErrorSchema, commonResponses, meta, TxHashSchema } from '@duelkit/contract';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
+import { serveOnLoopback } from '../../test/support/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHostApp, tsRest } from '../app.js';
 import { createLogger } from '../logger.js';
@@ -37,7 +36,7 @@ const brokenContract = c.router(
 );
 
 let server: TestServer;
-let probe: Server;
+let probe: Awaited<ReturnType<typeof serveOnLoopback>> | undefined;
 let url: string;
 const logLines: Record<string, unknown>[] = [];
 
@@ -77,13 +76,12 @@ beforeAll(async () => {
       tsRest(options),
     ),
   );
-  probe = createServer(app);
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+  probe = await serveOnLoopback(app);
+  url = probe.url;
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise<void>((r) => (probe ? probe.close(() => r()) : r()));
+  await probe?.close();
   await server?.close();
 });
 

@@ -1,3 +1,5 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { TestServer } from './test-server.js';
 
@@ -34,4 +36,14 @@ export async function publicDuel(instance: { marketsUrl: string; builderKey: str
     headers: { 'x-builder-api-key': instance.builderKey },
   });
   return (await res.json()) as { chainState?: string; totalVolume?: string; uniqueParticipants?: number };
+}
+
+/** Serves `handler` (an Express app) on a free loopback port: its URL, and how to stop it. */
+export async function serveOnLoopback(handler: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

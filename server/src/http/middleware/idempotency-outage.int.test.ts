@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { initContract } from '@ts-rest/core';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { z } from 'zod';
+import { serveOnLoopback } from '../../../test/support/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commonResponses, meta } from '@duelkit/contract';
 import { createHostApp, tsRest } from '../../app.js';
@@ -35,7 +34,7 @@ const outageContract = c.router(
 
 let proxy: TcpProxy;
 let server: TestServer;
-let probe: Server;
+let probe: Awaited<ReturnType<typeof serveOnLoopback>> | undefined;
 let url: string;
 let direct: pg.Client;
 const runs = new Map<string, number>();
@@ -70,14 +69,13 @@ beforeAll(async () => {
       tsRest(options),
     ),
   );
-  probe = createServer(app);
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+  probe = await serveOnLoopback(app);
+  url = probe.url;
 }, 120_000);
 
 afterAll(async () => {
   await proxy?.restore().catch(() => undefined);
-  await new Promise<void>((r) => (probe ? probe.close(() => r()) : r()));
+  await probe?.close();
   await direct?.end();
   await server?.close();
   await proxy?.close();
