@@ -105,16 +105,25 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
     const answers = await Promise.all(
       bodies.map((b, i) => postJson(trader, '/svc/user/bets/create', b, `dd-bet-${i}`)),
     );
-    expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
-    expect(answers.filter((a) => a.status !== 201).map((a): unknown => a.body['code'])).toEqual(
-      Array(5).fill('INSUFFICIENT_CREDITS'),
-    );
+    // A bet the wallet cannot fund, counting those in flight, is refused for funds; one simulated
+    // after another was mined is refused for slippage before anything is sent. Which bets those
+    // are depends on timing; what the chain shows below does not.
+    const placed = answers.filter((a) => a.status === 201);
+    expect(placed.length).toBeGreaterThanOrEqual(1);
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect([
+        [400, 'INSUFFICIENT_CREDITS'],
+        [400, 'SLIPPAGE_EXCEEDED'],
+      ]).toContainEqual([refused.status, refused.body['code']]);
+    }
     const hashes = answers.filter((a) => a.status === 201).map((a) => a.body['txHash'] as `0x${string}`);
     const receipts = await Promise.all(
       hashes.map((hash) => reader.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 })),
     );
     const mined = receipts.filter((r) => r.status === 'success').length;
     expect(mined).toBeGreaterThanOrEqual(1);
+    // Never overdrawn: at most five 20-credit bets mined from 100.
+    expect(mined).toBeLessThanOrEqual(5);
     // Each accepted bet was sent once: exactly its stake left the wallet for each one mined.
     await until(
       () => credits(traderAddress),
