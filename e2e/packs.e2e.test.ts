@@ -54,9 +54,8 @@ const rpcUrl = () => server.rpcUrl;
 const balance = (a: string) => server.balance(a as Address);
 const chainNow = () => chainNowOf(server);
 
-const sleepUntil = async (t: number) => {
-  while (Date.now() < t) await new Promise((r) => setTimeout(r, 100));
-};
+/** Deadlines are passed by moving the server's and the chain's time, never by waiting for them. */
+const passDeadline = (t: number) => server.advanceTo(t);
 
 /** Someone with gas and no stake in the pack: anyone may submit a claim, the vault pays the leaf's account. */
 async function relayer() {
@@ -163,7 +162,7 @@ describe('packs through the SDK', () => {
     const { client: creator } = await signedInClient(server, 'pe_creator');
     const { client: alice, address: aliceAddress } = await signedInClient(server, 'pe_alice');
     const { client: bob, address: bobAddress } = await signedInClient(server, 'pe_bob');
-    const { packId, marketIds, endsAt } = await publishedPack(creator, 3, 16_000, 18_000);
+    const { packId, marketIds, endsAt } = await publishedPack(creator, 3, 300_000, 360_000);
     const [a, b, c] = marketIds as [string, string, string];
     expect((await creator.packs.get({ params: { packId } })).status).toBe('published');
 
@@ -201,7 +200,7 @@ describe('packs through the SDK', () => {
     );
     expect(lockedOut.code).toBe('PACK_LOCKED');
     await ops.packsAdmin.voidMarket({ params: { packId, marketId: c }, body: { reason: 'fixture abandoned' } });
-    await sleepUntil(endsAt + 1_500);
+    await passDeadline(endsAt + 1_500);
     await ops.packsAdmin.resolveMarket({ params: { packId, marketId: a }, body: { winningOptionIndex: 0 } });
     await ops.packsAdmin.resolveMarket({ params: { packId, marketId: b }, body: { winningOptionIndex: 1 } });
     await until(

@@ -36,9 +36,8 @@ async function signedIn(username: string) {
   return { client, address };
 }
 
-const sleepUntil = async (t: number) => {
-  while (Date.now() < t) await new Promise((r) => setTimeout(r, 100));
-};
+/** Deadlines are passed by moving the server's and the chain's time, never by waiting for them. */
+const passDeadline = (t: number) => server.advanceTo(t);
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
   const err = await p.then(
@@ -82,7 +81,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     const { client: bob, address: bobAddress } = await signedIn('st_bob');
     const { client: carol, address: carolAddress } = await signedIn('st_carol');
     const { client: dave } = await signedIn('st_dave');
-    const { duelId, endTime } = await market(alice, 3_000, 9_000);
+    const { duelId, endTime } = await market(alice, 3_000, 600_000);
     await bet(bob, duelId, 0, 20n);
     await bet(carol, duelId, 1, 10n);
     await until(
@@ -104,7 +103,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     );
     expect(tooEarly.status).toBe(409);
 
-    await sleepUntil(endTime + 1_000);
+    await passDeadline(endTime + 1_000);
     const resolved = await alice.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } });
     expect(resolved.results).toEqual([
       { duelId, success: true, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), chainState: 'pending' },
@@ -141,7 +140,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     );
     expect((await failure(bob.resolution.creatorContests({ params: { duelId }, query: {} }))).status).toBe(403);
 
-    await sleepUntil(Date.parse(String(beforePeriodEnd.details?.contestEndsAt)) + 1_000);
+    await passDeadline(Date.parse(String(beforePeriodEnd.details?.contestEndsAt)) + 1_000);
     const late = await failure(
       bob.resolution.submitContest({ body: { duelId, reason: 'Too late, but still filing' } }),
     );
@@ -239,10 +238,10 @@ describe('resolution, contests and payouts through the SDK', () => {
     const { client: alice } = await signedIn('st_gina');
     const { client: bob } = await signedIn('st_hank');
     const { client: carol } = await signedIn('st_ivy');
-    const { duelId, endTime } = await market(alice, 3_000, 9_000);
+    const { duelId, endTime } = await market(alice, 3_000, 600_000);
     await bet(bob, duelId, 0, 10n);
     await bet(carol, duelId, 1, 10n);
-    await sleepUntil(endTime + 1_000);
+    await passDeadline(endTime + 1_000);
     await alice.resolution.resolve({ body: { duelIds: [{ duelId, winningOptionIndex: 0 }] } });
     await until(
       () => alice.duels.getById({ params: { duelId }, query: {} }),
@@ -258,7 +257,7 @@ describe('resolution, contests and payouts through the SDK', () => {
     const asUser = await failure(alice.adminMarket.finalizeContest({ body: { duelId } }));
     expect(asUser.status).toBe(401);
 
-    await sleepUntil(Date.parse(String(early.details?.contestEndsAt)) + 1_000);
+    await passDeadline(Date.parse(String(early.details?.contestEndsAt)) + 1_000);
     const finalized = await ops.adminMarket.finalizeContest({ body: { duelId, winningOptionIndex: 1 } });
     expect(finalized).toMatchObject({
       duelId,

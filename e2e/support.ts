@@ -53,6 +53,12 @@ export interface E2eServer {
   grantCredits(address: Address, amount: bigint): Promise<void>;
   /** Creates an admin without a second factor (`pnpm admin:create`). */
   createAdmin(email: string, password: string): Promise<void>;
+  /** Moves the server's time and its chain's forward together (`pnpm time:advance`): deadlines pass at once. */
+  advanceTime(seconds: number): Promise<void>;
+  /** Moves time forward until the server's now is past `t` (ms since the epoch); nothing when it is already. */
+  advanceTo(t: number): Promise<void>;
+  /** The server's now as this process knows it: the wall clock plus every move forward. */
+  now(): number;
 }
 
 export interface ServerProcess extends E2eServer {
@@ -177,6 +183,12 @@ export async function startServer(
   const contracts = (await (await fetch(`${rpc.url}/duelkit/contracts`)).json()) as Contracts;
   const chain = createPublicClient({ transport: http(rpc.url) });
 
+  /** How far the server's clock runs ahead of ours, after `advanceTime`. */
+  let ahead = 0;
+  const advanceTime = async (seconds: number) => {
+    const moved = await operator<{ now: string }>('/operator/time/advance', { seconds });
+    ahead = Math.max(ahead, Date.parse(moved.now) - Date.now());
+  };
   async function operator<T>(path: string, body: unknown): Promise<T> {
     const res = await fetch(`${credential.url}${path}`, {
       method: 'POST',
@@ -208,6 +220,12 @@ export async function startServer(
     async createAdmin(email, password) {
       await operator('/operator/admins', { email, password });
     },
+    advanceTime,
+    async advanceTo(t) {
+      const seconds = Math.ceil((t - (Date.now() + ahead)) / 1000);
+      if (seconds > 0) await advanceTime(seconds);
+    },
+    now: () => Date.now() + ahead,
     async createKey(tier = 'team') {
       return (await operator<{ key: string }>('/operator/builder-keys', { name: `e2e-${tier}`, tier })).key;
     },
@@ -263,6 +281,8 @@ export function inProcess(server: {
   container: {
     chain: { mint(stack: 'credits', to: Address, amount: bigint): Promise<unknown>; embeddedRpcUrl?: string };
     identity: { admins: { create(email: string, password: string): Promise<unknown> } };
+    time: { advance(seconds: number): Promise<unknown> } | undefined;
+    clock: { now(): number };
   };
 }): E2eServer {
   return {
@@ -272,6 +292,15 @@ export function inProcess(server: {
     rpcUrl: server.container.chain.embeddedRpcUrl ?? '',
     grantCredits: async (address, amount) => void (await server.container.chain.mint('credits', address, amount)),
     createAdmin: async (email, password) => void (await server.container.identity.admins.create(email, password)),
+    async advanceTime(seconds) {
+      if (!server.container.time) throw new Error('this server cannot move time (its clock is not adjustable)');
+      await server.container.time.advance(seconds);
+    },
+    async advanceTo(t) {
+      const seconds = Math.ceil((t - server.container.clock.now()) / 1000);
+      if (seconds > 0) await this.advanceTime(seconds);
+    },
+    now: () => server.container.clock.now(),
   };
 }
 
@@ -280,9 +309,9 @@ export function inProcess(server: {
  * a second, so a burst of transactions runs the chain's clock ahead of ours: market times are set
  * from it.
  */
-export async function chainNow(server: Pick<E2eServer, 'rpcUrl'>): Promise<number> {
+export async function chainNow(server: Pick<E2eServer, 'rpcUrl'> & Partial<Pick<E2eServer, 'now'>>): Promise<number> {
   const block = await createPublicClient({ transport: http(server.rpcUrl) }).getBlock();
-  return Math.max(Date.now(), Number(block.timestamp) * 1000);
+  return Math.max(server.now?.() ?? Date.now(), Number(block.timestamp) * 1000);
 }
 
 /** A public credits market created by `creator`, open an hour from the chain's now, once it is confirmed on chain. */

@@ -104,7 +104,7 @@ import { createPacks, type Packs } from './areas/packs/packs.js';
 import type { PrizeVaultPort } from './adapters/chain/prize-vault.port.js';
 import { DistributionBook } from './platform/merkle/distribution-book.js';
 import { DistributionRepository } from './platform/merkle/distribution.repository.js';
-import { systemClock, type Clock } from './platform/clock.js';
+import { isAdjustable, OffsetClock, systemClock, type Clock } from './platform/clock.js';
 import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
 import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
@@ -201,7 +201,34 @@ export interface Container {
   readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
+  /**
+   * Moves the rules' clock and the embedded chain's time forward together (the operator's
+   * `time/advance`); undefined on a real chain, whose time nobody moves.
+   */
+  readonly time: TimeTravel | undefined;
   close(): Promise<void>;
+}
+
+/** Moves the rules' clock and the embedded chain's time forward together. */
+export interface TimeTravel {
+  /** Moves both forward by `seconds`; answers the rules' time after the move. */
+  advance(seconds: number): Promise<Date>;
+}
+
+/**
+ * The embedded chain's time control joined to the rules' clock. A chain moved forward before a
+ * restart runs ahead of the wall clock; the clock the container made starts as far ahead.
+ */
+function timeTravel(chain: ViemChainAdapter['time'], clock: Clock, ownClock: boolean): TimeTravel | undefined {
+  if (!chain || !isAdjustable(clock)) return undefined;
+  if (ownClock && chain.aheadMs() > 0) clock.advance(chain.aheadMs());
+  return {
+    async advance(seconds) {
+      await chain.advanceTime(seconds);
+      clock.advance(seconds * 1000);
+      return new Date(clock.now());
+    },
+  };
 }
 
 function createRedis(url: string, logger: Logger): Redis {
@@ -311,7 +338,8 @@ export async function createContainer(
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
   );
   const health = new HealthService(orm, redis);
-  const clock = overrides.clock ?? systemClock;
+  // On the embedded chain the rules' time can be moved forward with the chain's (see `time`).
+  const clock = overrides.clock ?? (config.chain.rpcUrl ? systemClock : new OffsetClock());
   const chainTxRepo = new ChainTxRepository(orm);
   let chain: ViemChainAdapter;
   try {
@@ -326,6 +354,7 @@ export async function createContainer(
     throw err;
   }
   closers.unshift(() => chain.close());
+  const time = timeTravel(chain.time, clock, overrides.clock === undefined);
   const reconciler = new ChainTxReconciler(
     chainTxRepo,
     chain.pipeline,
@@ -631,6 +660,7 @@ export async function createContainer(
       markets: new ParlayTournamentsAdminService(tournamentsAdminLink, systemClock),
     },
     clock,
+    time,
     async close() {
       for (const close of closers) await close();
     },

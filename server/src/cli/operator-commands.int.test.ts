@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViemChainAdapter } from '../adapters/chain/viem-chain.adapter.js';
 import { confirmedMarket, fundedUser } from '../../test/support/market-fixtures.js';
 import { freePort, runCli, startServerProcess } from '../../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
@@ -143,5 +145,25 @@ describe('the operator surface', () => {
     const missing = await runCli('duels-canonical', ['--duel-id', `0x${'0'.repeat(64)}`, '--off'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/NOT_FOUND/);
+  }, 60_000);
+
+  it('time:advance moves the server’s clock and the embedded chain’s time forward together', async () => {
+    const block = () => server.container.chain.blockNumber();
+    const chainTime = async () =>
+      Number(
+        (
+          await createPublicClient({
+            transport: http((server.container.chain as ViemChainAdapter).embeddedRpcUrl),
+          }).getBlock()
+        ).timestamp,
+      );
+    const [clockBefore, chainBefore, headBefore] = [server.container.clock.now(), await chainTime(), await block()];
+    const moved = await runCli('time-advance', ['--seconds', '86400'], env);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(server.container.clock.now() - clockBefore).toBeGreaterThanOrEqual(86_400_000);
+    expect(await chainTime()).toBeGreaterThanOrEqual(chainBefore + 86_400);
+    expect(await block()).toBe(headBefore + 1n);
+    const refused = await runCli('time-advance', ['--seconds', '0'], env);
+    expect(refused.code).toBe(2);
   }, 60_000);
 });

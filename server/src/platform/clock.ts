@@ -5,6 +5,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** A clock a test or the operator can move forward. */
+export interface AdjustableClock extends Clock {
+  advance(ms: number): void;
+}
+
+/** Whether `clock` can be moved forward. */
+export function isAdjustable(clock: Clock): clock is AdjustableClock {
+  return typeof (clock as Partial<AdjustableClock>).advance === 'function';
+}
+
 /**
  * A clock that moves only when told to, for tests of fresh/stale windows and breaker periods.
  *

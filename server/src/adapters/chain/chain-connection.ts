@@ -17,7 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ChainAddresses } from './chain.port.js';
 import { verifyRpcIdentity } from './chain-identity.js';
 import { ChainWriter } from './chain-writer.js';
-import { startEmbeddedChain } from './embedded-chain.js';
+import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
 import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { ViemTxNode } from './viem-tx-node.js';
 
@@ -60,6 +60,8 @@ export interface ChainConnection {
   /** The newest block that counts (the embedded chain's journaled head); undefined on a real chain. */
   readonly finalHead: (() => bigint) | undefined;
   readonly embeddedRpcUrl: string | undefined;
+  /** The embedded chain's time control (see `EmbeddedChain.advanceTime`); undefined on a real chain. */
+  readonly time: Pick<EmbeddedChain, 'aheadMs' | 'advanceTime'> | undefined;
   /** Stops serving the embedded chain and writes its journal out. */
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
   let addresses = config.addresses;
   let finalHead: (() => bigint) | undefined;
   let flush = () => Promise.resolve();
+  let time: ChainConnection['time'];
   if (config.rpcUrl) {
     transport = http(config.rpcUrl);
     // One attempt per broadcast: the pipeline decides what a timeout means.
@@ -87,6 +90,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     addresses = chain.addresses;
     finalHead = () => chain.journaledHead();
     flush = () => chain.flush();
+    time = { aheadMs: () => chain.aheadMs(), advanceTime: (seconds) => chain.advanceTime(seconds) };
     transport = custom(provider);
     broadcastTransport = transport;
   }
@@ -130,6 +134,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     confirmations,
     finalHead,
     embeddedRpcUrl: served?.url,
+    time,
     async close() {
       await served?.close();
       await flush();

@@ -50,6 +50,17 @@ export interface EmbeddedChain {
   journaledHead(): bigint;
   /** Writes what is not journaled yet; call before the process exits. */
   flush(): Promise<void>;
+  /**
+   * How far the chain's time runs ahead of the wall clock, in milliseconds: 0 on a fresh chain, and
+   * what earlier `advanceTime` calls added once a chain that was moved forward is rebuilt.
+   */
+  aheadMs(): number;
+  /**
+   * Moves the chain's time forward by `seconds` and mines a block at the new time (journaled like
+   * any block, so a rebuilt chain keeps it). Deadlines the contracts check (a market's end, a
+   * contest period) pass at once instead of being waited for.
+   */
+  advanceTime(seconds: number): Promise<void>;
 }
 
 /** The operator's native balance on a fresh embedded chain. */
@@ -162,7 +173,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
     });
     logger.info({ chainId, ...addresses }, 'embedded EVM started; contracts deployed');
   }
-  await alignClock(raw);
+  let ahead = await alignClock(raw, now());
   return {
     provider: journal as unknown as EIP1193Provider,
     chainId,
@@ -170,13 +181,30 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
     replayed: recorded !== null,
     journaledHead: () => journal.head,
     flush: () => journal.flush(),
+    aheadMs: () => ahead,
+    async advanceTime(seconds) {
+      if (!Number.isSafeInteger(seconds) || seconds <= 0)
+        throw new RangeError('advanceTime takes a positive whole number of seconds');
+      await raw.request({ method: 'evm_increaseTime', params: [seconds] });
+      await journal.request({ method: 'evm_mine', params: [] });
+      ahead += seconds * 1000;
+    },
   };
 }
 
-/** Chain time = wall-clock time: removes whatever offset the genesis date or a replay left. */
-async function alignClock(raw: RawProvider): Promise<void> {
+/**
+ * Chain time = wall-clock time, or the time of the newest block when the chain was moved ahead of
+ * the wall clock (`advanceTime`) before a restart: removes whatever offset the genesis date or a
+ * replay left, then keeps the chain where its history reached. Returns how far ahead it runs (ms).
+ */
+async function alignClock(raw: RawProvider, wallMs: number): Promise<number> {
   const offset = Number(await raw.request({ method: 'evm_increaseTime', params: [0] }));
   if (offset !== 0) await raw.request({ method: 'evm_increaseTime', params: [-offset] });
+  const latest = (await raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
+  const aheadSeconds = Number(BigInt(latest.timestamp)) - Math.floor(wallMs / 1000);
+  if (aheadSeconds <= 1) return 0;
+  await raw.request({ method: 'evm_increaseTime', params: [aheadSeconds] });
+  return aheadSeconds * 1000;
 }
 
 /**

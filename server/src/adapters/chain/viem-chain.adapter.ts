@@ -50,6 +50,8 @@ export class ViemChainAdapter implements ChainPort {
   readonly pipeline: ChainTxPipeline;
   /** JSON-RPC URL of the embedded EVM when it is served on loopback. */
   readonly embeddedRpcUrl: string | undefined;
+  /** The embedded chain's time control; undefined on a real chain. */
+  readonly time: ChainConnection['time'];
   private readonly account: LocalAccount;
   private readonly publicClient: PublicClient;
   private readonly writer: ChainWriter;
@@ -62,6 +64,7 @@ export class ViemChainAdapter implements ChainPort {
     this.addresses = connection.addresses;
     this.pipeline = connection.pipeline;
     this.embeddedRpcUrl = connection.embeddedRpcUrl;
+    this.time = connection.time;
     this.account = connection.account;
     this.publicClient = connection.publicClient;
     this.writer = connection.writer;

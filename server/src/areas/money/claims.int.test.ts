@@ -37,7 +37,7 @@ async function index() {
 async function chainNow(): Promise<number> {
   const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
   const block = await createPublicClient({ transport: http(url) }).getBlock();
-  return Math.max(Date.now(), Number(block.timestamp) * 1000);
+  return Math.max(server.container.clock.now(), Number(block.timestamp) * 1000);
 }
 
 const duelRow = (duelId: string) => server.container.markets.repo.byDuelId(duelId);
@@ -57,7 +57,7 @@ async function market(
   opts: { endInMs?: number; settle?: boolean } = {},
 ) {
   const now = await chainNow();
-  const endInMs = opts.endInMs ?? 4_000;
+  const endInMs = opts.endInMs ?? 600_000;
   const created = await postJson(creator.caller, '/svc/user/duels/create', {
     question: 'Does the claim pay once?',
     category: 'Football',
@@ -85,7 +85,8 @@ async function market(
   );
   if (opts.settle === false) return duelId;
   const endTime = now + endInMs;
-  while ((await chainNow()) < endTime + 1_000) await new Promise((r) => setTimeout(r, 200));
+  // The market's end is passed by moving the server's and the chain's time, not by waiting for it.
+  await server.container.time?.advance(Math.ceil((endTime + 1_000 - (await chainNow())) / 1000));
   const resolved = await postJson(creator.caller, '/svc/user/duels/resolve', {
     duelIds: [{ duelId, winningOptionIndex: 0 }],
   });
