@@ -29,7 +29,9 @@ describe('LP share math', () => {
         const shares = sharesForDeposit(p, assets);
         const afterIn = { nav: p.nav + assets, totalShares: p.totalShares + shares };
         // price per share compared by cross-multiplication, exact in bigint
-        expect((afterIn.nav + 1n) * (p.totalShares + 1n)).toBeGreaterThanOrEqual((p.nav + 1n) * (afterIn.totalShares + 1n));
+        expect((afterIn.nav + 1n) * (p.totalShares + 1n)).toBeGreaterThanOrEqual(
+          (p.nav + 1n) * (afterIn.totalShares + 1n),
+        );
         const out = assetsForRedeem(afterIn, shares);
         const afterOut = { nav: afterIn.nav - out, totalShares: afterIn.totalShares - shares };
         expect((afterOut.nav + 1n) * (afterIn.totalShares + 1n)).toBeGreaterThanOrEqual(
