@@ -272,7 +272,12 @@ export const EnvSchema = z.object({
   JOBS_ENABLED: bool.default('true'),
   /** Parlays: leagues of the catalogue (comma list), how far ahead it lists games, and the lead before kick-off at which a game's conditions close. */
   PARLAY_LEAGUES: csv.default('8'),
-  PARLAY_WINDOW_HOURS: z.coerce.number().int().min(1).max(24 * 14).default(24),
+  PARLAY_WINDOW_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(24),
   PARLAY_MIN_LEAD_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** Parlay pricing: the house margin taken once from the product of the legs' odds, and the protocol fee on a stake (basis points). */
   PARLAY_MARGIN_BPS: z.coerce.number().int().min(0).max(3_000).default(500),
@@ -300,7 +305,12 @@ export const EnvSchema = z.object({
   PARLAY_CAP_PER_GAME: baseUnits.default('5000000000000000000000'),
   PARLAY_POOL_PAYOUT_SHARE_BPS: z.coerce.number().int().min(1).max(10_000).default(1_000),
   /** How long new liquidity stays locked before it can be removed, seconds. */
-  LP_LOCKUP_SECONDS: z.coerce.number().int().min(0).max(90 * 86_400).default(7 * 86_400),
+  LP_LOCKUP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 86_400)
+    .default(7 * 86_400),
   /** Bond a tournament creator holds in the vault (base units) and its asset. */
   TOURNAMENT_BOND_AMOUNT: z
     .string()

@@ -8,6 +8,7 @@ import {
   BPS,
   ODDS_SCALE,
   combinedOdds,
+  feeOf,
   formatOdds,
   minimumOdds,
   priceTicket,
@@ -43,6 +44,24 @@ export interface QuoteMessage {
   payout: string;
   nonce: string;
   expiresAt: number;
+}
+
+/** The typed data as it travels (and is stored): plain JSON. */
+export interface WireTypedData {
+  domain: { name: string; version: string; chainId: number; verifyingContract: Hex };
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: 'ParlayQuote';
+  message: QuoteMessage;
+}
+
+/** Why the pool refused a quote: the limit, its cap and what is held against it already. */
+interface Refusal {
+  limit: 'perOutcome' | 'perGame' | 'poolShare';
+  cap: bigint;
+  current: bigint;
+  conditionId?: Hex;
+  outcomeId?: number;
+  marketId?: string;
 }
 
 export type QuoteStore = Pick<ParlayRepository, 'reserve' | 'quote' | 'quoteByNonce' | 'nextNonce'>;
@@ -107,7 +126,7 @@ export class ParlayQuoteService {
     const expiresAt = Math.floor(now / 1000) + s.quoteTtlSeconds;
     const legRows = legs.map((l) => ({ conditionId: l.conditionId, outcomeId: l.outcomeId, fixtureId: l.fixtureId }));
     const id = `pq_${randomBytes(12).toString('hex')}`;
-    const result = await this.deps.store.reserve(legRows, new Date(now), (held) => {
+    const result = await this.deps.store.reserve<Refusal>(legRows, new Date(now), (held) => {
       for (const l of uniqueBy(legs, (x) => outcomeKey(x.conditionId, x.outcomeId))) {
         const current = held.byOutcome.get(outcomeKey(l.conditionId, l.outcomeId)) ?? 0n;
         if (current + price.exposure > s.capPerOutcome) {
@@ -176,6 +195,44 @@ export class ParlayQuoteService {
       );
     }
     return this.view(result.quote, req.slippageBps ?? 0);
+  }
+
+  /** Legs checked as a quote would check them, with the ticket's odds when they pass. */
+  async validateLegs(input: readonly LegInput[]) {
+    const legs = await this.checkedLegs(input);
+    const odds = combinedOdds(
+      legs.map((l) => l.odds),
+      this.deps.settings.marginBps,
+    );
+    return { valid: true as const, legs: legs.map((l) => l.view), combinedOdds: formatOdds(odds) };
+  }
+
+  /** What the ticket contract charges and the limits of one ticket. */
+  feesConfig() {
+    const s = this.deps.settings;
+    return {
+      feeBps: s.feeBps,
+      marginBps: s.marginBps,
+      decimals: 18,
+      minStake: s.minStake.toString(),
+      maxPayout: s.maxPayout.toString(),
+      maxLegs: s.maxLegs,
+      maxOdds: formatOdds((BigInt(s.maxOddsX100) * ODDS_SCALE) / 100n),
+      quoteTtlSeconds: s.quoteTtlSeconds,
+      maxDriftBps: s.maxDriftBps,
+    };
+  }
+
+  /** The fee on a stake, floored to the base unit as the contract floors it. */
+  feePreview(amount: string) {
+    const stake = BigInt(amount);
+    const fee = feeOf(stake, this.deps.settings.feeBps);
+    return {
+      amount: stake.toString(),
+      fee: fee.toString(),
+      netStake: (stake - fee).toString(),
+      feeBps: this.deps.settings.feeBps,
+    };
   }
 
   async get(quoteId: string) {
@@ -284,7 +341,7 @@ export class ParlayQuoteService {
             : ('quoted' as const),
       signer: this.signer.address,
       signature: q.signature as Hex,
-      typedData: q.typedData as ReturnType<ParlayQuoteService['typedData']>,
+      typedData: q.typedData as WireTypedData,
     };
   }
 }
