@@ -93,7 +93,8 @@ export class ParlayCatalogueService {
 
   async markets(): Promise<{ markets: MarketView[] }> {
     const now = this.deps.clock.now();
-    const fixtures = await this.fixturesBetween(now, now + this.deps.settings.windowHours * 3_600_000);
+    // Games not yet kicked off: one starting this very instant has closed already.
+    const fixtures = await this.fixturesBetween(now + 1, now + this.deps.settings.windowHours * 3_600_000);
     return { markets: fixtures.map((f) => this.marketView(f, now)) };
   }
 
@@ -133,7 +134,7 @@ export class ParlayCatalogueService {
     const now = this.deps.clock.now();
     const fixtures = marketId
       ? [(await this.game(marketId)).fixture]
-      : await this.fixturesBetween(now, now + this.deps.settings.windowHours * 3_600_000);
+      : await this.fixturesBetween(now + 1, now + this.deps.settings.windowHours * 3_600_000);
     const games = await Promise.all(fixtures.map((f) => this.loadGame(f)));
     return { conditions: games.flatMap((g) => g.conditions.map((c) => this.conditionView(c, g, now))) };
   }

@@ -242,7 +242,7 @@ export class ParlayRepository {
   /** Realised results (+ the pool won, − it paid out) between two instants. */
   async resultsBetween(from: Date, to: Date): Promise<bigint> {
     const [row] = await this.direct<{ r: string }>(
-      `select coalesce(sum(assets), 0)::text as r from lp_movements where kind = 'result' and at >= ? and at < ?`,
+      `select coalesce(sum(assets), 0)::text as r from lp_movements where kind = 'result' and at > ? and at <= ?`,
       [from, to],
     );
     return BigInt(row?.r ?? '0');
