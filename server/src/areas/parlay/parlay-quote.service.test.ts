@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { ParlayCatalogueService } from './parlay-catalogue.service.js';
 import { conditionIdOf } from './parlay-conditions.js';
-import { ParlayQuoteService, type QuoteMessage } from './parlay-quote.service.js';
+import { ParlayQuoteService } from './parlay-quote.service.js';
 import { ODDS_SCALE, combinedOdds, oddsFromX100, priceTicket } from './parlay-pricing.js';
 import { FakeFixtures, MemoryQuoteStore, SETTINGS, T0, UNIT } from './parlay.test-kit.js';
 import type { ParlaySettings } from './parlay.types.js';
@@ -128,7 +128,7 @@ describe('parlay quotes', () => {
     async function issued() {
       const ctx = setup();
       const q = await ctx.quotes.quote([alice], { bettor: alice, legs: twoLegs, stake: (10n * UNIT).toString() });
-      return { ...ctx, q, message: q.typedData.message as QuoteMessage };
+      return { ...ctx, q, message: q.typedData.message };
     }
 
     it('accepts the quote as issued', async () => {

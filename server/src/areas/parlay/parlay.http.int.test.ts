@@ -58,11 +58,11 @@ describe('parlay catalogue over HTTP', () => {
     const id = markets[0]!['marketId'] as string;
     const detail = await api(`/api/parlay/markets/${id}`);
     expect(detail.status).toBe(200);
-    const kinds = (detail.body['conditions'] as Body[]).map((c) => c['kind']);
+    const kinds = (detail.body['conditions'] as Body[]).map((c): unknown => c['kind']);
     expect(kinds.slice(0, 2)).toEqual(['FULL_TIME_RESULT', 'GOALS_OVER_UNDER']);
     expect(kinds.filter((k) => k === 'ANYTIME_GOALSCORER')).toHaveLength(6);
     const props = await api(`/api/parlay/markets/${id}/player-props`);
-    expect((props.body['props'] as Body[]).map((p) => p['playerId'])).toHaveLength(6);
+    expect((props.body['props'] as Body[]).map((p): unknown => p['playerId'])).toHaveLength(6);
     const menu = await api(`/api/parlay/markets/${id}/sgp-menu`);
     expect((menu.body['legs'] as Body[]).some((l) => l['kind'] === 'GOALS_OVER_UNDER')).toBe(false);
     const conds = await api(`/api/parlay/conditions?marketId=${id}`);
@@ -91,8 +91,8 @@ describe('parlay catalogue over HTTP', () => {
     const sat = await api('/api/parlay/builders/european-saturday');
     expect(sat.status).toBe(200);
     expect(sat.body['date']).toBe('2026-12-05');
-    expect((sat.body['legs'] as Body[]).map((l) => l['marketId'])).toEqual(
-      markets.slice(0, 4).map((m) => m['marketId']),
+    expect((sat.body['legs'] as Body[]).map((l): unknown => l['marketId'])).toEqual(
+      markets.slice(0, 4).map((m): unknown => m['marketId']),
     );
     const home = markets[0]!['homeTeam'] as string;
     const run = await api(`/api/parlay/builders/same-team-run?team=${encodeURIComponent(home.toUpperCase())}`);
