@@ -218,9 +218,9 @@ export class ParlayCatalogueService {
    * unknown or closed conditions, unknown outcomes, duplicates, two outcomes of one condition and
    * same-game combinations outside the menu.
    */
-  async checkLegs(input: readonly LegInput[]): Promise<LegCheck> {
+  async checkLegs(input: readonly LegInput[], at?: Date): Promise<LegCheck> {
     const s = this.deps.settings;
-    const now = this.deps.clock.now();
+    const now = at?.getTime() ?? this.deps.clock.now();
     const errors: Record<string, string[]> = {};
     const add = (field: string, message: string) => (errors[field] = [...(errors[field] ?? []), message]);
     if (input.length < s.minLegs) add('legs', `a parlay has at least ${s.minLegs} legs`);

@@ -3,6 +3,7 @@ import { getAddress, isAddress, recoverTypedDataAddress, zeroAddress, type Addre
 import { privateKeyToAccount } from 'viem/accounts';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { LegView, ParlayCatalogueService, ResolvedLeg } from './parlay-catalogue.service.js';
 import {
   BPS,
@@ -98,7 +99,7 @@ export class ParlayQuoteService {
     return this.signer.address;
   }
 
-  async quote(callers: readonly Address[], req: QuoteRequest) {
+  async quote(ctx: Pick<OperationContext, 'now'>, callers: readonly Address[], req: QuoteRequest) {
     const s = this.deps.settings;
     const book = s.bookAddress;
     if (!book) throw new DomainError('SERVICE_UNAVAILABLE', 'Parlay tickets are not deployed on this chain');
@@ -109,7 +110,7 @@ export class ParlayQuoteService {
     }
     const bettor = getAddress(req.bettor);
     if (!callers.includes(bettor)) throw new DomainError('QUOTE_NOT_YOURS', 'Quotes are bound to the calling wallet');
-    const legs = await this.checkedLegs(req.legs);
+    const legs = await this.checkedLegs(req.legs, ctx.now);
     const stake = BigInt(req.stake);
     if (stake < s.minStake)
       throw limit('minStake', `The stake is below the minimum of ${s.minStake}`, s.minStake, stake);
@@ -122,7 +123,7 @@ export class ParlayQuoteService {
     const price = priceTicket(stake, odds, s.feeBps);
     if (price.payout > s.maxPayout)
       throw limit('maxPayout', 'The payout exceeds the maximum', s.maxPayout, price.payout);
-    const now = this.deps.clock.now();
+    const now = ctx.now.getTime();
     const expiresAt = Math.floor(now / 1000) + s.quoteTtlSeconds;
     const legRows = legs.map((l) => ({ conditionId: l.conditionId, outcomeId: l.outcomeId, fixtureId: l.fixtureId }));
     const id = `pq_${randomBytes(12).toString('hex')}`;
@@ -251,7 +252,7 @@ export class ParlayQuoteService {
    * signature over exactly these fields, the bettor, the nonce unused, the expiry, the legs still
    * open, and the odds not drifted beyond the allowed share since the quote.
    */
-  async validate(callers: readonly Address[], quote: QuoteMessage, signature: Hex) {
+  async validate(ctx: Pick<OperationContext, 'now'>, callers: readonly Address[], quote: QuoteMessage, signature: Hex) {
     const book = this.deps.settings.bookAddress;
     if (!book) throw new DomainError('SERVICE_UNAVAILABLE', 'Parlay tickets are not deployed on this chain');
     const signer = await recoverTypedDataAddress({ ...toSignable(this.typedData(book, quote)), signature }).catch(
@@ -269,13 +270,13 @@ export class ParlayQuoteService {
       throw new DomainError('QUOTE_INVALID', 'No such quote was issued', { details: { reason: 'unknown' } });
     }
     if (stored.status === 'placed') throw new DomainError('NONCE_USED', 'This quote was placed already');
-    const now = this.deps.clock.now();
+    const now = ctx.now.getTime();
     if (quote.expiresAt * 1000 <= now) {
       throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; ask for a new one', {
         details: { expiresAt: new Date(quote.expiresAt * 1000).toISOString() },
       });
     }
-    const legs = await this.checkedLegs(quote.legs);
+    const legs = await this.checkedLegs(quote.legs, ctx.now);
     const current = combinedOdds(
       legs.map((l) => l.odds),
       this.deps.settings.marginBps,
@@ -296,8 +297,8 @@ export class ParlayQuoteService {
     };
   }
 
-  private async checkedLegs(input: readonly LegInput[]): Promise<readonly ResolvedLeg[]> {
-    const check = await this.deps.catalogue.checkLegs(input);
+  private async checkedLegs(input: readonly LegInput[], at?: Date): Promise<readonly ResolvedLeg[]> {
+    const check = await this.deps.catalogue.checkLegs(input, at);
     if (!check.valid) {
       throw new DomainError('LEGS_INVALID', 'These legs cannot go on one ticket', { fieldErrors: check.fieldErrors });
     }

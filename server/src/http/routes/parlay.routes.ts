@@ -4,6 +4,7 @@ import type { Hex } from 'viem';
 import type { ParlayCatalogueService } from '../../areas/parlay/parlay-catalogue.service.js';
 import type { ParlayQuoteService } from '../../areas/parlay/parlay-quote.service.js';
 import type { LpService } from '../../areas/lp/lp.service.js';
+import { ctxOf } from '../request-context.js';
 import { actorOf } from './tournaments.routes.js';
 
 const s = initServer();
@@ -29,12 +30,13 @@ export function parlayRoutes({ catalogue, quotes }: ParlayRouteDeps) {
       actorOf(req);
       return { status: 200, body: await quotes.validateLegs(body.legs) };
     },
-    quote: async ({ body, req }) => ({ status: 201, body: await quotes.quote(actorOf(req).senders, body) }),
+    quote: async ({ body, req }) => ({ status: 201, body: await quotes.quote(ctxOf(req), actorOf(req).senders, body) }),
     validateQuote: async ({ body, req }) => ({
       status: 200,
       body: await quotes.validate(
+        ctxOf(req),
         actorOf(req).senders,
-        body.quote as Parameters<ParlayQuoteService['validate']>[1],
+        body.quote as Parameters<ParlayQuoteService['validate']>[2],
         body.signature as Hex,
       ),
     }),
