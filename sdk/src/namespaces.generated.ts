@@ -2245,11 +2245,15 @@ export interface ParlayNamespace {
   /**
    * A game’s player props (anytime goalscorer)
    *
+   * One condition per player with outcome 0 (scores); 404 NOT_FOUND for a market outside the catalogue.
+   *
    * `GET /api/parlay/markets/:marketId/player-props` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly playerProps: Method<ParlayPlayerPropsInput, ParlayPlayerPropsOutput>;
   /**
    * The legs of one game that may share a ticket, and the same-game rules.
+   *
+   * The full-time result and goalscorer props of distinct players combine; the goals line combines only with other games. 404 NOT_FOUND for a market outside the catalogue.
    *
    * `GET /api/parlay/markets/:marketId/sgp-menu` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2257,11 +2261,15 @@ export interface ParlayNamespace {
   /**
    * Bettable conditions (bytes32 ids) of the catalogue, or of one market.
    *
+   * Every condition of the games in the catalogue window, or of `marketId` alone; each `conditionId` is a left-padded bytes32.
+   *
    * `GET /api/parlay/conditions` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly conditions: Method<ParlayConditionsInput, ParlayConditionsOutput>;
   /**
    * Current odds of a market’s conditions, or of one condition.
+   *
+   * Odds as the provider prices them now (before the ticket margin). 404 NOT_FOUND for a market outside the catalogue or a condition the game does not have.
    *
    * `GET /api/parlay/odds/:marketId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2315,11 +2323,15 @@ export interface ParlayNamespace {
   /**
    * A quote as issued, with its status.
    *
+   * `status` is quoted, expired (the clock passed expiresAt) or placed. 404 NOT_FOUND for an unknown id.
+   *
    * `GET /api/parlay/quote/:quoteId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly getQuote: Method<ParlayGetQuoteInput, ParlayGetQuoteOutput>;
   /**
    * The nonce the bettor’s next quote will carry.
+   *
+   * Each quote takes the next nonce; a ticket contract accepts a nonce once.
    *
    * `GET /api/parlay/users/:address/nonce` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2327,11 +2339,15 @@ export interface ParlayNamespace {
   /**
    * Fee, margin and ticket limits.
    *
+   * The protocol fee on a stake and the margin on a ticket’s odds (basis points), with the ticket limits a quote enforces.
+   *
    * `GET /api/parlay/fees/config` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly feesConfig: Method<void, ParlayFeesConfigOutput>;
   /**
    * The fee on a stake and what remains, to the base unit.
+   *
+   * fee = ⌊amount × feeBps / 10000⌋, netStake = amount − fee; 400 for an amount that is not base units.
    *
    * `GET /api/parlay/fees/preview/:amount` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2347,11 +2363,15 @@ export interface LpNamespace {
   /**
    * Cash, NAV, share price, locked exposure and free liquidity.
    *
+   * NAV = cash − expected liability of open tickets; free liquidity = cash − exposure held by live quotes and tickets (docs/liquidity-pool.md).
+   *
    * `GET /api/lp/pool` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly pool: Method<void, LpPoolOutput>;
   /**
    * APY from realised results over a trailing window.
+   *
+   * Realised results of the last 30 days against today’s NAV, annualised, in basis points.
    *
    * `GET /api/lp/apy` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2359,17 +2379,23 @@ export interface LpNamespace {
   /**
    * Live exposure per (condition, outcome) and per game, against their caps.
    *
+   * Exposure of live quotes and open tickets: in full on each (condition, outcome) of a ticket’s legs, once per game.
+   *
    * `GET /api/lp/exposure-breakdown` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly exposureBreakdown: Method<void, LpExposureBreakdownOutput>;
   /**
    * The exposure one bettor’s live quotes and tickets hold.
    *
+   * The bettor’s share of the exposure breakdown, with how many quotes and tickets hold it.
+   *
    * `GET /api/lp/bettor/:address/exposure` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly bettorExposure: Method<LpBettorExposureInput, LpBettorExposureOutput>;
   /**
    * An LP’s shares, their value now, and its lockup.
+   *
+   * value = shares at the current share price; pnl = value + withdrawn − deposited; lockedUntil is null once the lockup has passed.
    *
    * `GET /api/lp/position/:address` on the tournaments host · auth: optional-bearer · spec §4.17
    */

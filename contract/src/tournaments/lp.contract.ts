@@ -29,6 +29,8 @@ export const lpContract = c.router({
     path: `${base}/pool`,
     responses: { 200: LpPoolSchema },
     summary: 'Cash, NAV, share price, locked exposure and free liquidity',
+    description:
+      'NAV = cash − expected liability of open tickets; free liquidity = cash − exposure held by live quotes and tickets (docs/liquidity-pool.md).',
     metadata: read,
   },
   apy: {
@@ -36,6 +38,7 @@ export const lpContract = c.router({
     path: `${base}/apy`,
     responses: { 200: LpApySchema },
     summary: 'APY from realised results over a trailing window',
+    description: 'Realised results of the last 30 days against today’s NAV, annualised, in basis points.',
     metadata: read,
   },
   exposureBreakdown: {
@@ -43,6 +46,8 @@ export const lpContract = c.router({
     path: `${base}/exposure-breakdown`,
     responses: { 200: LpExposureBreakdownSchema },
     summary: 'Live exposure per (condition, outcome) and per game, against their caps',
+    description:
+      'Exposure of live quotes and open tickets: in full on each (condition, outcome) of a ticket’s legs, once per game.',
     metadata: read,
   },
   bettorExposure: {
@@ -51,6 +56,7 @@ export const lpContract = c.router({
     pathParams: LpAddressParamsSchema,
     responses: { 200: LpBettorExposureSchema },
     summary: 'The exposure one bettor’s live quotes and tickets hold',
+    description: 'The bettor’s share of the exposure breakdown, with how many quotes and tickets hold it.',
     metadata: read,
   },
   position: {
@@ -59,6 +65,8 @@ export const lpContract = c.router({
     pathParams: LpAddressParamsSchema,
     responses: { 200: LpPositionSchema },
     summary: 'An LP’s shares, their value now, and its lockup',
+    description:
+      'value = shares at the current share price; pnl = value + withdrawn − deposited; lockedUntil is null once the lockup has passed.',
     metadata: read,
   },
   addLiquidityQuote: {

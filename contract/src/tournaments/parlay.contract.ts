@@ -64,6 +64,7 @@ export const parlayContract = c.router({
     pathParams: MarketParams,
     responses: { 200: ParlayPlayerPropsSchema },
     summary: 'A game’s player props (anytime goalscorer)',
+    description: 'One condition per player with outcome 0 (scores); 404 NOT_FOUND for a market outside the catalogue.',
     metadata: read,
   },
   sgpMenu: {
@@ -72,6 +73,8 @@ export const parlayContract = c.router({
     pathParams: MarketParams,
     responses: { 200: ParlaySgpMenuSchema },
     summary: 'The legs of one game that may share a ticket, and the same-game rules',
+    description:
+      'The full-time result and goalscorer props of distinct players combine; the goals line combines only with other games. 404 NOT_FOUND for a market outside the catalogue.',
     metadata: read,
   },
   conditions: {
@@ -80,6 +83,8 @@ export const parlayContract = c.router({
     query: ParlayConditionsQuerySchema,
     responses: { 200: ParlayConditionListSchema },
     summary: 'Bettable conditions (bytes32 ids) of the catalogue, or of one market',
+    description:
+      'Every condition of the games in the catalogue window, or of `marketId` alone; each `conditionId` is a left-padded bytes32.',
     metadata: read,
   },
   odds: {
@@ -88,6 +93,8 @@ export const parlayContract = c.router({
     pathParams: ParlayOddsParamsSchema,
     responses: { 200: ParlayOddsSchema },
     summary: 'Current odds of a market’s conditions, or of one condition',
+    description:
+      'Odds as the provider prices them now (before the ticket margin). 404 NOT_FOUND for a market outside the catalogue or a condition the game does not have.',
     metadata: read,
   },
   europeanSaturday: {
@@ -146,6 +153,7 @@ export const parlayContract = c.router({
     pathParams: ParlayQuoteParamsSchema,
     responses: { 200: ParlayQuoteSchema },
     summary: 'A quote as issued, with its status',
+    description: '`status` is quoted, expired (the clock passed expiresAt) or placed. 404 NOT_FOUND for an unknown id.',
     metadata: read,
   },
   nonce: {
@@ -154,6 +162,7 @@ export const parlayContract = c.router({
     pathParams: ParlayAddressParamsSchema,
     responses: { 200: ParlayNonceSchema },
     summary: 'The nonce the bettor’s next quote will carry',
+    description: 'Each quote takes the next nonce; a ticket contract accepts a nonce once.',
     metadata: read,
   },
   feesConfig: {
@@ -161,6 +170,8 @@ export const parlayContract = c.router({
     path: `${base}/fees/config`,
     responses: { 200: ParlayFeesConfigSchema },
     summary: 'Fee, margin and ticket limits',
+    description:
+      'The protocol fee on a stake and the margin on a ticket’s odds (basis points), with the ticket limits a quote enforces.',
     metadata: read,
   },
   feesPreview: {
@@ -169,6 +180,7 @@ export const parlayContract = c.router({
     pathParams: ParlayFeePreviewParamsSchema,
     responses: { 200: ParlayFeePreviewSchema },
     summary: 'The fee on a stake and what remains, to the base unit',
+    description: 'fee = ⌊amount × feeBps / 10000⌋, netStake = amount − fee; 400 for an amount that is not base units.',
     metadata: read,
   },
 });
