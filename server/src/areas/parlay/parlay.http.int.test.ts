@@ -138,6 +138,16 @@ describe('legs and quotes over HTTP', () => {
     expect((await api('/api/parlay/quote/pq_000000000000000000000000')).status).toBe(404);
   });
 
+  it('answers a repeated Idempotency-Key with the same quote, holding its exposure once', async () => {
+    const headers = { 'idempotency-key': 'parlay-quote-once' };
+    const body = { bettor: alice.address, legs, stake: (10n * UNIT).toString() };
+    const first = await api('/api/parlay/quote', { token: alice.token, body, headers });
+    const second = await api('/api/parlay/quote', { token: alice.token, body, headers });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body['quoteId']).toBe(first.body['quoteId']);
+    expect((await api(`/api/parlay/users/${alice.address}/nonce`)).body['nonce']).toBe('2');
+  });
+
   it('refuses a quote for someone else, a stake below the minimum, and no credential', async () => {
     const body = { bettor: bob.address, legs, stake: (10n * UNIT).toString() };
     expect((await api('/api/parlay/quote', { token: alice.token, body })).body['code']).toBe('QUOTE_NOT_YOURS');
