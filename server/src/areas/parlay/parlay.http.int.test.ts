@@ -179,6 +179,17 @@ describe('legs and quotes over HTTP', () => {
     ).toBe('QUOTE_NOT_YOURS');
   });
 
+  it('refuses the quote once the server’s clock passes its expiry', async () => {
+    const message = (quote['typedData'] as Body)['message'] as Body;
+    clock.advance(120_000);
+    const res = await api('/api/parlay/quote/validate', {
+      token: alice.token,
+      body: { quote: message, signature: quote['signature'] },
+    });
+    expect([res.status, res.body['code']]).toEqual([400, 'QUOTE_EXPIRED']);
+    expect((await api(`/api/parlay/quote/${quote['quoteId'] as string}`)).body['status']).toBe('expired');
+  });
+
   it('holds the cap of one outcome under 50 concurrent quotes', async () => {
     const target = [
       { conditionId: await resultOf(markets[5]!['marketId'] as string), outcomeId: 2 },
