@@ -168,6 +168,22 @@ export const TAG_DOCS: readonly TagDoc[] = [
       'stake chips on fixtures stage by stage, dispute results, and claim payouts or refunds from the prize vault.',
   },
   {
+    name: 'Parlay',
+    group: 'Tournaments',
+    guide: 'parlays.md',
+    summary:
+      'Parlays on football: a catalogue of games and conditions, leg checks, and EIP-712 signed quotes bound to the ' +
+      'bettor, a nonce and an expiry, held against the liquidity pool’s risk limits.',
+  },
+  {
+    name: 'Liquidity pool',
+    group: 'Tournaments',
+    guide: 'liquidity-pool.md',
+    summary:
+      'The pool behind every parlay ticket: cash, NAV and share price, the exposure live quotes and tickets hold, ' +
+      'LP positions, and quotes for adding and removing liquidity.',
+  },
+  {
     name: 'Sports',
     group: 'Sports data',
     guide: 'sports-proxy.md',

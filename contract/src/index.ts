@@ -96,6 +96,8 @@ export type { CreateTournamentRequest } from './tournaments/tournaments-io.schem
 export { tournamentsCatalogContract } from './tournaments/tournaments.contract.js';
 export { tournamentsAdminContract, tournamentsRouterContract } from './tournaments/tournaments-router.contract.js';
 export { tournamentsPlayContract } from './tournaments/tournaments-play.contract.js';
+export { parlayContract } from './tournaments/parlay.contract.js';
+export { lpContract } from './tournaments/lp.contract.js';
 export { tournamentsAdminCloseContract } from './tournaments/tournaments-admin-close.contract.js';
 export { tournamentDisputesContract } from './tournaments/tournament-disputes.contract.js';
 export { tournamentPayoutsContract } from './tournaments/tournament-payouts.contract.js';

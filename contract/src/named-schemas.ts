@@ -28,6 +28,14 @@ import {
 } from './tournaments/tournaments-cancel.schemas.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 import {
+  ParlayConditionSchema,
+  ParlayLegViewSchema,
+  ParlayMarketSchema,
+  ParlayQuoteSchema,
+  ParlayTypedDataSchema,
+} from './tournaments/parlay.schemas.js';
+import { LpOutcomeExposureSchema, LpPoolSchema, LpPositionSchema } from './tournaments/lp.schemas.js';
+import {
   BondSchema,
   FixtureSchema,
   LeaderboardRowSchema,
@@ -60,6 +68,14 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   SportsProxyRequest: SportsProxyRequestSchema,
   SportsResponse: SportsResponseSchema,
   SportsMeta: SportsMetaSchema,
+  ParlayMarket: ParlayMarketSchema,
+  ParlayCondition: ParlayConditionSchema,
+  ParlayLeg: ParlayLegViewSchema,
+  ParlayQuote: ParlayQuoteSchema,
+  ParlayTypedData: ParlayTypedDataSchema,
+  LpPool: LpPoolSchema,
+  LpPosition: LpPositionSchema,
+  LpOutcomeExposure: LpOutcomeExposureSchema,
   ProtocolStats: ProtocolStatsSchema,
   MarketClaim: MarketClaimSchema,
   CreatorFeeMarket: CreatorFeeMarketSchema,

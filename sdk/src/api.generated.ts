@@ -100,11 +100,17 @@ export type ErrorCode =
   | 'CANCEL_REQUEST_EXISTS'
   | 'TOURNAMENT_HAS_ENTRIES'
   | 'WITHDRAWAL_UNSUPPORTED'
+  | 'EXPOSURE_LIMIT'
+  | 'NONCE_USED'
+  | 'ODDS_DRIFTED'
+  | 'LIQUIDITY_LOCKED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNSUPPORTED_IMAGE'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'DAILY_LIMIT_EXCEEDED'
+  | 'LEGS_INVALID'
+  | 'PARLAY_LIMIT'
   | 'RATE_LIMITED'
   | 'HEADERS_TOO_LARGE'
   | 'INTERNAL'
@@ -363,6 +369,176 @@ export interface SportsResponse {
   /** Upstream JSON, passed through unchanged (usually an object with `data`) */
   data: JsonValue;
   _meta: SportsMeta;
+}
+
+export interface ParlayMarket {
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  fixtureId: number;
+  leagueId: number;
+  name: string;
+  homeTeam: string;
+  awayTeam: string;
+  /** ISO-8601 timestamp */
+  startsAt: string;
+  /** ISO-8601 timestamp */
+  closesAt: string;
+  /** open until closesAt, a lead before kick-off */
+  status: 'open' | 'closed' | (string & {});
+}
+
+export interface ParlayCondition {
+  /** bytes32 (0x + 64 hex) */
+  conditionId: string;
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  /** What a condition asks about the game */
+  kind: 'FULL_TIME_RESULT' | 'GOALS_OVER_UNDER' | 'ANYTIME_GOALSCORER' | (string & {});
+  label: string;
+  playerId: number | null;
+  /** open until closesAt, a lead before kick-off */
+  status: 'open' | 'closed' | (string & {});
+  /** ISO-8601 timestamp */
+  closesAt: string;
+  outcomes: Array<{
+    outcomeId: number;
+    label: string;
+    /** Decimal odds, e.g. "2.10" */
+    odds: string;
+  }>;
+}
+
+export interface ParlayLeg {
+  /** bytes32 (0x + 64 hex) */
+  conditionId: string;
+  outcomeId: number;
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  /** What a condition asks about the game */
+  kind: 'FULL_TIME_RESULT' | 'GOALS_OVER_UNDER' | 'ANYTIME_GOALSCORER' | (string & {});
+  label: string;
+  outcomeLabel: string;
+  /** Decimal odds, e.g. "2.10" */
+  odds: string;
+}
+
+export interface ParlayTypedData {
+  domain: {
+    name: string;
+    version: string;
+    chainId: number;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    verifyingContract: string;
+  };
+  types: Record<
+    string,
+    Array<{
+      name: string;
+      type: string;
+    }>
+  >;
+  primaryType: 'ParlayQuote';
+  message: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    bettor: string;
+    legs: Array<{
+      /** bytes32 (0x + 64 hex) */
+      conditionId: string;
+      outcomeId: number;
+    }>;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    payout: string;
+    nonce: string;
+    /** Unix seconds */
+    expiresAt: number;
+  };
+}
+
+export interface ParlayQuote {
+  quoteId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  bettor: string;
+  legs: ParlayLeg[];
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  stake: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  fee: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  netStake: string;
+  /** Decimal odds, e.g. "2.10" */
+  odds: string;
+  /** Decimal odds, e.g. "2.10" */
+  minOdds: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  payout: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  exposure: string;
+  nonce: string;
+  /** ISO-8601 timestamp */
+  expiresAt: string;
+  status: 'quoted' | 'expired' | 'placed' | (string & {});
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  signer: string;
+  signature: string;
+  typedData: ParlayTypedData;
+}
+
+export interface LpPool {
+  asset: 'credits' | 'usdc' | (string & {});
+  decimals: number;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  cash: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  expectedLiability: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  nav: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  totalShares: string;
+  /** Base units per share (18 decimals) */
+  sharePrice: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  lockedExposure: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  freeLiquidity: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  maxTicketPayout: string;
+  liveQuotes: number;
+  openTickets: number;
+  lockupSeconds: number;
+  /** ISO-8601 timestamp */
+  asOf: string;
+}
+
+export interface LpPosition {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  shares: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  value: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  deposited: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  withdrawn: string;
+  /** Signed amount in base units (18 decimals) as a decimal string */
+  pnl: string;
+  /** Base units per share (18 decimals) */
+  sharePrice: string;
+  /** ISO-8601 timestamp */
+  lockedUntil: string | null;
+}
+
+export interface LpOutcomeExposure {
+  /** bytes32 (0x + 64 hex) */
+  conditionId: string;
+  outcomeId: number;
+  marketId: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  exposure: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  cap: string;
 }
 
 export interface ProtocolStats {
@@ -1797,11 +1973,17 @@ export type BetsEstimateBuyOutput =
         | 'CANCEL_REQUEST_EXISTS'
         | 'TOURNAMENT_HAS_ENTRIES'
         | 'WITHDRAWAL_UNSUPPORTED'
+        | 'EXPOSURE_LIMIT'
+        | 'NONCE_USED'
+        | 'ODDS_DRIFTED'
+        | 'LIQUIDITY_LOCKED'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'DAILY_LIMIT_EXCEEDED'
+        | 'LEGS_INVALID'
+        | 'PARLAY_LIMIT'
         | 'RATE_LIMITED'
         | 'HEADERS_TOO_LARGE'
         | 'INTERNAL'
@@ -1938,11 +2120,17 @@ export type BetsEstimateSellOutput =
         | 'CANCEL_REQUEST_EXISTS'
         | 'TOURNAMENT_HAS_ENTRIES'
         | 'WITHDRAWAL_UNSUPPORTED'
+        | 'EXPOSURE_LIMIT'
+        | 'NONCE_USED'
+        | 'ODDS_DRIFTED'
+        | 'LIQUIDITY_LOCKED'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'DAILY_LIMIT_EXCEEDED'
+        | 'LEGS_INVALID'
+        | 'PARLAY_LIMIT'
         | 'RATE_LIMITED'
         | 'HEADERS_TOO_LARGE'
         | 'INTERNAL'
@@ -2283,11 +2471,17 @@ export type BetsPublicEstimateSellOutput =
         | 'CANCEL_REQUEST_EXISTS'
         | 'TOURNAMENT_HAS_ENTRIES'
         | 'WITHDRAWAL_UNSUPPORTED'
+        | 'EXPOSURE_LIMIT'
+        | 'NONCE_USED'
+        | 'ODDS_DRIFTED'
+        | 'LIQUIDITY_LOCKED'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'DAILY_LIMIT_EXCEEDED'
+        | 'LEGS_INVALID'
+        | 'PARLAY_LIMIT'
         | 'RATE_LIMITED'
         | 'HEADERS_TOO_LARGE'
         | 'INTERNAL'
@@ -5639,6 +5833,383 @@ export type TournamentsAuthLoginOutput = {
   address: string;
   /** When the presented credential stops being accepted */
   expiresAt: string;
+};
+
+/** What `GET /api/parlay/markets` answers on success, read leniently: enums also admit values added later. */
+export type ParlayMarketsOutput = {
+  markets: ParlayMarket[];
+};
+
+/** What `GET /api/parlay/markets/:marketId` takes. */
+export interface ParlayMarketInput {
+  params: {
+    /** Parlay market id: the sports provider fixture id */
+    marketId: string;
+  };
+}
+
+/** What `GET /api/parlay/markets/:marketId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayMarketOutput = {
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  fixtureId: number;
+  leagueId: number;
+  name: string;
+  homeTeam: string;
+  awayTeam: string;
+  /** ISO-8601 timestamp */
+  startsAt: string;
+  /** ISO-8601 timestamp */
+  closesAt: string;
+  /** open until closesAt, a lead before kick-off */
+  status: 'open' | 'closed' | (string & {});
+  conditions: ParlayCondition[];
+};
+
+/** What `GET /api/parlay/markets/:marketId/player-props` takes. */
+export interface ParlayPlayerPropsInput {
+  params: {
+    /** Parlay market id: the sports provider fixture id */
+    marketId: string;
+  };
+}
+
+/** What `GET /api/parlay/markets/:marketId/player-props` answers on success, read leniently: enums also admit values added later. */
+export type ParlayPlayerPropsOutput = {
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  props: ParlayCondition[];
+};
+
+/** What `GET /api/parlay/markets/:marketId/sgp-menu` takes. */
+export interface ParlaySgpMenuInput {
+  params: {
+    /** Parlay market id: the sports provider fixture id */
+    marketId: string;
+  };
+}
+
+/** What `GET /api/parlay/markets/:marketId/sgp-menu` answers on success, read leniently: enums also admit values added later. */
+export type ParlaySgpMenuOutput = {
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  /** open until closesAt, a lead before kick-off */
+  status: 'open' | 'closed' | (string & {});
+  maxSameGameLegs: number;
+  rules: string[];
+  legs: ParlayLeg[];
+};
+
+/** What `GET /api/parlay/conditions` takes. */
+export interface ParlayConditionsInput {
+  query: {
+    /** Parlay market id: the sports provider fixture id */
+    marketId?: string | undefined;
+  };
+}
+
+/** What `GET /api/parlay/conditions` answers on success, read leniently: enums also admit values added later. */
+export type ParlayConditionsOutput = {
+  conditions: ParlayCondition[];
+};
+
+/** What `GET /api/parlay/odds/:marketId` takes. */
+export interface ParlayOddsInput {
+  params: {
+    /** A market id, or a condition id for that condition alone */
+    marketId: string;
+  };
+}
+
+/** What `GET /api/parlay/odds/:marketId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayOddsOutput = {
+  /** Parlay market id: the sports provider fixture id */
+  marketId: string;
+  /** ISO-8601 timestamp */
+  asOf: string;
+  conditions: Array<{
+    /** bytes32 (0x + 64 hex) */
+    conditionId: string;
+    /** open until closesAt, a lead before kick-off */
+    status: 'open' | 'closed' | (string & {});
+    outcomes: Array<{
+      outcomeId: number;
+      /** Decimal odds, e.g. "2.10" */
+      odds: string;
+    }>;
+  }>;
+};
+
+/** What `GET /api/parlay/builders/european-saturday` answers on success, read leniently: enums also admit values added later. */
+export type ParlayEuropeanSaturdayOutput = {
+  builder: 'european-saturday';
+  date: string;
+  legs: ParlayLeg[];
+  /** Decimal odds, e.g. "2.10" */
+  combinedOdds: string;
+};
+
+/** What `GET /api/parlay/builders/same-team-run` takes. */
+export interface ParlaySameTeamRunInput {
+  query: {
+    /** Team name (case-insensitive); default: the home side of the next open game */
+    team?: string | undefined;
+  };
+}
+
+/** What `GET /api/parlay/builders/same-team-run` answers on success, read leniently: enums also admit values added later. */
+export type ParlaySameTeamRunOutput = {
+  builder: 'same-team-run';
+  team: string;
+  legs: ParlayLeg[];
+  /** Decimal odds, e.g. "2.10" */
+  combinedOdds: string;
+};
+
+/** What `POST /api/parlay/legs/validate` takes. */
+export interface ParlayValidateLegsInput {
+  body: {
+    legs: Array<{
+      /** bytes32 condition id (shorter hex is left-padded) */
+      conditionId: string;
+      outcomeId: number;
+    }>;
+  };
+}
+
+/** What `POST /api/parlay/legs/validate` answers on success, read leniently: enums also admit values added later. */
+export type ParlayValidateLegsOutput = {
+  valid: true;
+  legs: ParlayLeg[];
+  /** Decimal odds, e.g. "2.10" */
+  combinedOdds: string;
+};
+
+/** What `POST /api/parlay/quote` takes. */
+export interface ParlayQuoteInput {
+  body: {
+    /** The wallet that will place the ticket: the caller’s own */
+    bettor: string;
+    legs: Array<{
+      /** bytes32 condition id (shorter hex is left-padded) */
+      conditionId: string;
+      outcomeId: number;
+    }>;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Odds drift the bettor accepts, for minOdds */
+    slippageBps?: number | undefined;
+  };
+}
+
+/** What `POST /api/parlay/quote` answers on success, read leniently: enums also admit values added later. */
+export type ParlayQuoteOutput = ParlayQuote;
+
+/** What `POST /api/parlay/quote/validate` takes. */
+export interface ParlayValidateQuoteInput {
+  body: {
+    quote: {
+      /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+      bettor: string;
+      legs: Array<{
+        /** bytes32 (0x + 64 hex) */
+        conditionId: string;
+        outcomeId: number;
+      }>;
+      /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+      stake: string;
+      /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+      payout: string;
+      nonce: string;
+      /** Unix seconds */
+      expiresAt: number;
+    };
+    signature: string;
+  };
+}
+
+/** What `POST /api/parlay/quote/validate` answers on success, read leniently: enums also admit values added later. */
+export type ParlayValidateQuoteOutput = {
+  valid: true;
+  quoteId: string;
+  /** Decimal odds, e.g. "2.10" */
+  quotedOdds: string;
+  /** Decimal odds, e.g. "2.10" */
+  currentOdds: string;
+  /** ISO-8601 timestamp */
+  expiresAt: string;
+  secondsLeft: number;
+};
+
+/** What `GET /api/parlay/quote/:quoteId` takes. */
+export interface ParlayGetQuoteInput {
+  params: {
+    quoteId: string;
+  };
+}
+
+/** What `GET /api/parlay/quote/:quoteId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayGetQuoteOutput = ParlayQuote;
+
+/** What `GET /api/parlay/users/:address/nonce` takes. */
+export interface ParlayNonceInput {
+  params: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/parlay/users/:address/nonce` answers on success, read leniently: enums also admit values added later. */
+export type ParlayNonceOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  nonce: string;
+};
+
+/** What `GET /api/parlay/fees/config` answers on success, read leniently: enums also admit values added later. */
+export type ParlayFeesConfigOutput = {
+  feeBps: number;
+  marginBps: number;
+  decimals: number;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  minStake: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  maxPayout: string;
+  maxLegs: number;
+  /** Decimal odds, e.g. "2.10" */
+  maxOdds: string;
+  quoteTtlSeconds: number;
+  maxDriftBps: number;
+};
+
+/** What `GET /api/parlay/fees/preview/:amount` takes. */
+export interface ParlayFeesPreviewInput {
+  params: {
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    amount: string;
+  };
+}
+
+/** What `GET /api/parlay/fees/preview/:amount` answers on success, read leniently: enums also admit values added later. */
+export type ParlayFeesPreviewOutput = {
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  amount: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  fee: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  netStake: string;
+  feeBps: number;
+};
+
+/** What `GET /api/lp/pool` answers on success, read leniently: enums also admit values added later. */
+export type LpPoolOutput = LpPool;
+
+/** What `GET /api/lp/apy` answers on success, read leniently: enums also admit values added later. */
+export type LpApyOutput = {
+  windowDays: number;
+  /** ISO-8601 timestamp */
+  from: string;
+  /** ISO-8601 timestamp */
+  to: string;
+  /** Signed amount in base units (18 decimals) as a decimal string */
+  realisedResult: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  nav: string;
+  /** Annualised, basis points */
+  apyBps: string;
+};
+
+/** What `GET /api/lp/exposure-breakdown` answers on success, read leniently: enums also admit values added later. */
+export type LpExposureBreakdownOutput = {
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  total: string;
+  byOutcome: LpOutcomeExposure[];
+  byGame: Array<{
+    marketId: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    exposure: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    cap: string;
+  }>;
+};
+
+/** What `GET /api/lp/bettor/:address/exposure` takes. */
+export interface LpBettorExposureInput {
+  params: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/lp/bettor/:address/exposure` answers on success, read leniently: enums also admit values added later. */
+export type LpBettorExposureOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  total: string;
+  liveQuotes: number;
+  openTickets: number;
+  byOutcome: LpOutcomeExposure[];
+};
+
+/** What `GET /api/lp/position/:address` takes. */
+export interface LpPositionInput {
+  params: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/lp/position/:address` answers on success, read leniently: enums also admit values added later. */
+export type LpPositionOutput = LpPosition;
+
+/** What `POST /api/lp/add-liquidity/quote` takes. */
+export interface LpAddLiquidityQuoteInput {
+  body: {
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    amount: string;
+  };
+}
+
+/** What `POST /api/lp/add-liquidity/quote` answers on success, read leniently: enums also admit values added later. */
+export type LpAddLiquidityQuoteOutput = {
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  amount: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  shares: string;
+  /** Base units per share (18 decimals) */
+  sharePrice: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  nav: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  totalShares: string;
+  lockupSeconds: number;
+  /** ISO-8601 timestamp */
+  lockedUntil: string;
+};
+
+/** What `POST /api/lp/remove-liquidity/quote` takes. */
+export interface LpRemoveLiquidityQuoteInput {
+  body: {
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    shares: string;
+  };
+}
+
+/** What `POST /api/lp/remove-liquidity/quote` answers on success, read leniently: enums also admit values added later. */
+export type LpRemoveLiquidityQuoteOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  shares: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  amountOut: string;
+  /** Base units per share (18 decimals) */
+  sharePrice: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  nav: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  totalShares: string;
 };
 
 /** What `POST /api/tournaments/admin/tournaments/:tournamentId/set-root` takes. */

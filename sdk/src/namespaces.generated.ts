@@ -331,6 +331,44 @@ import type {
   TournamentsAuthCheckOutput,
   TournamentsAuthLoginInput,
   TournamentsAuthLoginOutput,
+  ParlayMarketsOutput,
+  ParlayMarketInput,
+  ParlayMarketOutput,
+  ParlayPlayerPropsInput,
+  ParlayPlayerPropsOutput,
+  ParlaySgpMenuInput,
+  ParlaySgpMenuOutput,
+  ParlayConditionsInput,
+  ParlayConditionsOutput,
+  ParlayOddsInput,
+  ParlayOddsOutput,
+  ParlayEuropeanSaturdayOutput,
+  ParlaySameTeamRunInput,
+  ParlaySameTeamRunOutput,
+  ParlayValidateLegsInput,
+  ParlayValidateLegsOutput,
+  ParlayQuoteInput,
+  ParlayQuoteOutput,
+  ParlayValidateQuoteInput,
+  ParlayValidateQuoteOutput,
+  ParlayGetQuoteInput,
+  ParlayGetQuoteOutput,
+  ParlayNonceInput,
+  ParlayNonceOutput,
+  ParlayFeesConfigOutput,
+  ParlayFeesPreviewInput,
+  ParlayFeesPreviewOutput,
+  LpPoolOutput,
+  LpApyOutput,
+  LpExposureBreakdownOutput,
+  LpBettorExposureInput,
+  LpBettorExposureOutput,
+  LpPositionInput,
+  LpPositionOutput,
+  LpAddLiquidityQuoteInput,
+  LpAddLiquidityQuoteOutput,
+  LpRemoveLiquidityQuoteInput,
+  LpRemoveLiquidityQuoteOutput,
   TournamentsAdminSetRootInput,
   TournamentsAdminSetRootOutput,
   TournamentsAdminSetFinalDisputeWindowInput,
@@ -2183,6 +2221,208 @@ export interface TournamentsAuthNamespace {
 }
 
 /**
+ * §4.17 parlays: the catalogue (games of the sports provider as markets with conditions), the
+ * same-game menu, ready-made builders, leg checks and EIP-712 signed quotes held against the
+ * liquidity pool's risk limits. The rules and formulas are in docs/parlays.md.
+ */
+export interface ParlayNamespace {
+  /**
+   * Games open to parlays, earliest first.
+   *
+   * Games of the configured leagues kicking off within the catalogue window; `status` closes a lead before kick-off.
+   *
+   * `GET /api/parlay/markets` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly markets: Method<void, ParlayMarketsOutput>;
+  /**
+   * A game with its conditions and their odds.
+   *
+   * 404 NOT_FOUND for a fixture the provider does not know or of a league outside the catalogue.
+   *
+   * `GET /api/parlay/markets/:marketId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly market: Method<ParlayMarketInput, ParlayMarketOutput>;
+  /**
+   * A game’s player props (anytime goalscorer)
+   *
+   * One condition per player with outcome 0 (scores); 404 NOT_FOUND for a market outside the catalogue.
+   *
+   * `GET /api/parlay/markets/:marketId/player-props` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly playerProps: Method<ParlayPlayerPropsInput, ParlayPlayerPropsOutput>;
+  /**
+   * The legs of one game that may share a ticket, and the same-game rules.
+   *
+   * The full-time result and goalscorer props of distinct players combine; the goals line combines only with other games. 404 NOT_FOUND for a market outside the catalogue.
+   *
+   * `GET /api/parlay/markets/:marketId/sgp-menu` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly sgpMenu: Method<ParlaySgpMenuInput, ParlaySgpMenuOutput>;
+  /**
+   * Bettable conditions (bytes32 ids) of the catalogue, or of one market.
+   *
+   * Every condition of the games in the catalogue window, or of `marketId` alone; each `conditionId` is a left-padded bytes32.
+   *
+   * `GET /api/parlay/conditions` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly conditions: Method<ParlayConditionsInput, ParlayConditionsOutput>;
+  /**
+   * Current odds of a market’s conditions, or of one condition.
+   *
+   * Odds as the provider prices them now (before the ticket margin). 404 NOT_FOUND for a market outside the catalogue or a condition the game does not have.
+   *
+   * `GET /api/parlay/odds/:marketId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly odds: Method<ParlayOddsInput, ParlayOddsOutput>;
+  /**
+   * A ready Saturday accumulator: the favourite of each of the day’s first open games.
+   *
+   * Up to four games on the next Saturday (UTC), leagues taken in turn, one leg per game. See docs/parlays.md.
+   *
+   * `GET /api/parlay/builders/european-saturday` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly europeanSaturday: Method<void, ParlayEuropeanSaturdayOutput>;
+  /**
+   * A ready run: one team to win each of its next open games (up to three)
+   *
+   * 404 NOT_FOUND when the team has no open game in the next seven days.
+   *
+   * `GET /api/parlay/builders/same-team-run` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly sameTeamRun: Method<ParlaySameTeamRunInput, ParlaySameTeamRunOutput>;
+  /**
+   * Whether legs may go on one ticket, with every problem per leg.
+   *
+   * 422 LEGS_INVALID with `fieldErrors` naming each problem: count, unknown or closed conditions, unknown outcomes, duplicates, two outcomes of one condition, same-game combinations outside the menu.
+   *
+   * `POST /api/parlay/legs/validate` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly validateLegs: Method<ParlayValidateLegsInput, ParlayValidateLegsOutput>;
+  /**
+   * A signed quote bound to the bettor, a nonce and an expiry.
+   *
+   * The bettor must be the caller’s wallet (403 QUOTE_NOT_YOURS). The quote holds its exposure on the pool until it expires. 422 LEGS_INVALID, 422 PARLAY_LIMIT (`details.limit`: minStake, maxOdds, maxPayout), 409 EXPOSURE_LIMIT (`details.limit`: perOutcome, perGame, poolShare); 503 SERVICE_UNAVAILABLE when no ticket contract is configured.
+   *
+   * `POST /api/parlay/quote` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly quote: Method<ParlayQuoteInput, ParlayQuoteOutput>;
+  /**
+   * Re-check a signed quote before placing it.
+   *
+   * QUOTE_INVALID (a field changed after signing, or never issued), QUOTE_NOT_YOURS (another bettor), NONCE_USED, QUOTE_EXPIRED, LEGS_INVALID (a leg closed), ODDS_DRIFTED.
+   *
+   * `POST /api/parlay/quote/validate` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly validateQuote: Method<ParlayValidateQuoteInput, ParlayValidateQuoteOutput>;
+  /**
+   * A quote as issued, with its status.
+   *
+   * `status` is quoted, expired (the clock passed expiresAt) or placed. 404 NOT_FOUND for an unknown id.
+   *
+   * `GET /api/parlay/quote/:quoteId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly getQuote: Method<ParlayGetQuoteInput, ParlayGetQuoteOutput>;
+  /**
+   * The nonce the bettor’s next quote will carry.
+   *
+   * Each quote takes the next nonce; a ticket contract accepts a nonce once.
+   *
+   * `GET /api/parlay/users/:address/nonce` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly nonce: Method<ParlayNonceInput, ParlayNonceOutput>;
+  /**
+   * Fee, margin and ticket limits.
+   *
+   * The protocol fee on a stake and the margin on a ticket’s odds (basis points), with the ticket limits a quote enforces.
+   *
+   * `GET /api/parlay/fees/config` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly feesConfig: Method<void, ParlayFeesConfigOutput>;
+  /**
+   * The fee on a stake and what remains, to the base unit.
+   *
+   * fee = ⌊amount × feeBps / 10000⌋, netStake = amount − fee; 400 for an amount that is not base units.
+   *
+   * `GET /api/parlay/fees/preview/:amount` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly feesPreview: Method<ParlayFeesPreviewInput, ParlayFeesPreviewOutput>;
+}
+
+/**
+ * §4.17 the liquidity pool behind every parlay ticket: its cash, NAV and share price, the
+ * exposure live quotes and tickets hold, LP positions, and quotes for adding and removing
+ * liquidity. The formulas are in docs/liquidity-pool.md.
+ */
+export interface LpNamespace {
+  /**
+   * Cash, NAV, share price, locked exposure and free liquidity.
+   *
+   * NAV = cash − expected liability of open tickets; free liquidity = cash − exposure held by live quotes and tickets (docs/liquidity-pool.md).
+   *
+   * `GET /api/lp/pool` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly pool: Method<void, LpPoolOutput>;
+  /**
+   * APY from realised results over a trailing window.
+   *
+   * Realised results of the last 30 days against today’s NAV, annualised, in basis points.
+   *
+   * `GET /api/lp/apy` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly apy: Method<void, LpApyOutput>;
+  /**
+   * Live exposure per (condition, outcome) and per game, against their caps.
+   *
+   * Exposure of live quotes and open tickets: in full on each (condition, outcome) of a ticket’s legs, once per game.
+   *
+   * `GET /api/lp/exposure-breakdown` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly exposureBreakdown: Method<void, LpExposureBreakdownOutput>;
+  /**
+   * The exposure one bettor’s live quotes and tickets hold.
+   *
+   * The bettor’s share of the exposure breakdown, with how many quotes and tickets hold it.
+   *
+   * `GET /api/lp/bettor/:address/exposure` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly bettorExposure: Method<LpBettorExposureInput, LpBettorExposureOutput>;
+  /**
+   * An LP’s shares, their value now, and its lockup.
+   *
+   * value = shares at the current share price; pnl = value + withdrawn − deposited; lockedUntil is null once the lockup has passed.
+   *
+   * `GET /api/lp/position/:address` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly position: Method<LpPositionInput, LpPositionOutput>;
+  /**
+   * Shares an amount buys now, and the lockup it starts.
+   *
+   * VALIDATION_FAILED for an amount of zero or too small for one share.
+   *
+   * `POST /api/lp/add-liquidity/quote` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly addLiquidityQuote: Method<LpAddLiquidityQuoteInput, LpAddLiquidityQuoteOutput>;
+  /**
+   * What redeeming shares of the caller’s position pays now.
+   *
+   * INSUFFICIENT_SHARES beyond the position; 409 LIQUIDITY_LOCKED while the position is in its lockup (`details.reason` lockup) or when live exposure holds the liquidity (`details.reason` exposure).
+   *
+   * `POST /api/lp/remove-liquidity/quote` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly removeLiquidityQuote: Method<LpRemoveLiquidityQuoteInput, LpRemoveLiquidityQuoteOutput>;
+}
+
+/**
  * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
  * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards
  * and statistics; cancel requests, cancellation and refunds, and their administration. Writes take
@@ -3051,6 +3291,18 @@ export abstract class DuelkitNamespaces {
    * §4.17 tournaments-host sign-in: a markets-host JWT or a wallet credential.
    */
   declare readonly tournamentsAuth: TournamentsAuthNamespace;
+  /**
+   * §4.17 parlays: the catalogue (games of the sports provider as markets with conditions), the
+   * same-game menu, ready-made builders, leg checks and EIP-712 signed quotes held against the
+   * liquidity pool's risk limits. The rules and formulas are in docs/parlays.md.
+   */
+  declare readonly parlay: ParlayNamespace;
+  /**
+   * §4.17 the liquidity pool behind every parlay ticket: its cash, NAV and share price, the
+   * exposure live quotes and tickets hold, LP positions, and quotes for adding and removing
+   * liquidity. The formulas are in docs/liquidity-pool.md.
+   */
+  declare readonly lp: LpNamespace;
   /**
    * §4.17 tournaments: paid creation (deposit first, then create with the deposit), creator bonds,
    * entries, stage picks with chips, standings, group tables, knockout brackets, prizes, leaderboards

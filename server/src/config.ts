@@ -5,6 +5,8 @@ import { EnvSchema, type ParsedEnv } from './env.schema.js';
 import { loadEmbeddedSecrets } from './platform/secrets/embedded-secrets.js';
 import { productionProblems, runtimeDir } from './run-mode.js';
 import type { SportsLimits } from './areas/sports/sports-limits.js';
+import type { ParlaySettings } from './areas/parlay/parlay.types.js';
+import { keccak256, toBytes, type Hex } from 'viem';
 
 export type RunMode = 'embedded' | 'production';
 
@@ -144,6 +146,8 @@ export interface Config {
     readonly treasury: `0x${string}` | undefined;
     readonly timeoutsIntervalMs: number;
   };
+  /** Parlays and the liquidity pool: catalogue, pricing, quotes and risk limits (docs/parlays.md). */
+  readonly parlay: ParlaySettings;
   /** How the markets host reaches the tournaments host for the parlay-tournaments admin. */
   readonly tournamentsLink: {
     /** in-process when this process serves the tournaments host too; http otherwise. */
@@ -434,6 +438,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       automationIntervalMs: e.TOURNAMENT_AUTOMATION_INTERVAL_MS,
       treasury: e.TOURNAMENT_TREASURY_ADDRESS as `0x${string}` | undefined,
       timeoutsIntervalMs: e.TOURNAMENT_TIMEOUTS_INTERVAL_MS,
+    },
+    parlay: {
+      leagues: e.PARLAY_LEAGUES.map(Number),
+      windowHours: e.PARLAY_WINDOW_HOURS,
+      minLeadSeconds: e.PARLAY_MIN_LEAD_SECONDS,
+      marginBps: e.PARLAY_MARGIN_BPS,
+      feeBps: e.PARLAY_FEE_BPS,
+      quoteTtlSeconds: e.PARLAY_QUOTE_TTL_SECONDS,
+      maxDriftBps: e.PARLAY_MAX_DRIFT_BPS,
+      signerKey: (e.PARLAY_QUOTE_SIGNER_KEY ?? keccak256(toBytes(`duelkit parlay quote signer:${jwtSecret}`))) as Hex,
+      bookAddress: e.PARLAY_BOOK_ADDRESS as Hex | undefined,
+      minStake: BigInt(e.PARLAY_MIN_STAKE),
+      minLegs: 2,
+      maxLegs: e.PARLAY_MAX_LEGS,
+      maxSameGameLegs: e.PARLAY_MAX_SAME_GAME_LEGS,
+      maxOddsX100: e.PARLAY_MAX_ODDS_X100,
+      maxPayout: BigInt(e.PARLAY_MAX_PAYOUT),
+      capPerOutcome: BigInt(e.PARLAY_CAP_PER_OUTCOME),
+      capPerGame: BigInt(e.PARLAY_CAP_PER_GAME),
+      poolPayoutShareBps: e.PARLAY_POOL_PAYOUT_SHARE_BPS,
+      lpLockupSeconds: e.LP_LOCKUP_SECONDS,
     },
     tournamentsLink: {
       mode: e.SERVE_HOSTS === 'markets' ? ('http' as const) : ('in-process' as const),

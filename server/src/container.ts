@@ -107,6 +107,10 @@ import { DistributionRepository } from './platform/merkle/distribution.repositor
 import { isAdjustable, OffsetClock, systemClock, type Clock } from './platform/clock.js';
 import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
 import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
+import { ParlayCatalogueService } from './areas/parlay/parlay-catalogue.service.js';
+import { ParlayQuoteService } from './areas/parlay/parlay-quote.service.js';
+import { ParlayRepository } from './areas/parlay/parlay.repository.js';
+import { LpService } from './areas/lp/lp.service.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
 import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tournaments-admin.adapter.js';
@@ -199,6 +203,14 @@ export interface Container {
    * host reaches it — in-process, or over HTTP when the hosts run apart (SERVE_HOSTS=markets).
    */
   readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
+  /** Parlays and the liquidity pool (docs/parlays.md, docs/liquidity-pool.md). */
+  readonly parlay: {
+    readonly catalogue: ParlayCatalogueService;
+    readonly quotes: ParlayQuoteService;
+    readonly lp: LpService;
+    /** The pool's ledger and quotes, for operators and tests that need a pool in a given state. */
+    readonly repository: ParlayRepository;
+  };
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   /**
@@ -513,6 +525,21 @@ export async function createContainer(
     distributions,
     treasury: config.tournaments.treasury ?? chain.operator,
   });
+  const parlayFixtures = new SportmonksFixturesAdapter(sportsProvider, config.sports.timeoutMs);
+  const parlayRepository = new ParlayRepository(orm);
+  const parlayCatalogue = new ParlayCatalogueService({ fixtures: parlayFixtures, clock, settings: config.parlay });
+  const parlay = {
+    catalogue: parlayCatalogue,
+    quotes: new ParlayQuoteService({
+      catalogue: parlayCatalogue,
+      store: parlayRepository,
+      clock,
+      settings: config.parlay,
+      chainId: config.chain.chainId,
+    }),
+    lp: new LpService({ store: parlayRepository, clock, settings: config.parlay }),
+    repository: parlayRepository,
+  };
   const localTournamentsAdmin = new InProcessTournamentsAdmin(tournaments.cancellations);
   const link = config.tournamentsLink;
   const tournamentsAdminLink: TournamentsAdminPort =
@@ -654,6 +681,7 @@ export async function createContainer(
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     tournaments,
+    parlay,
     tournamentsAdmin: {
       local: localTournamentsAdmin,
       // It measures the link's latency: wall-clock time.

@@ -14,6 +14,8 @@ const csv = z.string().transform((v) =>
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const baseUnits = z.string().regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer');
+
 /** The environment the server reads, once, at start-up. Nothing else reads process.env. */
 export const EnvSchema = z.object({
   /**
@@ -268,6 +270,47 @@ export const EnvSchema = z.object({
   PACK_TICK_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
   JOBS_ENABLED: bool.default('true'),
+  /** Parlays: leagues of the catalogue (comma list), how far ahead it lists games, and the lead before kick-off at which a game's conditions close. */
+  PARLAY_LEAGUES: csv.default('8'),
+  PARLAY_WINDOW_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(24),
+  PARLAY_MIN_LEAD_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** Parlay pricing: the house margin taken once from the product of the legs' odds, and the protocol fee on a stake (basis points). */
+  PARLAY_MARGIN_BPS: z.coerce.number().int().min(0).max(3_000).default(500),
+  PARLAY_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(100),
+  /** How long a signed quote stays valid, and how far the odds may drift before a quote no longer validates (basis points). */
+  PARLAY_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(3_600).default(120),
+  PARLAY_MAX_DRIFT_BPS: z.coerce.number().int().min(0).max(10_000).default(300),
+  /** Key that signs quotes (EIP-712). Unset: derived from JWT_SECRET, stable across restarts. */
+  PARLAY_QUOTE_SIGNER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte private key')
+    .optional(),
+  /** The ticket contract a quote is bound to (the EIP-712 verifying contract). Unset: quotes are refused with 503. */
+  PARLAY_BOOK_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address')
+    .optional(),
+  /** Risk limits of one ticket (base units, odds × 100) and of the pool (base units, basis points of free liquidity). */
+  PARLAY_MIN_STAKE: baseUnits.default('5000000000000000000'),
+  PARLAY_MAX_LEGS: z.coerce.number().int().min(2).max(20).default(8),
+  PARLAY_MAX_SAME_GAME_LEGS: z.coerce.number().int().min(1).max(10).default(3),
+  PARLAY_MAX_ODDS_X100: z.coerce.number().int().min(101).default(50_000),
+  PARLAY_MAX_PAYOUT: baseUnits.default('10000000000000000000000'),
+  PARLAY_CAP_PER_OUTCOME: baseUnits.default('2000000000000000000000'),
+  PARLAY_CAP_PER_GAME: baseUnits.default('5000000000000000000000'),
+  PARLAY_POOL_PAYOUT_SHARE_BPS: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  /** How long new liquidity stays locked before it can be removed, seconds. */
+  LP_LOCKUP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 86_400)
+    .default(7 * 86_400),
   /** Bond a tournament creator holds in the vault (base units) and its asset. */
   TOURNAMENT_BOND_AMOUNT: z
     .string()

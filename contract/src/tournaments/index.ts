@@ -1,6 +1,8 @@
 import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
+import { lpContract } from './lp.contract.js';
+import { parlayContract } from './parlay.contract.js';
 import { sportsContract } from './sports.contract.js';
 import { tournamentsRouterContract } from './tournaments-router.contract.js';
 import { tournamentsAuthContract } from './user-auth.contract.js';
@@ -14,6 +16,8 @@ export const tournamentsContract = c.router(
     health: tournamentsHealthContract,
     sports: sportsContract,
     auth: tournamentsAuthContract,
+    parlay: parlayContract,
+    lp: lpContract,
     // One namespace; the catalogue's literal paths come before the `/:tournamentId` routes.
     tournaments: tournamentsRouterContract,
   },

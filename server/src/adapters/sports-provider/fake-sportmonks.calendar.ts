@@ -179,3 +179,50 @@ export function calendarOddsRows(id: number) {
     row(5, 2, 'Away', odds.away),
   ];
 }
+
+/** Sportmonks' market ids of the goals over/under line and of the anytime goalscorer props. */
+export const GOALS_OVER_UNDER_MARKET = 80;
+export const ANYTIME_GOALSCORER_MARKET = 90;
+
+/** Three attacking players per team, with stable ids derived from the team. */
+export function calendarPlayers(id: number): { id: number; name: string; team: 'home' | 'away' }[] {
+  const teams = calendarTeams(id);
+  const of = (teamId: number, team: string, side: 'home' | 'away') =>
+    [9, 10, 11].map((shirt) => ({ id: teamId * 100 + shirt, name: `${team} No.${shirt}`, team: side }));
+  return [...of(teams.homeId, teams.home, 'home'), ...of(teams.awayId, teams.away, 'away')];
+}
+
+/**
+ * Pre-match rows of the goals over/under 2.5 line and the anytime goalscorer props (bookmaker 2),
+ * each priced with a 5% margin from a seeded probability.
+ */
+export function calendarPropRows(id: number) {
+  const price = (p: number) => (Math.floor(95 / p) / 100).toFixed(2);
+  const pOver = 0.4 + (mix(id * 5) % 21) / 100;
+  const base = {
+    fixture_id: id,
+    bookmaker_id: 2,
+    stopped: false,
+  };
+  const totals = [
+    { ...base, id: id * 100 + 1, market_id: GOALS_OVER_UNDER_MARKET, label: 'Over', total: '2.5', value: price(pOver) },
+    {
+      ...base,
+      id: id * 100 + 2,
+      market_id: GOALS_OVER_UNDER_MARKET,
+      label: 'Under',
+      total: '2.5',
+      value: price(1 - pOver),
+    },
+  ];
+  const scorers = calendarPlayers(id).map((player, i) => ({
+    ...base,
+    id: id * 100 + 10 + i,
+    market_id: ANYTIME_GOALSCORER_MARKET,
+    label: player.name,
+    name: player.name,
+    participant_id: player.id,
+    value: price(0.15 + (mix(player.id * 13 + id) % 26) / 100),
+  }));
+  return [...totals, ...scorers];
+}

@@ -122,7 +122,9 @@ const V3: [RegExp, Handler][] = [
   [
     /^football\/odds\/pre-match\/fixtures\/(\d+)$/,
     (m) => ({
-      data: calendar.isCalendarFixture(num(m[1])) ? calendar.calendarOddsRows(num(m[1])) : data.odds(num(m[1])),
+      data: calendar.isCalendarFixture(num(m[1]))
+        ? [...calendar.calendarOddsRows(num(m[1])), ...calendar.calendarPropRows(num(m[1]))]
+        : data.odds(num(m[1])),
       entity: 'odds',
     }),
   ],

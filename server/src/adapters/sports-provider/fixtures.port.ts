@@ -42,3 +42,29 @@ export interface FixturesPort {
   odds(fixtureId: number): Promise<FixtureOdds | null>;
   state(fixtureId: number): Promise<FixtureState>;
 }
+
+/** Pre-match odds (× 100) of a fixture's goals over/under line. */
+export interface GoalsLine {
+  /** The line in tenths of a goal: 25 for 2.5. */
+  readonly lineX10: number;
+  readonly over: number;
+  readonly under: number;
+}
+
+/** One player's "scores at any time" prop, odds × 100. */
+export interface PlayerProp {
+  readonly playerId: number;
+  readonly playerName: string;
+  readonly team: 'home' | 'away' | null;
+  readonly odds: number;
+}
+
+/** A fixture's markets beyond the full-time result: the goals line and player props. */
+export interface FixtureMarketsPort {
+  /** One fixture, or null when the provider does not know it. */
+  fixture(fixtureId: number): Promise<ProviderFixture | null>;
+  /** The goals over/under line, or null when the provider has none. */
+  goalsLine(fixtureId: number): Promise<GoalsLine | null>;
+  /** Anytime-goalscorer props, by player id. */
+  playerProps(fixtureId: number): Promise<PlayerProp[]>;
+}

@@ -6,6 +6,8 @@ import {
   FULL_TIME_MS,
   calendarFixtureIds,
   calendarOdds,
+  calendarPlayers,
+  calendarPropRows,
   calendarResult,
   kickoffOf,
 } from './fake-sportmonks.calendar.js';
@@ -100,5 +102,31 @@ describe('fixtures from the provider (fake league calendar)', () => {
       null,
       null,
     ]);
+  });
+});
+
+describe('parlay markets from the provider (fake league calendar)', () => {
+  it('maps the goals line and the goalscorer props of a fixture, and the fixture itself', async () => {
+    const [first] = calendarFixtureIds(at(10).getTime(), at(12).getTime());
+    const id = first as number;
+    const rows = calendarPropRows(id);
+    const over = rows.find((r) => r.label === 'Over')?.value as string;
+    const under = rows.find((r) => r.label === 'Under')?.value as string;
+    expect(await fixtures.goalsLine(id)).toEqual({ lineX10: 25, over: oddsX100(over), under: oddsX100(under) });
+    const props = await fixtures.playerProps(id);
+    expect(props.map((p) => p.playerId)).toEqual(
+      calendarPlayers(id)
+        .map((p) => p.id)
+        .sort((a, b) => a - b),
+    );
+    expect(props.every((p) => p.odds >= 101)).toBe(true);
+    expect(await fixtures.fixture(id)).toMatchObject({ id, leagueId: CALENDAR_LEAGUE_ID, startsAt: at(10) });
+    // The full-time result is still read from market 1 alone, whatever other markets the rows carry.
+    const odds = calendarOdds(id);
+    expect(await fixtures.odds(id)).toEqual({
+      home: oddsX100(odds.home),
+      draw: oddsX100(odds.draw),
+      away: oddsX100(odds.away),
+    });
   });
 });

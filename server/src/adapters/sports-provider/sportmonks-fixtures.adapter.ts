@@ -1,9 +1,21 @@
 import { DomainError } from '../../errors.js';
-import type { FixtureOdds, FixtureOutcome, FixtureState, FixturesPort, ProviderFixture } from './fixtures.port.js';
+import type {
+  FixtureMarketsPort,
+  FixtureOdds,
+  FixtureOutcome,
+  FixtureState,
+  FixturesPort,
+  GoalsLine,
+  PlayerProp,
+  ProviderFixture,
+} from './fixtures.port.js';
 import { UpstreamTransportError, type SportsProviderPort, type UpstreamResponse } from './sports-provider.port.js';
 
 /** Sportmonks' market id of the full-time result (1X2). */
 const FULLTIME_RESULT_MARKET = 1;
+/** Sportmonks' market ids of the goals over/under lines and the anytime goalscorer props. */
+const GOALS_OVER_UNDER_MARKET = 80;
+const ANYTIME_GOALSCORER_MARKET = 90;
 const PER_PAGE = 50;
 const MAX_PAGES = 40;
 const DAY_MS = 86_400_000;
@@ -34,6 +46,9 @@ interface V3Odd {
   bookmaker_id?: number;
   label?: string;
   value?: string;
+  total?: string;
+  name?: string;
+  participant_id?: number;
 }
 
 /**
@@ -41,7 +56,7 @@ interface V3Odd {
  * pre-match odds of a fixture, a fixture with its scores and state), through the provider port,
  * so the local fake and the real API take the same path.
  */
-export class SportmonksFixturesAdapter implements FixturesPort {
+export class SportmonksFixturesAdapter implements FixturesPort, FixtureMarketsPort {
   constructor(
     private readonly provider: SportsProviderPort,
     private readonly timeoutMs = 8_000,
@@ -93,6 +108,55 @@ export class SportmonksFixturesAdapter implements FixturesPort {
       if (line?.HOME && line.DRAW && line.AWAY) return { home: line.HOME, draw: line.DRAW, away: line.AWAY };
     }
     return null;
+  }
+
+  async fixture(fixtureId: number): Promise<ProviderFixture | null> {
+    const res = await this.get(`football/fixtures/${fixtureId}`, { include: 'participants' });
+    if (res.status === 404) return null;
+    const f = (res.body as { data?: V3Fixture }).data;
+    return f ? toFixture(f) : null;
+  }
+
+  async goalsLine(fixtureId: number): Promise<GoalsLine | null> {
+    const rows = await this.oddsRows(fixtureId, GOALS_OVER_UNDER_MARKET);
+    // The 2.5 line of one bookmaker (the lowest id quoting both sides).
+    const lines = new Map<number, { over?: number; under?: number }>();
+    for (const o of rows) {
+      if ((o.total ?? '').trim() !== '2.5') continue;
+      const value = oddsX100(o.value);
+      const side = (o.label ?? '').toLowerCase();
+      if (value === null || (side !== 'over' && side !== 'under')) continue;
+      const line = lines.get(o.bookmaker_id ?? 0) ?? {};
+      line[side] = value;
+      lines.set(o.bookmaker_id ?? 0, line);
+    }
+    for (const id of [...lines.keys()].sort((a, b) => a - b)) {
+      const line = lines.get(id);
+      if (line?.over && line.under) return { lineX10: 25, over: line.over, under: line.under };
+    }
+    return null;
+  }
+
+  async playerProps(fixtureId: number): Promise<PlayerProp[]> {
+    const rows = await this.oddsRows(fixtureId, ANYTIME_GOALSCORER_MARKET);
+    const byPlayer = new Map<number, PlayerProp>();
+    for (const o of rows) {
+      const value = oddsX100(o.value);
+      if (value === null || typeof o.participant_id !== 'number' || byPlayer.has(o.participant_id)) continue;
+      byPlayer.set(o.participant_id, {
+        playerId: o.participant_id,
+        playerName: o.name ?? o.label ?? String(o.participant_id),
+        team: null,
+        odds: value,
+      });
+    }
+    return [...byPlayer.values()].sort((a, b) => a.playerId - b.playerId);
+  }
+
+  private async oddsRows(fixtureId: number, market: number): Promise<V3Odd[]> {
+    const res = await this.get(`football/odds/pre-match/fixtures/${fixtureId}`, { filters: `markets:${market}` });
+    if (res.status === 404) return [];
+    return ((res.body as { data?: V3Odd[] }).data ?? []).filter((o) => o.market_id === market);
   }
 
   async state(fixtureId: number): Promise<FixtureState> {

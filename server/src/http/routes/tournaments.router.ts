@@ -3,6 +3,7 @@ import { tournamentsContract } from '@duelkit/contract';
 import type { Container } from '../../container.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { tournamentsHealthRoutes } from './health.routes.js';
+import { lpRoutes, parlayRoutes } from './parlay.routes.js';
 import { sportsRoutes } from './sports.routes.js';
 import { tournamentsAuthRoutes } from './tournaments-auth.routes.js';
 import { tournamentsCatalogRoutes } from './tournaments.routes.js';
@@ -19,6 +20,8 @@ export function tournamentsRouter(c: Container) {
   return s.router(tournamentsContract, {
     health: tournamentsHealthRoutes(c),
     auth: tournamentsAuthRoutes(),
+    parlay: parlayRoutes(c.parlay),
+    lp: lpRoutes(c.parlay),
     tournaments: {
       admin: {
         ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),

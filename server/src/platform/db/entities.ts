@@ -8,6 +8,12 @@ import {
   ChainTxEntity,
 } from '../chain-tx/chain-tx.entities.js';
 import { FundReservationEntity, FundWalletEntity } from '../chain-tx/funds.entities.js';
+import {
+  LpMovementEntity,
+  ParlayPoolEntity,
+  ParlayQuoteEntity,
+  ParlayQuoteLegEntity,
+} from '../../areas/parlay/parlay.entities.js';
 import { DuelInvitationEntity, DuelMembershipEntity } from '../../areas/invitations/invitation.entity.js';
 import { LeaseEntity } from '../jobs/lease.entity.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from '../merkle/distribution.entity.js';
@@ -94,6 +100,10 @@ export const entities = [
   ChainJournalEntity,
   FundWalletEntity,
   FundReservationEntity,
+  ParlayPoolEntity,
+  ParlayQuoteEntity,
+  ParlayQuoteLegEntity,
+  LpMovementEntity,
   CreatorFeeClaimEntity,
   WithdrawalEntity,
   WithdrawalRequestEntity,

@@ -1,0 +1,104 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/** The pool's one row: its lock serialises every exposure check (quotes reserve under it). */
+export interface ParlayPoolRow {
+  id: number;
+}
+
+export const ParlayPoolEntity = new EntitySchema<ParlayPoolRow>({
+  name: 'ParlayPool',
+  tableName: 'parlay_pool',
+  properties: { id: { type: 'integer', primary: true, autoincrement: false } },
+});
+
+/** A signed quote and the exposure it holds on the pool until it expires or becomes a ticket. */
+export interface ParlayQuoteRow {
+  id: string;
+  bettor: string;
+  nonce: string;
+  stake: string;
+  fee: string;
+  odds: string;
+  payout: string;
+  exposure: string;
+  expectedLiability: string;
+  legs: unknown;
+  typedData: unknown;
+  signature: string;
+  status: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export const ParlayQuoteEntity = new EntitySchema<ParlayQuoteRow>({
+  name: 'ParlayQuote',
+  tableName: 'parlay_quotes',
+  uniques: [{ name: 'parlay_quotes_bettor_nonce_key', properties: ['bettor', 'nonce'] }],
+  indexes: [{ name: 'parlay_quotes_live_idx', properties: ['status', 'expiresAt'] }],
+  properties: {
+    id: { type: 'string', length: 40, primary: true },
+    bettor: { type: 'string', length: 42 },
+    nonce: { type: 'bigint' },
+    stake: { type: 'decimal', columnType: 'numeric(78,0)' },
+    fee: { type: 'decimal', columnType: 'numeric(78,0)' },
+    odds: { type: 'decimal', columnType: 'numeric(78,0)' },
+    payout: { type: 'decimal', columnType: 'numeric(78,0)' },
+    exposure: { type: 'decimal', columnType: 'numeric(78,0)' },
+    expectedLiability: { type: 'decimal', columnType: 'numeric(78,0)' },
+    legs: { type: 'json' },
+    typedData: { type: 'json' },
+    signature: { type: 'string', length: 132 },
+    status: { type: 'string', length: 16, default: 'quoted' },
+    expiresAt: { type: 'Date', columnType: 'timestamptz' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
+/** One leg of a quote: where its exposure counts (per outcome, per game). */
+export interface ParlayQuoteLegRow {
+  quoteId: string;
+  legIndex: number;
+  conditionId: string;
+  outcomeId: number;
+  fixtureId: string;
+}
+
+export const ParlayQuoteLegEntity = new EntitySchema<ParlayQuoteLegRow>({
+  name: 'ParlayQuoteLeg',
+  tableName: 'parlay_quote_legs',
+  indexes: [
+    { name: 'parlay_quote_legs_outcome_idx', properties: ['conditionId', 'outcomeId'] },
+    { name: 'parlay_quote_legs_fixture_idx', properties: ['fixtureId'] },
+  ],
+  properties: {
+    quoteId: { type: 'string', length: 40, primary: true },
+    legIndex: { type: 'integer', primary: true },
+    conditionId: { type: 'string', length: 66 },
+    outcomeId: { type: 'integer' },
+    fixtureId: { type: 'bigint' },
+  },
+});
+
+/** The liquidity pool's ledger: deposits and withdrawals of an LP, and realised ticket results (no account). */
+export interface LpMovementRow {
+  id: string;
+  account: string | null;
+  kind: string;
+  assets: string;
+  shares: string;
+  at: Date;
+}
+
+export const LpMovementEntity = new EntitySchema<LpMovementRow>({
+  name: 'LpMovement',
+  tableName: 'lp_movements',
+  indexes: [{ name: 'lp_movements_account_idx', properties: ['account', 'at'] }],
+  properties: {
+    id: { type: 'bigint', primary: true, autoincrement: true },
+    account: { type: 'string', length: 42, nullable: true },
+    kind: { type: 'string', length: 16 },
+    assets: { type: 'decimal', columnType: 'numeric(78,0)' },
+    shares: { type: 'decimal', columnType: 'numeric(78,0)' },
+    at: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
