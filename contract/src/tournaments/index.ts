@@ -1,6 +1,13 @@
 import { c } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
+import {
+  commentaryContract,
+  devicesContract,
+  notificationsAdminContract,
+  pushAdminContract,
+  streamMigrationContract,
+} from './operations.contract.js';
 import { sportsContract } from './sports.contract.js';
 import { tournamentsRouterContract } from './tournaments-router.contract.js';
 import { tournamentsAuthContract } from './user-auth.contract.js';
@@ -16,6 +23,11 @@ export const tournamentsContract = c.router(
     auth: tournamentsAuthContract,
     // One namespace; the catalogue's literal paths come before the `/:tournamentId` routes.
     tournaments: tournamentsRouterContract,
+    streamMigration: streamMigrationContract,
+    commentary: commentaryContract,
+    pushAdmin: pushAdminContract,
+    notificationsAdmin: notificationsAdminContract,
+    devices: devicesContract,
   },
   { commonResponses, strictStatusCodes: true },
 );
