@@ -63,6 +63,6 @@ export class ReportRepository {
   /** Every row the filter selects, as an object stream read from a server-side cursor. */
   stream(def: ReportDefinition, filter: ReportFilter): Promise<Readable> {
     const { sql, params } = statement(def, { ...filter, after: filter.after }, undefined);
-    return streamRows(this.orm, sql, params, 2_000);
+    return streamRows(this.orm, sql, params, 250);
   }
 }
