@@ -18,7 +18,10 @@ describe('contract against the spec endpoint list', () => {
     for (const { host, route } of contractRoutes()) {
       const meta = routeMeta(route);
       const listed = spec.has(routeKey(host, route.method, route.path));
-      expect({ path: route.path, extension: meta.extension === true }).toEqual({ path: route.path, extension: !listed });
+      expect({ path: route.path, extension: meta.extension === true }).toEqual({
+        path: route.path,
+        extension: !listed,
+      });
       if (meta.extension) {
         expect(meta.section, route.path).toMatch(/^\d+\.\d+$/);
         expect(route.description, route.path).toMatch(/extension/i);

@@ -231,7 +231,7 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
         schema: {
           type: 'string',
           description:
-            'Every row the filters select (no paging), streamed: a header line with the report\'s columns, then one line ' +
+            "Every row the filters select (no paging), streamed: a header line with the report's columns, then one line " +
             'per row (RFC 4180). Asked for with `Accept: text/csv` or `format=csv`.',
         },
       },

@@ -197,7 +197,11 @@ export {
   CreatePlatformInviteSchema,
   CreatePlatformInvitesBulkSchema,
 } from './markets/platform-invites.schemas.js';
-export type { PlatformInvite, CreatePlatformInvite, CreatePlatformInvitesBulk } from './markets/platform-invites.schemas.js';
+export type {
+  PlatformInvite,
+  CreatePlatformInvite,
+  CreatePlatformInvitesBulk,
+} from './markets/platform-invites.schemas.js';
 export { REPORT_NAMES, REPORT_ROWS } from './markets/reports.schemas.js';
 export type { ReportName } from './markets/reports.schemas.js';
 export { MIGRATION_FORMAT_VERSION } from './tournaments/operations.schemas.js';

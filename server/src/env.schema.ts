@@ -358,8 +358,17 @@ export const EnvSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z.string().min(1).default('mailto:operator@example.com'),
   /** The pre-match cycle: fixtures starting within this many minutes are reminded of; how often it runs, ms. */
-  PREMATCH_WINDOW_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
-  PREMATCH_INTERVAL_MS: z.coerce.number().int().min(1_000).default(5 * 60_000),
+  PREMATCH_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
+  PREMATCH_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(5 * 60_000),
   /** Where stream-migration archives are written and read. Default: `stream-migration` in the data directory. */
   STREAM_MIGRATION_DIR: z.string().min(1).optional(),
   /** Timeout of one call from the markets host to the tournaments host, ms. */

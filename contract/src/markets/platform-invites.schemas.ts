@@ -22,7 +22,11 @@ export const PlatformInviteSchema = z
     id: z.string().uuid(),
     code: PlatformInviteCodeSchema,
     state: PlatformInviteStateSchema,
-    ownerUserId: z.string().uuid().nullable().describe('The user the code belongs to (its referrer); null for a house code'),
+    ownerUserId: z
+      .string()
+      .uuid()
+      .nullable()
+      .describe('The user the code belongs to (its referrer); null for a house code'),
     maxUses: z.number().int().min(0).describe('Sign-ups the code admits; 0 = unlimited'),
     uses: z.number().int().min(0),
     expiresAt: TimestampSchema.nullable(),
@@ -53,7 +57,12 @@ export type CreatePlatformInvite = z.infer<typeof CreatePlatformInviteSchema>;
 
 export const CreatePlatformInvitesBulkSchema = z
   .object({
-    count: z.number().int().min(1).max(PLATFORM_INVITE_BULK_MAX).describe(`How many codes, 1-${PLATFORM_INVITE_BULK_MAX}`),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(PLATFORM_INVITE_BULK_MAX)
+      .describe(`How many codes, 1-${PLATFORM_INVITE_BULK_MAX}`),
     prefix: z
       .string()
       .regex(/^[A-Za-z0-9]{1,16}$/)
@@ -80,7 +89,11 @@ export const DeactivatePlatformInviteSchema = z
 export const InvalidatedInvitesSchema = z
   .object({
     userId: z.string().uuid(),
-    deactivated: z.number().int().min(0).describe('Codes this call deactivated (already inactive ones are not counted)'),
+    deactivated: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Codes this call deactivated (already inactive ones are not counted)'),
     invites: z.array(PlatformInviteSchema).describe('Every code the user owns, after the call'),
   })
   .strict();

@@ -15,7 +15,10 @@ export const CreatePlatformRequestSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('league'),
-      leagueId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).describe('The league (a duel `leagueId`) to join'),
+      leagueId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,100}$/)
+        .describe('The league (a duel `leagueId`) to join'),
       message: z.string().min(1).max(1_000).optional(),
     })
     .strict(),
@@ -62,7 +65,8 @@ export const platformRequestsContract = c.router({
     pathParams: z.object({ requestId: z.string().uuid() }).strict(),
     body: DecidePlatformRequestSchema,
     responses: { 200: PlatformRequestSchema },
-    summary: 'Approve or reject a pending request (an approved league request admits the user, a token one records the launch)',
+    summary:
+      'Approve or reject a pending request (an approved league request admits the user, a token one records the launch)',
     description:
       `${extension} Decided once: a second decision is a 409 INVALID_STATE with \`details.status\`. ` +
       'VALIDATION_FAILED to reject without a reason; NOT_FOUND for an unknown id.',

@@ -229,7 +229,9 @@ export const BetReportQuerySchema = reportQuery(z.enum(['buy', 'sell']));
 export const ContestReportQuerySchema = reportQuery(undefined);
 export const RequestReportQuerySchema = reportQuery(PlatformRequestStatusSchema);
 export const DuelMembershipReportQuerySchema = reportQuery(z.enum(['pending', 'confirmed', 'failed', 'removed']));
-export const DuelReportQuerySchema = reportQuery(z.enum(['open', 'pending', 'settled', 'pending_contest', 'cancelled']));
+export const DuelReportQuerySchema = reportQuery(
+  z.enum(['open', 'pending', 'settled', 'pending_contest', 'cancelled']),
+);
 export const InvitationUsageReportQuerySchema = reportQuery(z.enum(['platform', 'duel']));
 export const PlainReportQuerySchema = reportQuery(undefined);
 export const WithdrawalReportQuerySchema = reportQuery(z.enum(['reserved', 'submitted', 'completed', 'failed']));

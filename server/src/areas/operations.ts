@@ -67,7 +67,11 @@ export function createOperations(deps: {
     (config.database.dataDir
       ? join(config.database.dataDir, 'stream-migration')
       : mkdtempSync(join(tmpdir(), 'duelkit-stream-migration-')));
-  const migration = new StreamMigrationService(new MigrationRepository(orm), new ArchiveStore(dir), () => new Date(clock.now()));
+  const migration = new StreamMigrationService(
+    new MigrationRepository(orm),
+    new ArchiveStore(dir),
+    () => new Date(clock.now()),
+  );
   return {
     invites,
     signUpGate: new PlatformInviteGate(invites, inviteRepo),

@@ -19,7 +19,13 @@ interface V3Fixture {
   events?: V3Event[];
 }
 
-const KINDS: Record<number, MatchEvent['kind']> = { 14: 'goal', 19: 'yellow_card', 20: 'red_card', 21: 'red_card', 18: 'substitution' };
+const KINDS: Record<number, MatchEvent['kind']> = {
+  14: 'goal',
+  19: 'yellow_card',
+  20: 'red_card',
+  21: 'red_card',
+  18: 'substitution',
+};
 const FINISHED = new Set(['FT', 'AET', 'FT_PEN', 'AWARDED']);
 const VOID = new Set(['CANCELLED', 'ABANDONED', 'DELETED', 'WO', 'POSTPONED']);
 const NOT_STARTED = new Set(['NS', 'TBA']);
@@ -35,14 +41,22 @@ export class SportmonksMatchFactsAdapter implements MatchFactsPort {
     let res;
     try {
       res = await this.provider.fetch(
-        { api: 'v3', path: `football/fixtures/${fixtureId}`, params: [['include', 'events;participants;scores;state']] },
+        {
+          api: 'v3',
+          path: `football/fixtures/${fixtureId}`,
+          params: [['include', 'events;participants;scores;state']],
+        },
         AbortSignal.timeout(this.timeoutMs),
       );
     } catch (err) {
       const timeout = err instanceof UpstreamTransportError && err.timeout;
-      throw new DomainError(timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', 'The sports-data provider could not be reached', {
-        cause: err,
-      });
+      throw new DomainError(
+        timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+        'The sports-data provider could not be reached',
+        {
+          cause: err,
+        },
+      );
     }
     if (res.status === 404) return null;
     if (res.status !== 200) throw new DomainError('UPSTREAM_ERROR', `The sports-data provider answered ${res.status}`);
@@ -52,7 +66,8 @@ export class SportmonksMatchFactsAdapter implements MatchFactsPort {
     const home = side('home');
     const away = side('away');
     const [nameHome = 'Home', nameAway = 'Away'] = (f.name ?? '').split(' vs ');
-    const goals = (s: string) => f.scores?.find((x) => x.description === 'CURRENT' && x.score?.participant === s)?.score?.goals;
+    const goals = (s: string) =>
+      f.scores?.find((x) => x.description === 'CURRENT' && x.score?.participant === s)?.score?.goals;
     const h = goals('home');
     const a = goals('away');
     const code = f.state?.developer_name ?? '';
@@ -74,7 +89,13 @@ export class SportmonksMatchFactsAdapter implements MatchFactsPort {
       homeTeam: home?.name ?? nameHome,
       awayTeam: away?.name ?? nameAway,
       startsAt: new Date((f.starting_at_timestamp ?? 0) * 1000),
-      state: FINISHED.has(code) ? 'finished' : VOID.has(code) ? 'void' : NOT_STARTED.has(code) ? 'scheduled' : 'in_play',
+      state: FINISHED.has(code)
+        ? 'finished'
+        : VOID.has(code)
+          ? 'void'
+          : NOT_STARTED.has(code)
+            ? 'scheduled'
+            : 'in_play',
       score: h === undefined || a === undefined ? null : { home: h, away: a },
       events,
     };

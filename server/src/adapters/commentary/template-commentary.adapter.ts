@@ -26,7 +26,11 @@ export class TemplateCommentaryGenerator implements CommentaryGeneratorPort {
           });
           break;
         case 'yellow_card':
-          lines.push({ minute: e.minute, kind: 'card', text: `${e.minute}' Yellow card for ${e.player} (${team(e.side)}).` });
+          lines.push({
+            minute: e.minute,
+            kind: 'card',
+            text: `${e.minute}' Yellow card for ${e.player} (${team(e.side)}).`,
+          });
           break;
         case 'red_card':
           lines.push({
@@ -36,7 +40,11 @@ export class TemplateCommentaryGenerator implements CommentaryGeneratorPort {
           });
           break;
         case 'substitution':
-          lines.push({ minute: e.minute, kind: 'substitution', text: `${e.minute}' Change for ${team(e.side)}: ${e.player}.` });
+          lines.push({
+            minute: e.minute,
+            kind: 'substitution',
+            text: `${e.minute}' Change for ${team(e.side)}: ${e.player}.`,
+          });
           break;
       }
     }
@@ -44,7 +52,8 @@ export class TemplateCommentaryGenerator implements CommentaryGeneratorPort {
     switch (f.state) {
       case 'finished': {
         const s = f.score ?? { home: 0, away: 0 };
-        const verdict = s.home === s.away ? 'The points are shared' : `${s.home > s.away ? f.homeTeam : f.awayTeam} take the win`;
+        const verdict =
+          s.home === s.away ? 'The points are shared' : `${s.home > s.away ? f.homeTeam : f.awayTeam} take the win`;
         lines.push({ minute: 90, kind: 'result', text: `Full time: ${score ?? 'no score reported'}. ${verdict}.` });
         break;
       }

@@ -22,7 +22,9 @@ export class WebPushAdapter implements PushProviderPort {
   readonly configured: boolean;
   readonly detail: string;
 
-  constructor(private readonly vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string }) {
+  constructor(
+    private readonly vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string },
+  ) {
     this.configured = Boolean(vapid.publicKey && vapid.privateKey);
     this.detail = this.configured
       ? `VAPID keys set (public key ${vapid.publicKey?.slice(0, 12)}…), subject ${vapid.subject}`
@@ -51,7 +53,12 @@ export class WebPushAdapter implements PushProviderPort {
     } catch (err) {
       if (err instanceof WebPushError) {
         const gone = err.statusCode === 404 || err.statusCode === 410;
-        return { ok: false, error: `HTTP ${err.statusCode}: ${err.body || err.message}`, invalidToken: gone, answer: err.body };
+        return {
+          ok: false,
+          error: `HTTP ${err.statusCode}: ${err.body || err.message}`,
+          invalidToken: gone,
+          answer: err.body,
+        };
       }
       return { ok: false, error: `web push failed: ${(err as Error).message}`, invalidToken: false, answer: null };
     }

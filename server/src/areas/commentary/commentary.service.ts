@@ -10,7 +10,8 @@ export class CommentaryService {
 
   async forFixture(fixtureId: number) {
     const facts = await this.facts.facts(fixtureId);
-    if (!facts) throw new DomainError('NOT_FOUND', `The sports provider has no fixture ${fixtureId}`, { details: { fixtureId } });
+    if (!facts)
+      throw new DomainError('NOT_FOUND', `The sports provider has no fixture ${fixtureId}`, { details: { fixtureId } });
     const lines = await this.generator.generate(facts);
     return {
       fixtureId,

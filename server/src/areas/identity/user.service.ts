@@ -100,10 +100,7 @@ export class UserService {
       inviteCode: input.inviteCode ?? null,
       createdAt: now,
     };
-    const created = await this.users.insert(
-      record,
-      redeem ? (sql) => redeem.redeem(sql, invite, id, now) : undefined,
-    );
+    const created = await this.users.insert(record, redeem ? (sql) => redeem.redeem(sql, invite, id, now) : undefined);
     if ('conflict' in created) {
       if (created.conflict === 'username')
         throw new DomainError('USERNAME_TAKEN', `Username ${input.username} is taken`);

@@ -140,7 +140,14 @@ export class NotificationRepository {
     const [row] = await this.sql()<{ id: string }>(
       `insert into notification_outbox (id, dedupe_key, user_id, kind, payload, status, attempts, created_at)
        values (?, ?, ?, ?, ?, 'pending', 0, ?) on conflict (dedupe_key) do nothing returning id`,
-      [randomUUID(), n.dedupeKey, n.userId, n.kind, JSON.stringify({ title: n.title, body: n.body, data: n.data }), n.now],
+      [
+        randomUUID(),
+        n.dedupeKey,
+        n.userId,
+        n.kind,
+        JSON.stringify({ title: n.title, body: n.body, data: n.data }),
+        n.now,
+      ],
     );
     return row?.id;
   }
@@ -235,8 +242,17 @@ export class NotificationRepository {
       enqueued: number;
       delivered: number;
       ran_at: Date;
-    }>(`select window_minutes, fixtures, candidates, enqueued, delivered, ran_at from prematch_runs order by ran_at desc limit 1`);
-    const pending = await sql<{ id: string; user_id: string; kind: string; attempts: number; last_error: string | null; created_at: Date }>(
+    }>(
+      `select window_minutes, fixtures, candidates, enqueued, delivered, ran_at from prematch_runs order by ran_at desc limit 1`,
+    );
+    const pending = await sql<{
+      id: string;
+      user_id: string;
+      kind: string;
+      attempts: number;
+      last_error: string | null;
+      created_at: Date;
+    }>(
       `select id, user_id, kind, attempts, last_error, created_at from notification_outbox where status = 'pending'
         order by created_at limit 20`,
     );

@@ -42,7 +42,10 @@ describe('operations admin on the tournaments host', () => {
     expect([bad.status, bad.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await tour('/user/notifications/devices', { body: { provider: 'expo', token: 'x' } })).status).toBe(401);
 
-    const sent = await tour('/user/admin/notifications/test-push', { token: admin, body: { userId: user.body['user']['id'] } });
+    const sent = await tour('/user/admin/notifications/test-push', {
+      token: admin,
+      body: { userId: user.body['user']['id'] },
+    });
     expect(sent.status).toBe(200);
     expect(sent.body['deliveries']).toEqual([expect.objectContaining({ status: 'ok', provider: 'outbox' })]);
     const unknown = await tour('/user/admin/notifications/test-push', {
@@ -57,9 +60,15 @@ describe('operations admin on the tournaments host', () => {
     expect(push.body['devices']).toMatchObject({ active: 1 });
     expect(push.body['providers']).toContainEqual(expect.objectContaining({ name: 'outbox', configured: true }));
 
-    const direct = await tour('/svc/admin/push/test', { token: admin, body: { provider: 'outbox', token: 'anything' } });
+    const direct = await tour('/svc/admin/push/test', {
+      token: admin,
+      body: { provider: 'outbox', token: 'anything' },
+    });
     expect(direct.body['delivery']).toMatchObject({ status: 'ok', provider: 'outbox' });
-    const expo = await tour('/svc/admin/push/test', { token: admin, body: { provider: 'expo', token: 'ExponentPushToken[x]' } });
+    const expo = await tour('/svc/admin/push/test', {
+      token: admin,
+      body: { provider: 'expo', token: 'ExponentPushToken[x]' },
+    });
     expect([expo.status, expo.body['code']]).toEqual([503, 'PUSH_PROVIDER_NOT_CONFIGURED']);
 
     const removed = await tour(`/user/notifications/devices/${device.body['id']}`, { method: 'DELETE', token });
@@ -98,10 +107,16 @@ describe('operations admin on the tournaments host', () => {
 
     appendFileSync(join(dir, archiveId, 'tournaments.ndjson'), '{"id":"forged"}\n');
     const corrupt = await tour('/svc/admin/stream-migration/import', { token: admin, body: { archiveId } });
-    expect([corrupt.status, corrupt.body['code'], corrupt.body['details']['reason']]).toEqual([422, 'ARCHIVE_CORRUPT', 'count']);
+    expect([corrupt.status, corrupt.body['code'], corrupt.body['details']['reason']]).toEqual([
+      422,
+      'ARCHIVE_CORRUPT',
+      'count',
+    ]);
     const missing = await tour('/svc/admin/stream-migration/import', { token: admin, body: { archiveId: 'nope' } });
     expect([missing.status, missing.body['code']]).toEqual([404, 'ARCHIVE_NOT_FOUND']);
-    const unknown = await tour('/svc/admin/stream-migration/status?jobId=00000000-0000-4000-8000-000000000000', { token: admin });
+    const unknown = await tour('/svc/admin/stream-migration/status?jobId=00000000-0000-4000-8000-000000000000', {
+      token: admin,
+    });
     expect(unknown.status).toBe(404);
     expect((await tour('/svc/admin/stream-migration/jobs')).status).toBe(401);
   });

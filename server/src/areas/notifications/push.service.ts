@@ -102,7 +102,10 @@ export class PushService implements NotificationsPort {
         continue;
       }
       const result = await provider.send(device.token, message);
-      const pruned = !result.ok && result.invalidToken ? await this.repo.prune(device.provider, device.token, result.error, now()) > 0 : false;
+      const pruned =
+        !result.ok && result.invalidToken
+          ? (await this.repo.prune(device.provider, device.token, result.error, now())) > 0
+          : false;
       out.push(
         await this.repo.recordDelivery({
           ...base,
@@ -163,13 +166,18 @@ export class PushService implements NotificationsPort {
     return { delivery: toDelivery(delivery) };
   }
 
-  async registerDevice(userId: string, input: { provider: 'expo' | 'webpush'; token: string; label?: string | undefined }) {
+  async registerDevice(
+    userId: string,
+    input: { provider: 'expo' | 'webpush'; token: string; label?: string | undefined },
+  ) {
     const provider = this.byName.get(input.provider);
     // Shape check by the provider's own rule, even where the outbox stands in for it.
     const shape = provider ?? (input.provider === 'expo' ? EXPO_SHAPE : WEBPUSH_SHAPE);
     if (!shape.validToken(input.token)) {
       throw new DomainError('VALIDATION_FAILED', `Not a valid ${input.provider} token`, {
-        fieldErrors: { 'body.token': [input.provider === 'expo' ? 'an Expo push token' : 'a PushSubscription as JSON'] },
+        fieldErrors: {
+          'body.token': [input.provider === 'expo' ? 'an Expo push token' : 'a PushSubscription as JSON'],
+        },
       });
     }
     const d = await this.repo.upsertDevice({
@@ -184,7 +192,8 @@ export class PushService implements NotificationsPort {
 
   async unregisterDevice(userId: string, deviceId: string) {
     const owner = await this.repo.deviceOwner(deviceId);
-    if (owner !== userId) throw new DomainError('NOT_FOUND', `No device ${deviceId} of yours`, { details: { deviceId } });
+    if (owner !== userId)
+      throw new DomainError('NOT_FOUND', `No device ${deviceId} of yours`, { details: { deviceId } });
     const removed = await this.repo.removeDevice(userId, deviceId, new Date(this.clock.now()));
     return { deviceId, removed };
   }
@@ -197,7 +206,9 @@ export class PushService implements NotificationsPort {
         return {
           name,
           configured: p?.configured ?? false,
-          detail: p ? p.detail : `not in PUSH_PROVIDERS${this.providers.length === 0 ? ' (the local outbox stands in)' : ''}`,
+          detail: p
+            ? p.detail
+            : `not in PUSH_PROVIDERS${this.providers.length === 0 ? ' (the local outbox stands in)' : ''}`,
         };
       }),
       { name: 'outbox' as const, configured: true, detail: this.outbox.detail },

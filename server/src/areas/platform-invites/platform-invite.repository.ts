@@ -66,27 +66,42 @@ export class PlatformInviteRepository implements InviteStore {
   }
 
   async insertAll(invites: readonly InviteRecord[]): Promise<{ taken: string } | { ok: true }> {
-    return this.orm.em.fork().transactional(async (em) => {
-      const sql = sqlIn(em);
-      const taken = await sql<{ code: string }>(`select code from platform_invites where code_lower = any(?::text[])`, [
-        pgArray(invites.map((i) => i.code.toLowerCase())),
-      ]);
-      if (taken[0]) return { taken: taken[0].code };
-      for (const i of invites) {
-        const inserted = await sql(
-          `insert into platform_invites (id, code, code_lower, owner_user_id, max_uses, uses, expires_at, note, batch_id,
+    return this.orm.em
+      .fork()
+      .transactional(async (em) => {
+        const sql = sqlIn(em);
+        const taken = await sql<{ code: string }>(
+          `select code from platform_invites where code_lower = any(?::text[])`,
+          [pgArray(invites.map((i) => i.code.toLowerCase()))],
+        );
+        if (taken[0]) return { taken: taken[0].code };
+        for (const i of invites) {
+          const inserted = await sql(
+            `insert into platform_invites (id, code, code_lower, owner_user_id, max_uses, uses, expires_at, note, batch_id,
              created_by, created_at) values (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
            on conflict (code_lower) do nothing returning id`,
-          [i.id, i.code, i.code.toLowerCase(), i.ownerUserId, i.maxUses, i.expiresAt, i.note, i.batchId, i.createdBy, i.createdAt],
-        );
-        // A concurrent insert took the code after the check: undo the batch, the caller picks others.
-        if (inserted.length === 0) throw new CodeTaken(i.code);
-      }
-      return { ok: true as const };
-    }).catch((err: unknown) => {
-      if (err instanceof CodeTaken) return { taken: err.code };
-      throw err;
-    });
+            [
+              i.id,
+              i.code,
+              i.code.toLowerCase(),
+              i.ownerUserId,
+              i.maxUses,
+              i.expiresAt,
+              i.note,
+              i.batchId,
+              i.createdBy,
+              i.createdAt,
+            ],
+          );
+          // A concurrent insert took the code after the check: undo the batch, the caller picks others.
+          if (inserted.length === 0) throw new CodeTaken(i.code);
+        }
+        return { ok: true as const };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof CodeTaken) return { taken: err.code };
+        throw err;
+      });
   }
 
   async byId(id: string): Promise<InviteRecord | undefined> {
@@ -140,7 +155,10 @@ export class PlatformInviteRepository implements InviteStore {
       `select ${COLUMNS} from platform_invites where ${where} order by created_at desc, id desc limit ? offset ?`,
       [...params, limit, offset],
     );
-    const [count] = await this.sql()<{ n: string }>(`select count(*)::text as n from platform_invites where ${where}`, params);
+    const [count] = await this.sql()<{ n: string }>(
+      `select count(*)::text as n from platform_invites where ${where}`,
+      params,
+    );
     return { rows: rows.map(toRecord), total: Number(count?.n ?? 0) };
   }
 

@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CreatePlatformInvite,
-  CreatePlatformInvitesBulk,
-  PlatformInvite,
-} from '@duelkit/contract';
+import type { CreatePlatformInvite, CreatePlatformInvitesBulk, PlatformInvite } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
 import { generateInviteCode } from '../invitations/invite-code.js';
-import {
-  refusalOf,
-  stateOf,
-  type InviteRecord,
-  type InviteState,
-  type InviteStore,
-} from './platform-invite.types.js';
+import { refusalOf, stateOf, type InviteRecord, type InviteState, type InviteStore } from './platform-invite.types.js';
 
 /** Who acts and when: the operation's context, built by the route (or a job) and passed explicitly. */
 export interface OperationContext {
@@ -185,7 +175,12 @@ export class PlatformInviteService {
 
   private record(
     ctx: OperationContext,
-    input: { ownerUserId?: string | undefined; maxUses: number; expiresAt?: string | undefined; note?: string | undefined },
+    input: {
+      ownerUserId?: string | undefined;
+      maxUses: number;
+      expiresAt?: string | undefined;
+      note?: string | undefined;
+    },
     code: string,
     batchId: string | null,
   ): InviteRecord {

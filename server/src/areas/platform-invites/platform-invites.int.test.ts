@@ -44,7 +44,12 @@ describe('platform invites over HTTP', () => {
     const c2 = await api('/svc/user/auth/eoa/challenge', { body: { address: second.address } });
     const m2 = c2.body['message'] as string;
     const exhausted = await api('/svc/user/auth/eoa/register', {
-      body: { message: m2, signature: await second.signMessage({ message: m2 }), username: 'inv_bob', inviteCode: 'WELCOME-1' },
+      body: {
+        message: m2,
+        signature: await second.signMessage({ message: m2 }),
+        username: 'inv_bob',
+        inviteCode: 'WELCOME-1',
+      },
     });
     expect([exhausted.status, exhausted.body['code']]).toEqual([409, 'INVITE_EXHAUSTED']);
   });
@@ -56,7 +61,12 @@ describe('platform invites over HTTP', () => {
     const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address } });
     const message = challenge.body['message'] as string;
     const user = await api('/svc/user/auth/eoa/register', {
-      body: { message, signature: await account.signMessage({ message }), username: 'inv_owner', inviteCode: 'OWNER-SEED' },
+      body: {
+        message,
+        signature: await account.signMessage({ message }),
+        username: 'inv_owner',
+        inviteCode: 'OWNER-SEED',
+      },
     });
     expect(owner.status).toBe(201);
     const ownerUserId = user.body['user']['id'] as string;
@@ -80,14 +90,26 @@ describe('platform invites over HTTP', () => {
     expect(mine.body['pagination']).toMatchObject({ total: 25, hasMore: true });
 
     const first = (batch.body['invites'] as { id: string }[])[0] as { id: string };
-    const off = await api(`/svc/admin/invite/${first.id}/deactivate`, { method: 'PATCH', token: admin, body: { reason: 'leaked' } });
+    const off = await api(`/svc/admin/invite/${first.id}/deactivate`, {
+      method: 'PATCH',
+      token: admin,
+      body: { reason: 'leaked' },
+    });
     expect(off.body).toMatchObject({ state: 'deactivated', deactivationReason: 'leaked' });
     const again = await api(`/svc/admin/invite/${first.id}/deactivate`, { method: 'PATCH', token: admin, body: {} });
     expect(again.status).toBe(200);
 
-    const invalidated = await api(`/svc/admin/invite/user/${ownerUserId}/invalidate`, { method: 'PATCH', token: admin, body: {} });
+    const invalidated = await api(`/svc/admin/invite/user/${ownerUserId}/invalidate`, {
+      method: 'PATCH',
+      token: admin,
+      body: {},
+    });
     expect(invalidated.body).toMatchObject({ userId: ownerUserId, deactivated: 24 });
-    const twice = await api(`/svc/admin/invite/user/${ownerUserId}/invalidate`, { method: 'PATCH', token: admin, body: {} });
+    const twice = await api(`/svc/admin/invite/user/${ownerUserId}/invalidate`, {
+      method: 'PATCH',
+      token: admin,
+      body: {},
+    });
     expect(twice.body['deactivated']).toBe(0);
 
     const all = await api(`/svc/admin/invite/all?state=deactivated&ownerUserId=${ownerUserId}`, { token: admin });
@@ -104,7 +126,11 @@ describe('platform invites over HTTP', () => {
     expect([notFound.status, notFound.body['code']]).toEqual([404, 'INVITE_NOT_FOUND']);
     const deact = await api(`/svc/admin/invite/${missing}/deactivate`, { method: 'PATCH', token: admin, body: {} });
     expect(deact.body['code']).toBe('INVITE_NOT_FOUND');
-    const noUser = await api(`/svc/admin/invite/user/${missing}/invalidate`, { method: 'PATCH', token: admin, body: {} });
+    const noUser = await api(`/svc/admin/invite/user/${missing}/invalidate`, {
+      method: 'PATCH',
+      token: admin,
+      body: {},
+    });
     expect([noUser.status, noUser.body['code']]).toEqual([404, 'NOT_FOUND']);
     const badId = await api('/svc/admin/invite/not-a-uuid/details', { token: admin });
     expect(badId.status).toBe(400);

@@ -41,7 +41,18 @@ export class PlatformRequestRepository {
     await this.sql()(
       `insert into platform_requests (id, kind, user_id, builder_app_id, subject, status, message, league_id, token_name,
          token_symbol, created_at) values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
-      [r.id, r.kind, r.userId, r.builderAppId, r.subject, r.message, r.leagueId, r.tokenName, r.tokenSymbol, r.createdAt],
+      [
+        r.id,
+        r.kind,
+        r.userId,
+        r.builderAppId,
+        r.subject,
+        r.message,
+        r.leagueId,
+        r.tokenName,
+        r.tokenSymbol,
+        r.createdAt,
+      ],
     );
   }
 
@@ -63,7 +74,13 @@ export class PlatformRequestRepository {
   async decide(id: string, d: Decision): Promise<boolean> {
     return this.orm.em.fork().transactional(async (em) => {
       const sql = sqlIn(em);
-      const [r] = await sql<{ kind: string; user_id: string; league_id: string | null; token_name: string; token_symbol: string }>(
+      const [r] = await sql<{
+        kind: string;
+        user_id: string;
+        league_id: string | null;
+        token_name: string;
+        token_symbol: string;
+      }>(
         `update platform_requests set status = ?, decided_by = ?, decided_at = ?, decision_reason = ?
           where id = ? and status = 'pending' returning kind, user_id, league_id, token_name, token_symbol`,
         [d.approve ? 'approved' : 'rejected', d.by, d.at, d.reason, id],

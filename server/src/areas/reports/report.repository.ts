@@ -17,7 +17,11 @@ export interface ReportFilter {
 /** A row as read: the report's columns, plus its time (text, full precision) and key for the keyset. */
 export type ReportRow = Record<string, unknown> & { readonly __t: string; readonly __k: string };
 
-function statement(def: ReportDefinition, f: ReportFilter, limit: number | undefined): { sql: string; params: unknown[] } {
+function statement(
+  def: ReportDefinition,
+  f: ReportFilter,
+  limit: number | undefined,
+): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   if (def.where) where.push(def.where);

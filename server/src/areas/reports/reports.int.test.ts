@@ -39,7 +39,9 @@ afterAll(async () => {
 });
 
 /** Streams the report's CSV, keeping only the first lines, the last line, the count and the RSS peak. */
-function streamCsv(path: string): Promise<{ lines: number; head: string[]; last: string; peakRss: number; firstByteMs: number }> {
+function streamCsv(
+  path: string,
+): Promise<{ lines: number; head: string[]; last: string; peakRss: number; firstByteMs: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let firstByteMs = -1;
@@ -91,7 +93,22 @@ describe('admin reports', () => {
     expect(csv.peakRss - before).toBeLessThan(50 * 1024 * 1024);
 
     const columns = (csv.head[0] ?? '').split(',');
-    expect(columns).toEqual(['id', 'duelId', 'trader', 'side', 'optionIndex', 'collateral', 'fee', 'shares', 'collateralStack', 'txHash', 'logIndex', 'blockNumber', 'builderAppId', 'createdAt']);
+    expect(columns).toEqual([
+      'id',
+      'duelId',
+      'trader',
+      'side',
+      'optionIndex',
+      'collateral',
+      'fee',
+      'shares',
+      'collateralStack',
+      'txHash',
+      'logIndex',
+      'blockNumber',
+      'builderAppId',
+      'createdAt',
+    ]);
     const first = await api('/svc/admin/reports/bets?order=asc&limit=2', { token: admin });
     expect(first.status).toBe(200);
     expect(csv.head[1]).toBe(csvLine(first.body['data'][0], columns));
@@ -117,7 +134,9 @@ describe('admin reports', () => {
 
     const sells = await api(`${q}&status=sell`, { token: admin });
     expect(sells.body['data'].every((r: Body) => r['side'] === 'sell')).toBe(true);
-    const otherApp = await api(`/svc/admin/reports/bets?builderAppId=22222222-2222-4222-8222-222222222222`, { token: admin });
+    const otherApp = await api(`/svc/admin/reports/bets?builderAppId=22222222-2222-4222-8222-222222222222`, {
+      token: admin,
+    });
     expect(otherApp.body['data']).toEqual([]);
     const app = await api(`/svc/admin/reports/bets?builderAppId=${APP}&limit=1`, { token: admin });
     expect(app.body['data'][0]['builderAppId']).toBe(APP);
@@ -126,7 +145,9 @@ describe('admin reports', () => {
     expect([mixed.status, mixed.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
     const junk = await api('/svc/admin/reports/bets?cursor=junk', { token: admin });
     expect([junk.status, junk.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
-    const backwards = await api('/svc/admin/reports/bets?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', { token: admin });
+    const backwards = await api('/svc/admin/reports/bets?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', {
+      token: admin,
+    });
     expect([backwards.status, backwards.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
     const badStatus = await api('/svc/admin/reports/duels?status=nope', { token: admin });
     expect(badStatus.status).toBe(400);
@@ -138,33 +159,56 @@ describe('admin reports', () => {
     const challenge = await api('/svc/user/auth/eoa/challenge', { body: { address: account.address } });
     const message = challenge.body['message'] as string;
     const user = await api('/svc/user/auth/eoa/register', {
-      body: { message, signature: await account.signMessage({ message }), username: 'rep_carol', inviteCode: 'REPORTS-1' },
+      body: {
+        message,
+        signature: await account.signMessage({ message }),
+        username: 'rep_carol',
+        inviteCode: 'REPORTS-1',
+      },
     });
     const token = user.body['token'] as string;
-    const creator = await api('/svc/user/requests', { token, body: { kind: 'creator', message: 'I run a football blog' } });
+    const creator = await api('/svc/user/requests', {
+      token,
+      body: { kind: 'creator', message: 'I run a football blog' },
+    });
     expect(creator.status).toBe(201);
     const again = await api('/svc/user/requests', { token, body: { kind: 'creator', message: 'again' } });
     expect([again.status, again.body['code']]).toEqual([409, 'CONFLICT']);
     const league = await api('/svc/user/requests', { token, body: { kind: 'league', leagueId: 'premier-league' } });
-    const tokenReq = await api('/svc/user/requests', { token, body: { kind: 'token', tokenName: 'Carol Coin', tokenSymbol: 'CRL' } });
+    const tokenReq = await api('/svc/user/requests', {
+      token,
+      body: { kind: 'token', tokenName: 'Carol Coin', tokenSymbol: 'CRL' },
+    });
     const decide = (id: string, body: unknown) => api(`/svc/admin/requests/${id}/decision`, { token: admin, body });
     expect((await decide(league.body['id'], { decision: 'approve' })).body['status']).toBe('approved');
     const tokenAddress = privateKeyToAccount(generatePrivateKey()).address;
     expect((await decide(tokenReq.body['id'], { decision: 'approve', tokenAddress })).status).toBe(200);
     expect((await decide(creator.body['id'], { decision: 'reject' })).body['code']).toBe('VALIDATION_FAILED');
-    expect((await decide(creator.body['id'], { decision: 'reject', reason: 'not yet' })).body['status']).toBe('rejected');
+    expect((await decide(creator.body['id'], { decision: 'reject', reason: 'not yet' })).body['status']).toBe(
+      'rejected',
+    );
     const twice = await decide(creator.body['id'], { decision: 'approve' });
-    expect([twice.status, twice.body['code'], twice.body['details']]).toEqual([409, 'INVALID_STATE', { status: 'rejected' }]);
-    expect((await api(`/svc/admin/requests/${creator.body['id']}/decision`, { token, body: { decision: 'approve' } })).status).toBe(401);
+    expect([twice.status, twice.body['code'], twice.body['details']]).toEqual([
+      409,
+      'INVALID_STATE',
+      { status: 'rejected' },
+    ]);
+    expect(
+      (await api(`/svc/admin/requests/${creator.body['id']}/decision`, { token, body: { decision: 'approve' } }))
+        .status,
+    ).toBe(401);
     await server.container.operations.requests.snapshotPnl(new Date(Date.UTC(2026, 0, 2)));
 
     const expectRows: Record<string, (rows: Body[]) => void> = {
-      'creator-requests': (rows) => expect(rows[0]).toMatchObject({ kind: 'creator', status: 'rejected', username: 'rep_carol' }),
+      'creator-requests': (rows) =>
+        expect(rows[0]).toMatchObject({ kind: 'creator', status: 'rejected', username: 'rep_carol' }),
       'league-requests': (rows) => expect(rows[0]).toMatchObject({ leagueId: 'premier-league', status: 'approved' }),
       'token-requests': (rows) => expect(rows[0]).toMatchObject({ tokenSymbol: 'CRL' }),
-      'league-memberships': (rows) => expect(rows[0]).toMatchObject({ leagueId: 'premier-league', userId: user.body['user']['id'] }),
+      'league-memberships': (rows) =>
+        expect(rows[0]).toMatchObject({ leagueId: 'premier-league', userId: user.body['user']['id'] }),
       'launched-tokens': (rows) => expect(rows[0]).toMatchObject({ symbol: 'CRL', tokenAddress }),
-      'invitation-usage': (rows) => expect(rows[0]).toMatchObject({ kind: 'platform', code: 'REPORTS-1', invitationId: invite.body['id'] }),
+      'invitation-usage': (rows) =>
+        expect(rows[0]).toMatchObject({ kind: 'platform', code: 'REPORTS-1', invitationId: invite.body['id'] }),
       users: (rows) => expect(rows[0]).toMatchObject({ username: 'rep_carol', inviteCode: 'REPORTS-1' }),
       'pnl-snapshots': (rows) => expect(rows).toHaveLength(10),
       duels: (rows) => expect(rows[0]).toMatchObject({ duelId, builderAppId: APP }),
@@ -178,7 +222,8 @@ describe('admin reports', () => {
         headers: { 'x-builder-api-key': server.builderKey, authorization: `Bearer ${admin}` },
       });
       expect(csv.headers.get('content-type'), name).toMatch(/^text\/csv/);
-      if (name !== 'bets') expect((await csv.text()).trim().split('\n').length, name).toBe(1 + (page.body['data'] as Body[]).length);
+      if (name !== 'bets')
+        expect((await csv.text()).trim().split('\n').length, name).toBe(1 + (page.body['data'] as Body[]).length);
       else await csv.body?.cancel();
       expect((await api(`/svc/admin/reports/${name}`)).status, name).toBe(401);
       expect((await api(`/svc/admin/reports/${name}`, { token })).status, name).toBe(401);

@@ -5,14 +5,22 @@ export interface Manifest {
   readonly format: 'duelkit-stream-migration';
   readonly version: number;
   readonly createdAt: string;
-  readonly tables: readonly { readonly table: string; readonly file: string; readonly rows: number; readonly sha256: string }[];
+  readonly tables: readonly {
+    readonly table: string;
+    readonly file: string;
+    readonly rows: number;
+    readonly sha256: string;
+  }[];
 }
 
 /**
  * The tournaments host's state, parents before children (the load order), and the references an
  * import checks before it commits: `[child column, parent table, parent column]`.
  */
-export const MIGRATION_TABLES: readonly { readonly table: string; readonly refs: readonly [string, string, string][] }[] = [
+export const MIGRATION_TABLES: readonly {
+  readonly table: string;
+  readonly refs: readonly [string, string, string][];
+}[] = [
   { table: 'tournaments', refs: [] },
   { table: 'tournament_stages', refs: [['tournament_id', 'tournaments', 'id']] },
   {

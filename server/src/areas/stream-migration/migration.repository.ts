@@ -26,7 +26,11 @@ const JOB = `id, kind, status, archive_id, format_version, tables, rows_done, er
 
 /** Thrown inside the load to roll it back with a reason. */
 export class BrokenReference extends Error {
-  constructor(readonly table: string, readonly column: string, readonly count: number) {
+  constructor(
+    readonly table: string,
+    readonly column: string,
+    readonly count: number,
+  ) {
     super(`${count} rows of ${table}.${column} name a row the archive does not have`);
   }
 }
@@ -35,7 +39,14 @@ export class BrokenReference extends Error {
 export class MigrationRepository {
   constructor(private readonly orm: Orm) {}
 
-  async createJob(j: { id: string; kind: 'export' | 'import'; archiveId: string; version: number; by: string; now: Date }) {
+  async createJob(j: {
+    id: string;
+    kind: 'export' | 'import';
+    archiveId: string;
+    version: number;
+    by: string;
+    now: Date;
+  }) {
     await this.sql()(
       `insert into stream_migration_jobs (id, kind, status, archive_id, format_version, tables, rows_done, requested_by, created_at)
        values (?, ?, 'queued', ?, ?, '[]', 0, ?, ?)`,
@@ -45,7 +56,9 @@ export class MigrationRepository {
 
   async job(id?: string): Promise<JobRecord | undefined> {
     const [row] = await this.sql()<JobRecord>(
-      id ? `select ${JOB} from stream_migration_jobs where id = ?` : `select ${JOB} from stream_migration_jobs order by created_at desc, id desc limit 1`,
+      id
+        ? `select ${JOB} from stream_migration_jobs where id = ?`
+        : `select ${JOB} from stream_migration_jobs order by created_at desc, id desc limit 1`,
       id ? [id] : [],
     );
     return row;
@@ -65,13 +78,21 @@ export class MigrationRepository {
 
   async update(
     id: string,
-    set: Partial<{ status: string; tables: unknown; rows_done: number; error_code: string; error_message: string; started_at: Date; finished_at: Date }>,
+    set: Partial<{
+      status: string;
+      tables: unknown;
+      rows_done: number;
+      error_code: string;
+      error_message: string;
+      started_at: Date;
+      finished_at: Date;
+    }>,
   ): Promise<void> {
     const entries = Object.entries(set);
-    await this.sql()(
-      `update stream_migration_jobs set ${entries.map(([k]) => `${k} = ?`).join(', ')} where id = ?`,
-      [...entries.map(([k, v]) => (k === 'tables' ? JSON.stringify(v) : v)), id],
-    );
+    await this.sql()(`update stream_migration_jobs set ${entries.map(([k]) => `${k} = ?`).join(', ')} where id = ?`, [
+      ...entries.map(([k, v]) => (k === 'tables' ? JSON.stringify(v) : v)),
+      id,
+    ]);
   }
 
   /** One table's rows as JSON text, in primary-key order, from a cursor. */

@@ -48,7 +48,14 @@ export class StreamMigrationService {
   async requestExport(ctx: OperationContext) {
     const id = newJobId();
     const archiveId = `export-${ctx.now.toISOString().replace(/[:.]/g, '-')}-${id.slice(0, 8)}`;
-    await this.repo.createJob({ id, kind: 'export', archiveId, version: MIGRATION_FORMAT_VERSION, by: ctx.actor, now: ctx.now });
+    await this.repo.createJob({
+      id,
+      kind: 'export',
+      archiveId,
+      version: MIGRATION_FORMAT_VERSION,
+      by: ctx.actor,
+      now: ctx.now,
+    });
     await this.runner(id);
     return this.status(id);
   }
@@ -62,7 +69,14 @@ export class StreamMigrationService {
       });
     }
     const id = newJobId();
-    await this.repo.createJob({ id, kind: 'import', archiveId, version: MIGRATION_FORMAT_VERSION, by: ctx.actor, now: ctx.now });
+    await this.repo.createJob({
+      id,
+      kind: 'import',
+      archiveId,
+      version: MIGRATION_FORMAT_VERSION,
+      by: ctx.actor,
+      now: ctx.now,
+    });
     await this.runner(id);
     return this.status(id);
   }
@@ -113,7 +127,10 @@ export class StreamMigrationService {
       const written = await this.archives.writeTable(job.archive_id, table, await this.repo.tableRows(table));
       tables.push({ table, file: `${table}.ndjson`, ...written });
       done += written.rows;
-      await this.repo.update(job.id, { tables: tables.map((t) => ({ table: t.table, rows: t.rows })), rows_done: done });
+      await this.repo.update(job.id, {
+        tables: tables.map((t) => ({ table: t.table, rows: t.rows })),
+        rows_done: done,
+      });
     }
     this.archives.writeManifest(job.archive_id, {
       format: MANIFEST_FORMAT,
@@ -158,16 +175,22 @@ export class StreamMigrationService {
       throw corrupt('manifest', 'manifest.json is not a Duelkit stream-migration manifest');
     }
     if (manifest.version !== MIGRATION_FORMAT_VERSION) {
-      throw new DomainError('ARCHIVE_VERSION_UNSUPPORTED', `Archive version ${String(manifest.version)}; this server reads ${MIGRATION_FORMAT_VERSION}`, {
-        details: { version: manifest.version, supported: [MIGRATION_FORMAT_VERSION] },
-      });
+      throw new DomainError(
+        'ARCHIVE_VERSION_UNSUPPORTED',
+        `Archive version ${String(manifest.version)}; this server reads ${MIGRATION_FORMAT_VERSION}`,
+        {
+          details: { version: manifest.version, supported: [MIGRATION_FORMAT_VERSION] },
+        },
+      );
     }
     const known = new Set(MIGRATION_TABLES.map((t) => t.table));
     for (const t of manifest.tables) {
-      if (!known.has(t.table) || t.file !== `${t.table}.ndjson`) throw corrupt('manifest', `Unknown table ${t.table}`, t.table);
+      if (!known.has(t.table) || t.file !== `${t.table}.ndjson`)
+        throw corrupt('manifest', `Unknown table ${t.table}`, t.table);
       const actual = await this.archives.measure(archiveId, t.file);
       if (!actual) throw corrupt('missing_file', `${t.file} is missing`, t.table);
-      if (actual.rows !== t.rows) throw corrupt('count', `${t.file} has ${actual.rows} rows; the manifest says ${t.rows}`, t.table);
+      if (actual.rows !== t.rows)
+        throw corrupt('count', `${t.file} has ${actual.rows} rows; the manifest says ${t.rows}`, t.table);
       if (actual.sha256 !== t.sha256) throw corrupt('checksum', `${t.file} does not match its checksum`, t.table);
     }
     return manifest;

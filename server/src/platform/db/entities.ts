@@ -27,7 +27,10 @@ import {
   PackPickEntity,
 } from '../../areas/packs/pack.entities.js';
 import { tournamentEntities } from '../../areas/tournaments/tournament.entities.js';
-import { PlatformInviteEntity, PlatformInviteUseEntity } from '../../areas/platform-invites/platform-invite.entities.js';
+import {
+  PlatformInviteEntity,
+  PlatformInviteUseEntity,
+} from '../../areas/platform-invites/platform-invite.entities.js';
 import {
   LaunchedTokenEntity,
   LeagueMembershipEntity,
