@@ -14,8 +14,24 @@ describe('contract against the spec endpoint list', () => {
     expect(coverage().extra).toEqual([]);
   });
 
+  it('marks as an extension exactly the routes the spec does not list, and says which section each serves', () => {
+    for (const { host, route } of contractRoutes()) {
+      const meta = routeMeta(route);
+      const listed = spec.has(routeKey(host, route.method, route.path));
+      expect({ path: route.path, extension: meta.extension === true }).toEqual({
+        path: route.path,
+        extension: !listed,
+      });
+      if (meta.extension) {
+        expect(meta.section, route.path).toMatch(/^\d+\.\d+$/);
+        expect(route.description, route.path).toMatch(/extension/i);
+      }
+    }
+  });
+
   it('declares the auth kind, success status and section the spec lists for every route', () => {
     for (const { host, route } of contractRoutes()) {
+      if (routeMeta(route).extension) continue;
       const entry = spec.get(routeKey(host, route.method, route.path));
       const meta = routeMeta(route);
       expect({ path: route.path, auth: meta.auth, section: meta.section }).toEqual({

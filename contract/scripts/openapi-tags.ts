@@ -244,6 +244,43 @@ export const TAG_DOCS: readonly TagDoc[] = [
       'automation by hand.',
   },
   {
+    name: 'Admin invites',
+    group: 'Administration',
+    guide: 'operations.md',
+    summary:
+      'Platform invite codes: issue them one at a time or in batches, revoke one or every code of a user, and see ' +
+      'who signed up with each. Codes gate sign-up when the deployment is invite-only.',
+  },
+  {
+    name: 'Admin reports',
+    group: 'Administration',
+    guide: 'operations.md',
+    summary:
+      'Every record of the platform as keyset-paginated pages, or as CSV of any size streamed from a database cursor.',
+  },
+  {
+    name: 'Requests',
+    group: 'Administration',
+    guide: 'operations.md',
+    summary:
+      'Creator, league and token requests of users and the admin decision on them (a documented extension that ' +
+      'writes what three reports list).',
+  },
+  {
+    name: 'Operations admin',
+    group: 'Operations',
+    guide: 'operations.md',
+    summary:
+      'Run the deployment without a database console: push diagnostics and tests, the pre-match reminder cycle, ' +
+      'match commentary, and export and import of the tournaments state as tracked jobs.',
+  },
+  {
+    name: 'Notifications',
+    group: 'Operations',
+    guide: 'operations.md',
+    summary: 'Register a user’s devices for push notifications (Expo or Web Push): a documented extension.',
+  },
+  {
     name: 'Health',
     group: 'Operations',
     guide: 'deployment.md',

@@ -219,7 +219,24 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
     description: 'Correlation id; echoed on the response. Generated when absent.',
     schema: { type: 'string', maxLength: 128 },
   });
-  const responses = { ...operation.responses } as Record<string, { description?: string; headers?: unknown }>;
+  const responses = { ...operation.responses } as Record<
+    string,
+    { description?: string; headers?: unknown; content?: Record<string, unknown> }
+  >;
+  const ok = responses['200'];
+  if (m.csv && ok?.content) {
+    ok.content = {
+      ...ok.content,
+      'text/csv': {
+        schema: {
+          type: 'string',
+          description:
+            "Every row the filters select (no paging), streamed: a header line with the report's columns, then one line " +
+            'per row (RFC 4180). Asked for with `Accept: text/csv` or `format=csv`.',
+        },
+      },
+    };
+  }
   for (const [status, response] of Object.entries(responses)) {
     const code = Number(status);
     if (code >= 400) response.description = describeErrors(code);
@@ -243,6 +260,8 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
     'x-duelkit-spec-section': m.section,
     ...(m.personalised ? { 'x-duelkit-personalised': true } : {}),
     ...(m.geo ? { 'x-duelkit-geo': m.geo } : {}),
+    ...(m.extension ? { 'x-duelkit-extension': true } : {}),
+    ...(m.csv ? { 'x-duelkit-csv': true } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { marketsContract, tournamentsContract } from '../src/index.js';
+import { marketsContract, routeMeta, tournamentsContract } from '../src/index.js';
 
 export interface SpecEndpoint {
   host: 'markets' | 'tournaments';
@@ -61,15 +61,19 @@ export function coverage() {
   const routes = contractRoutes();
   const implemented = new Set<string>();
   const extra: string[] = [];
+  const extensions: string[] = [];
   for (const { host, route } of routes) {
     const key = routeKey(host, route.method, route.path);
     if (specKeys.has(key)) implemented.add(key);
+    else if (routeMeta(route).extension) extensions.push(key);
     else extra.push(key);
   }
   return {
     total: spec.length,
     covered: implemented.size,
     extra,
+    /** Documented extensions (`meta(..., { extension: true })`): routes a spec route needs that the list lacks. */
+    extensions,
     missing: [...specKeys.keys()].filter((k) => !implemented.has(k)),
   };
 }
@@ -77,6 +81,7 @@ export function coverage() {
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const result = coverage();
   console.log(`${result.covered}/${result.total} endpoints in contract`);
+  if (result.extensions.length) console.log(`${result.extensions.length} documented extension routes`);
   if (process.argv.includes('--missing')) for (const m of result.missing) console.log(`  missing: ${m}`);
   if (result.extra.length) {
     console.error(`routes not in the spec:\n${result.extra.map((e) => `  ${e}`).join('\n')}`);

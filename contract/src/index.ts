@@ -192,3 +192,18 @@ export { BridgeDepositEventSchema, BridgeDepositReceiptSchema } from './markets/
 export type { BridgeDepositEvent, BridgeDepositReceipt } from './markets/bridge-webhook.schemas.js';
 export { PresignedUrlRequestSchema, PresignedUrlSchema, UPLOAD_CONTENT_TYPES } from './markets/uploads.schemas.js';
 export type { PresignedUrlRequest, PresignedUrl } from './markets/uploads.schemas.js';
+export {
+  PLATFORM_INVITE_BULK_MAX,
+  PlatformInviteSchema,
+  PlatformInviteDetailsSchema,
+  CreatePlatformInviteSchema,
+  CreatePlatformInvitesBulkSchema,
+} from './markets/platform-invites.schemas.js';
+export type {
+  PlatformInvite,
+  CreatePlatformInvite,
+  CreatePlatformInvitesBulk,
+} from './markets/platform-invites.schemas.js';
+export { REPORT_NAMES, REPORT_ROWS } from './markets/reports.schemas.js';
+export type { ReportName } from './markets/reports.schemas.js';
+export { MIGRATION_FORMAT_VERSION } from './tournaments/operations.schemas.js';

@@ -51,9 +51,11 @@ export type ErrorCode =
   | 'QUOTE_NOT_YOURS'
   | 'GEO_BLOCKED'
   | 'PRIVATE_MARKET'
+  | 'INVITE_REQUIRED'
   | 'NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'INVITE_NOT_FOUND'
+  | 'ARCHIVE_NOT_FOUND'
   | 'REQUEST_TIMEOUT'
   | 'CONFLICT'
   | 'INVALID_STATE'
@@ -104,6 +106,7 @@ export type ErrorCode =
   | 'NONCE_USED'
   | 'ODDS_DRIFTED'
   | 'LIQUIDITY_LOCKED'
+  | 'IMPORT_TARGET_NOT_EMPTY'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNSUPPORTED_IMAGE'
@@ -111,6 +114,8 @@ export type ErrorCode =
   | 'DAILY_LIMIT_EXCEEDED'
   | 'LEGS_INVALID'
   | 'PARLAY_LIMIT'
+  | 'ARCHIVE_CORRUPT'
+  | 'ARCHIVE_VERSION_UNSUPPORTED'
   | 'RATE_LIMITED'
   | 'HEADERS_TOO_LARGE'
   | 'INTERNAL'
@@ -120,7 +125,8 @@ export type ErrorCode =
   | 'DATABASE_UNAVAILABLE'
   | 'CHAIN_UNAVAILABLE'
   | 'SERVICE_UNAVAILABLE'
-  | 'TOURNAMENTS_UNAVAILABLE';
+  | 'TOURNAMENTS_UNAVAILABLE'
+  | 'PUSH_PROVIDER_NOT_CONFIGURED';
 
 /** Validation messages keyed by the dotted path of the offending field */
 export type FieldErrors = Record<string, string[]>;
@@ -1331,6 +1337,7 @@ export interface AuthEoaRegisterInput {
     signature: string;
     /** 3–20 characters: letters, digits and _, starting with a letter; unique per builder app, case-insensitive */
     username: string;
+    /** A platform invite code; required when the deployment is invite-only */
     inviteCode?: string | undefined;
   };
 }
@@ -1360,6 +1367,8 @@ export interface AuthIdpRegisterInput {
     accessToken?: string | undefined;
     /** 3–20 characters: letters, digits and _, starting with a letter; unique per builder app, case-insensitive */
     username: string;
+    /** A platform invite code; required when the deployment is invite-only */
+    inviteCode?: string | undefined;
   };
 }
 
@@ -1924,9 +1933,11 @@ export type BetsEstimateBuyOutput =
         | 'QUOTE_NOT_YOURS'
         | 'GEO_BLOCKED'
         | 'PRIVATE_MARKET'
+        | 'INVITE_REQUIRED'
         | 'NOT_FOUND'
         | 'ROUTE_NOT_FOUND'
         | 'INVITE_NOT_FOUND'
+        | 'ARCHIVE_NOT_FOUND'
         | 'REQUEST_TIMEOUT'
         | 'CONFLICT'
         | 'INVALID_STATE'
@@ -1977,6 +1988,7 @@ export type BetsEstimateBuyOutput =
         | 'NONCE_USED'
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
+        | 'IMPORT_TARGET_NOT_EMPTY'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
@@ -1984,6 +1996,8 @@ export type BetsEstimateBuyOutput =
         | 'DAILY_LIMIT_EXCEEDED'
         | 'LEGS_INVALID'
         | 'PARLAY_LIMIT'
+        | 'ARCHIVE_CORRUPT'
+        | 'ARCHIVE_VERSION_UNSUPPORTED'
         | 'RATE_LIMITED'
         | 'HEADERS_TOO_LARGE'
         | 'INTERNAL'
@@ -1994,6 +2008,7 @@ export type BetsEstimateBuyOutput =
         | 'CHAIN_UNAVAILABLE'
         | 'SERVICE_UNAVAILABLE'
         | 'TOURNAMENTS_UNAVAILABLE'
+        | 'PUSH_PROVIDER_NOT_CONFIGURED'
         | (string & {});
       message: string;
       details?: Record<string, string> | undefined;
@@ -2071,9 +2086,11 @@ export type BetsEstimateSellOutput =
         | 'QUOTE_NOT_YOURS'
         | 'GEO_BLOCKED'
         | 'PRIVATE_MARKET'
+        | 'INVITE_REQUIRED'
         | 'NOT_FOUND'
         | 'ROUTE_NOT_FOUND'
         | 'INVITE_NOT_FOUND'
+        | 'ARCHIVE_NOT_FOUND'
         | 'REQUEST_TIMEOUT'
         | 'CONFLICT'
         | 'INVALID_STATE'
@@ -2124,6 +2141,7 @@ export type BetsEstimateSellOutput =
         | 'NONCE_USED'
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
+        | 'IMPORT_TARGET_NOT_EMPTY'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
@@ -2131,6 +2149,8 @@ export type BetsEstimateSellOutput =
         | 'DAILY_LIMIT_EXCEEDED'
         | 'LEGS_INVALID'
         | 'PARLAY_LIMIT'
+        | 'ARCHIVE_CORRUPT'
+        | 'ARCHIVE_VERSION_UNSUPPORTED'
         | 'RATE_LIMITED'
         | 'HEADERS_TOO_LARGE'
         | 'INTERNAL'
@@ -2141,6 +2161,7 @@ export type BetsEstimateSellOutput =
         | 'CHAIN_UNAVAILABLE'
         | 'SERVICE_UNAVAILABLE'
         | 'TOURNAMENTS_UNAVAILABLE'
+        | 'PUSH_PROVIDER_NOT_CONFIGURED'
         | (string & {});
       message: string;
       details?: Record<string, string> | undefined;
@@ -2422,9 +2443,11 @@ export type BetsPublicEstimateSellOutput =
         | 'QUOTE_NOT_YOURS'
         | 'GEO_BLOCKED'
         | 'PRIVATE_MARKET'
+        | 'INVITE_REQUIRED'
         | 'NOT_FOUND'
         | 'ROUTE_NOT_FOUND'
         | 'INVITE_NOT_FOUND'
+        | 'ARCHIVE_NOT_FOUND'
         | 'REQUEST_TIMEOUT'
         | 'CONFLICT'
         | 'INVALID_STATE'
@@ -2475,6 +2498,7 @@ export type BetsPublicEstimateSellOutput =
         | 'NONCE_USED'
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
+        | 'IMPORT_TARGET_NOT_EMPTY'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
@@ -2482,6 +2506,8 @@ export type BetsPublicEstimateSellOutput =
         | 'DAILY_LIMIT_EXCEEDED'
         | 'LEGS_INVALID'
         | 'PARLAY_LIMIT'
+        | 'ARCHIVE_CORRUPT'
+        | 'ARCHIVE_VERSION_UNSUPPORTED'
         | 'RATE_LIMITED'
         | 'HEADERS_TOO_LARGE'
         | 'INTERNAL'
@@ -2492,6 +2518,7 @@ export type BetsPublicEstimateSellOutput =
         | 'CHAIN_UNAVAILABLE'
         | 'SERVICE_UNAVAILABLE'
         | 'TOURNAMENTS_UNAVAILABLE'
+        | 'PUSH_PROVIDER_NOT_CONFIGURED'
         | (string & {});
       message: string;
       details?: Record<string, string> | undefined;
@@ -5733,6 +5760,982 @@ export interface ParlayTournamentsAdminRejectCancelRequestInput {
 /** What `PATCH /svc/admin/parlay-tournaments/cancel-requests/:requestId/reject` answers on success, read leniently: enums also admit values added later. */
 export type ParlayTournamentsAdminRejectCancelRequestOutput = TournamentCancelRequest;
 
+/** What `POST /svc/admin/invite/create` takes. */
+export interface PlatformInvitesCreateInput {
+  body: {
+    /** A chosen code; omitted, the server generates one */
+    code?: string | undefined;
+    /** The user who owns the code (referrals count through it) */
+    ownerUserId?: string | undefined;
+    /** Sign-ups the code admits; 0 = unlimited */
+    maxUses?: number | undefined;
+    /** After this instant the code admits nobody */
+    expiresAt?: string | undefined;
+    note?: string | undefined;
+  };
+}
+
+/** What `POST /svc/admin/invite/create` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesCreateOutput = {
+  id: string;
+  /** The code a new user signs up with (case-insensitive) */
+  code: string;
+  state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+  /** The user the code belongs to (its referrer); null for a house code */
+  ownerUserId: string | null;
+  /** Sign-ups the code admits; 0 = unlimited */
+  maxUses: number;
+  uses: number;
+  /** ISO-8601 timestamp */
+  expiresAt: string | null;
+  note: string | null;
+  /** The create-bulk call that made it */
+  batchId: string | null;
+  /** The admin who created it (email) */
+  createdBy: string;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  deactivatedAt: string | null;
+  deactivationReason: string | null;
+};
+
+/** What `POST /svc/admin/invite/create-bulk` takes. */
+export interface PlatformInvitesCreateBulkInput {
+  body: {
+    /** How many codes, 1-500 */
+    count: number;
+    /** Every generated code starts with it */
+    prefix?: string | undefined;
+    /** The user who owns the code (referrals count through it) */
+    ownerUserId?: string | undefined;
+    /** Sign-ups the code admits; 0 = unlimited */
+    maxUses?: number | undefined;
+    /** After this instant the code admits nobody */
+    expiresAt?: string | undefined;
+    note?: string | undefined;
+  };
+}
+
+/** What `POST /svc/admin/invite/create-bulk` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesCreateBulkOutput = {
+  batchId: string;
+  invites: Array<{
+    id: string;
+    /** The code a new user signs up with (case-insensitive) */
+    code: string;
+    state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+    /** The user the code belongs to (its referrer); null for a house code */
+    ownerUserId: string | null;
+    /** Sign-ups the code admits; 0 = unlimited */
+    maxUses: number;
+    uses: number;
+    /** ISO-8601 timestamp */
+    expiresAt: string | null;
+    note: string | null;
+    /** The create-bulk call that made it */
+    batchId: string | null;
+    /** The admin who created it (email) */
+    createdBy: string;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    deactivatedAt: string | null;
+    deactivationReason: string | null;
+  }>;
+};
+
+/** What `PATCH /svc/admin/invite/:inviteId/deactivate` takes. */
+export interface PlatformInvitesDeactivateInput {
+  params: {
+    inviteId: string;
+  };
+  body:
+    | {
+        reason?: string | undefined;
+      }
+    | undefined;
+}
+
+/** What `PATCH /svc/admin/invite/:inviteId/deactivate` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesDeactivateOutput = {
+  id: string;
+  /** The code a new user signs up with (case-insensitive) */
+  code: string;
+  state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+  /** The user the code belongs to (its referrer); null for a house code */
+  ownerUserId: string | null;
+  /** Sign-ups the code admits; 0 = unlimited */
+  maxUses: number;
+  uses: number;
+  /** ISO-8601 timestamp */
+  expiresAt: string | null;
+  note: string | null;
+  /** The create-bulk call that made it */
+  batchId: string | null;
+  /** The admin who created it (email) */
+  createdBy: string;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  deactivatedAt: string | null;
+  deactivationReason: string | null;
+};
+
+/** What `PATCH /svc/admin/invite/user/:userId/invalidate` takes. */
+export interface PlatformInvitesInvalidateUserInput {
+  params: {
+    userId: string;
+  };
+  body:
+    | {
+        reason?: string | undefined;
+      }
+    | undefined;
+}
+
+/** What `PATCH /svc/admin/invite/user/:userId/invalidate` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesInvalidateUserOutput = {
+  userId: string;
+  /** Codes this call deactivated (already inactive ones are not counted) */
+  deactivated: number;
+  /** Every code the user owns, after the call */
+  invites: Array<{
+    id: string;
+    /** The code a new user signs up with (case-insensitive) */
+    code: string;
+    state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+    /** The user the code belongs to (its referrer); null for a house code */
+    ownerUserId: string | null;
+    /** Sign-ups the code admits; 0 = unlimited */
+    maxUses: number;
+    uses: number;
+    /** ISO-8601 timestamp */
+    expiresAt: string | null;
+    note: string | null;
+    /** The create-bulk call that made it */
+    batchId: string | null;
+    /** The admin who created it (email) */
+    createdBy: string;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    deactivatedAt: string | null;
+    deactivationReason: string | null;
+  }>;
+};
+
+/** What `GET /svc/admin/invite/:inviteId/details` takes. */
+export interface PlatformInvitesDetailsInput {
+  params: {
+    inviteId: string;
+  };
+}
+
+/** What `GET /svc/admin/invite/:inviteId/details` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesDetailsOutput = {
+  id: string;
+  /** The code a new user signs up with (case-insensitive) */
+  code: string;
+  state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+  /** The user the code belongs to (its referrer); null for a house code */
+  ownerUserId: string | null;
+  /** Sign-ups the code admits; 0 = unlimited */
+  maxUses: number;
+  uses: number;
+  /** ISO-8601 timestamp */
+  expiresAt: string | null;
+  note: string | null;
+  /** The create-bulk call that made it */
+  batchId: string | null;
+  /** The admin who created it (email) */
+  createdBy: string;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  deactivatedAt: string | null;
+  deactivationReason: string | null;
+  /** Every sign-up through the code, oldest first */
+  usesLog: Array<{
+    userId: string;
+    username: string | null;
+    /** The new user’s managed wallet */
+    address: string;
+    /** ISO-8601 timestamp */
+    usedAt: string;
+  }>;
+};
+
+/** What `GET /svc/admin/invite/list` takes. */
+export interface PlatformInvitesListInput {
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    ownerUserId?: string | undefined;
+    /** Codes that start with this (case-insensitive) */
+    code?: string | undefined;
+  };
+}
+
+/** What `GET /svc/admin/invite/list` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesListOutput = {
+  data: Array<{
+    id: string;
+    /** The code a new user signs up with (case-insensitive) */
+    code: string;
+    state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+    /** The user the code belongs to (its referrer); null for a house code */
+    ownerUserId: string | null;
+    /** Sign-ups the code admits; 0 = unlimited */
+    maxUses: number;
+    uses: number;
+    /** ISO-8601 timestamp */
+    expiresAt: string | null;
+    note: string | null;
+    /** The create-bulk call that made it */
+    batchId: string | null;
+    /** The admin who created it (email) */
+    createdBy: string;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    deactivatedAt: string | null;
+    deactivationReason: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `GET /svc/admin/invite/all` takes. */
+export interface PlatformInvitesAllInput {
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    ownerUserId?: string | undefined;
+    /** Codes that start with this (case-insensitive) */
+    code?: string | undefined;
+    state?: 'active' | 'deactivated' | 'expired' | 'exhausted' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/invite/all` answers on success, read leniently: enums also admit values added later. */
+export type PlatformInvitesAllOutput = {
+  data: Array<{
+    id: string;
+    /** The code a new user signs up with (case-insensitive) */
+    code: string;
+    state: 'active' | 'deactivated' | 'expired' | 'exhausted' | (string & {});
+    /** The user the code belongs to (its referrer); null for a house code */
+    ownerUserId: string | null;
+    /** Sign-ups the code admits; 0 = unlimited */
+    maxUses: number;
+    uses: number;
+    /** ISO-8601 timestamp */
+    expiresAt: string | null;
+    note: string | null;
+    /** The create-bulk call that made it */
+    batchId: string | null;
+    /** The admin who created it (email) */
+    createdBy: string;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    deactivatedAt: string | null;
+    deactivationReason: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `GET /svc/admin/reports/bets` takes. */
+export interface ReportsBetsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'buy' | 'sell' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/bets` answers on success, read leniently: enums also admit values added later. */
+export type ReportsBetsOutput = {
+  data: Array<{
+    id: string;
+    duelId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    trader: string;
+    side: 'buy' | 'sell' | (string & {});
+    optionIndex: number;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    collateral: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    fee: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    shares: string;
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    collateralStack: 'usdc' | 'credits' | (string & {});
+    /** Transaction hash (0x + 64 hex) */
+    txHash: string;
+    logIndex: number;
+    /** Decimal block number */
+    blockNumber: string;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/contests` takes. */
+export interface ReportsContestsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/contests` answers on success, read leniently: enums also admit values added later. */
+export type ReportsContestsOutput = {
+  data: Array<{
+    id: string;
+    duelId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    userAddress: string;
+    userId: string | null;
+    reason: string;
+    proposedOptionIndex: number | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/creator-requests` takes. */
+export interface ReportsCreatorRequestsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'pending' | 'approved' | 'rejected' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/creator-requests` answers on success, read leniently: enums also admit values added later. */
+export type ReportsCreatorRequestsOutput = {
+  data: Array<{
+    id: string;
+    kind: 'creator' | 'league' | 'token' | (string & {});
+    userId: string;
+    username: string | null;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    status: 'pending' | 'approved' | 'rejected' | (string & {});
+    message: string | null;
+    leagueId: string | null;
+    tokenName: string | null;
+    tokenSymbol: string | null;
+    decidedBy: string | null;
+    /** ISO-8601 timestamp */
+    decidedAt: string | null;
+    decisionReason: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/duel-memberships` takes. */
+export interface ReportsDuelMembershipsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'pending' | 'confirmed' | 'failed' | 'removed' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/duel-memberships` answers on success, read leniently: enums also admit values added later. */
+export type ReportsDuelMembershipsOutput = {
+  data: Array<{
+    duelId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    memberAddress: string;
+    userId: string | null;
+    /** How the member joined: invite, creator, admin… */
+    via: string;
+    invitationId: string | null;
+    chainState: string;
+    /** ISO-8601 timestamp */
+    joinedAt: string;
+    /** ISO-8601 timestamp */
+    removedAt: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/duels` takes. */
+export interface ReportsDuelsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'open' | 'pending' | 'settled' | 'pending_contest' | 'cancelled' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/duels` answers on success, read leniently: enums also admit values added later. */
+export type ReportsDuelsOutput = {
+  data: Array<{
+    duelId: string;
+    question: string;
+    category: string;
+    status: string;
+    chainState: string;
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    collateralStack: 'usdc' | 'credits' | (string & {});
+    isPrivate: boolean;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    creatorAddress: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    totalVolume: string;
+    uniqueParticipants: number;
+    /** ISO-8601 timestamp */
+    startTime: string;
+    /** ISO-8601 timestamp */
+    endTime: string;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/invitation-usage` takes. */
+export interface ReportsInvitationUsageInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'platform' | 'duel' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/invitation-usage` answers on success, read leniently: enums also admit values added later. */
+export type ReportsInvitationUsageOutput = {
+  data: Array<{
+    /** A platform invite code at sign-up, or a private-market invitation */
+    kind: 'platform' | 'duel' | (string & {});
+    invitationId: string;
+    code: string;
+    /** The platform code’s owner (null for a duel invitation) */
+    ownerUserId: string | null;
+    duelId: string | null;
+    userId: string | null;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    userAddress: string;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    usedAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/launched-tokens` takes. */
+export interface ReportsLaunchedTokensInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/launched-tokens` answers on success, read leniently: enums also admit values added later. */
+export type ReportsLaunchedTokensOutput = {
+  data: Array<{
+    id: string;
+    requestId: string;
+    userId: string;
+    /** The requester’s managed wallet */
+    address: string;
+    name: string;
+    symbol: string;
+    /** Where the token was deployed, as the admin recorded it */
+    tokenAddress: string | null;
+    launchedBy: string;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    launchedAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/league-memberships` takes. */
+export interface ReportsLeagueMembershipsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/league-memberships` answers on success, read leniently: enums also admit values added later. */
+export type ReportsLeagueMembershipsOutput = {
+  data: Array<{
+    leagueId: string;
+    userId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    requestId: string;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    joinedAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/league-requests` takes. */
+export interface ReportsLeagueRequestsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'pending' | 'approved' | 'rejected' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/league-requests` answers on success, read leniently: enums also admit values added later. */
+export type ReportsLeagueRequestsOutput = {
+  data: Array<{
+    id: string;
+    kind: 'creator' | 'league' | 'token' | (string & {});
+    userId: string;
+    username: string | null;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    status: 'pending' | 'approved' | 'rejected' | (string & {});
+    message: string | null;
+    leagueId: string | null;
+    tokenName: string | null;
+    tokenSymbol: string | null;
+    decidedBy: string | null;
+    /** ISO-8601 timestamp */
+    decidedAt: string | null;
+    decisionReason: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/pnl-snapshots` takes. */
+export interface ReportsPnlSnapshotsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/pnl-snapshots` answers on success, read leniently: enums also admit values added later. */
+export type ReportsPnlSnapshotsOutput = {
+  data: Array<{
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    holder: string;
+    day: string;
+    /** Collateral spent on buys up to the snapshot */
+    invested: string;
+    /** Collateral received from sells up to the snapshot */
+    returned: string;
+    /** Cost basis of the shares still held */
+    openCostBasis: string;
+    /** returned − (invested − openCostBasis) */
+    realizedPnl: string;
+    trades: number;
+    userId: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    snapshotAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/token-requests` takes. */
+export interface ReportsTokenRequestsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'pending' | 'approved' | 'rejected' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/token-requests` answers on success, read leniently: enums also admit values added later. */
+export type ReportsTokenRequestsOutput = {
+  data: Array<{
+    id: string;
+    kind: 'creator' | 'league' | 'token' | (string & {});
+    userId: string;
+    username: string | null;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    status: 'pending' | 'approved' | 'rejected' | (string & {});
+    message: string | null;
+    leagueId: string | null;
+    tokenName: string | null;
+    tokenSymbol: string | null;
+    decidedBy: string | null;
+    /** ISO-8601 timestamp */
+    decidedAt: string | null;
+    decisionReason: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/users` takes. */
+export interface ReportsUsersInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/users` answers on success, read leniently: enums also admit values added later. */
+export type ReportsUsersOutput = {
+  data: Array<{
+    id: string;
+    username: string | null;
+    /** Managed wallet */
+    address: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    eoaAddress: string | null;
+    inviteCode: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `GET /svc/admin/reports/withdrawals` takes. */
+export interface ReportsWithdrawalsInput {
+  query: {
+    /** Rows at or after this instant (the report’s time column) */
+    from?: string | undefined;
+    /** Rows before this instant */
+    to?: string | undefined;
+    /** Rows of one builder app */
+    builderAppId?: string | undefined;
+    /** By the time column, then the key */
+    order?: 'asc' | 'desc' | undefined;
+    /** `nextCursor` of the previous page; only with the same filters and order */
+    cursor?: string | undefined;
+    /** Page size, at most 100 (ignored for CSV) */
+    limit?: number | undefined;
+    /** `csv` streams every selected row */
+    format?: 'json' | 'csv' | undefined;
+    /** Rows in this status */
+    status?: 'reserved' | 'submitted' | 'completed' | 'failed' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/reports/withdrawals` answers on success, read leniently: enums also admit values added later. */
+export type ReportsWithdrawalsOutput = {
+  data: Array<{
+    id: string;
+    userId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    collateralStack: 'usdc' | 'credits' | (string & {});
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    toAddress: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    amount: string;
+    status: 'reserved' | 'submitted' | 'completed' | 'failed' | (string & {});
+    requestId: string | null;
+    /** Transaction hash (0x + 64 hex) */
+    txHash: string | null;
+    failureReason: string | null;
+    /** The builder app the row belongs to */
+    builderAppId: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    completedAt: string | null;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  hasMore: boolean;
+};
+
+/** What `POST /svc/user/requests` takes. */
+export interface RequestsCreateInput {
+  body:
+    | {
+        kind: 'creator';
+        /** Why the user wants to create markets */
+        message: string;
+      }
+    | {
+        kind: 'league';
+        /** The league (a duel `leagueId`) to join */
+        leagueId: string;
+        message?: string | undefined;
+      }
+    | {
+        kind: 'token';
+        tokenName: string;
+        tokenSymbol: string;
+        message?: string | undefined;
+      };
+}
+
+/** What `POST /svc/user/requests` answers on success, read leniently: enums also admit values added later. */
+export type RequestsCreateOutput = {
+  id: string;
+  kind: 'creator' | 'league' | 'token' | (string & {});
+  userId: string;
+  username: string | null;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  status: 'pending' | 'approved' | 'rejected' | (string & {});
+  message: string | null;
+  leagueId: string | null;
+  tokenName: string | null;
+  tokenSymbol: string | null;
+  decidedBy: string | null;
+  /** ISO-8601 timestamp */
+  decidedAt: string | null;
+  decisionReason: string | null;
+  /** The builder app the row belongs to */
+  builderAppId: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+};
+
+/** What `POST /svc/admin/requests/:requestId/decision` takes. */
+export interface RequestsDecideInput {
+  params: {
+    requestId: string;
+  };
+  body: {
+    decision: 'approve' | 'reject';
+    /** Required to reject */
+    reason?: string | undefined;
+    /** A token request: where the launched token lives */
+    tokenAddress?: string | undefined;
+  };
+}
+
+/** What `POST /svc/admin/requests/:requestId/decision` answers on success, read leniently: enums also admit values added later. */
+export type RequestsDecideOutput = {
+  id: string;
+  kind: 'creator' | 'league' | 'token' | (string & {});
+  userId: string;
+  username: string | null;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  status: 'pending' | 'approved' | 'rejected' | (string & {});
+  message: string | null;
+  leagueId: string | null;
+  tokenName: string | null;
+  tokenSymbol: string | null;
+  decidedBy: string | null;
+  /** ISO-8601 timestamp */
+  decidedAt: string | null;
+  decisionReason: string | null;
+  /** The builder app the row belongs to */
+  builderAppId: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+};
+
 /** What `GET /api/tournaments/health` answers on success, read leniently: enums also admit values added later. */
 export type HealthTournamentsHealthOutput = Health;
 
@@ -8475,3 +9478,414 @@ export interface TournamentsCancellationRefundProofInput {
 
 /** What `GET /api/tournaments/:tournamentId/refund-proof` answers on success, read leniently: enums also admit values added later. */
 export type TournamentsCancellationRefundProofOutput = ClaimProof;
+
+/** What `POST /svc/admin/stream-migration/export` takes. */
+export interface StreamMigrationExportInput {
+  body:
+    | {
+        note?: string | undefined;
+      }
+    | undefined;
+}
+
+/** What `POST /svc/admin/stream-migration/export` answers on success, read leniently: enums also admit values added later. */
+export type StreamMigrationExportOutput = {
+  id: string;
+  kind: 'export' | 'import' | (string & {});
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | (string & {});
+  /** The archive written (export) or read (import) */
+  archiveId: string;
+  formatVersion: number;
+  /** Rows per table written or loaded so far */
+  tables: Array<{
+    table: string;
+    rows: number;
+  }>;
+  rowsDone: number;
+  error: {
+    code: string;
+    message: string;
+  } | null;
+  requestedBy: string;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  startedAt: string | null;
+  /** ISO-8601 timestamp */
+  finishedAt: string | null;
+};
+
+/** What `POST /svc/admin/stream-migration/import` takes. */
+export interface StreamMigrationImportInput {
+  body: {
+    /** An archive in this deployment’s STREAM_MIGRATION_DIR (copied there from the exporting one) */
+    archiveId: string;
+  };
+}
+
+/** What `POST /svc/admin/stream-migration/import` answers on success, read leniently: enums also admit values added later. */
+export type StreamMigrationImportOutput = {
+  id: string;
+  kind: 'export' | 'import' | (string & {});
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | (string & {});
+  /** The archive written (export) or read (import) */
+  archiveId: string;
+  formatVersion: number;
+  /** Rows per table written or loaded so far */
+  tables: Array<{
+    table: string;
+    rows: number;
+  }>;
+  rowsDone: number;
+  error: {
+    code: string;
+    message: string;
+  } | null;
+  requestedBy: string;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  startedAt: string | null;
+  /** ISO-8601 timestamp */
+  finishedAt: string | null;
+};
+
+/** What `GET /svc/admin/stream-migration/status` takes. */
+export interface StreamMigrationStatusInput {
+  query: {
+    jobId?: string | undefined;
+  };
+}
+
+/** What `GET /svc/admin/stream-migration/status` answers on success, read leniently: enums also admit values added later. */
+export type StreamMigrationStatusOutput = {
+  id: string;
+  kind: 'export' | 'import' | (string & {});
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | (string & {});
+  /** The archive written (export) or read (import) */
+  archiveId: string;
+  formatVersion: number;
+  /** Rows per table written or loaded so far */
+  tables: Array<{
+    table: string;
+    rows: number;
+  }>;
+  rowsDone: number;
+  error: {
+    code: string;
+    message: string;
+  } | null;
+  requestedBy: string;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  startedAt: string | null;
+  /** ISO-8601 timestamp */
+  finishedAt: string | null;
+};
+
+/** What `GET /svc/admin/stream-migration/jobs` takes. */
+export interface StreamMigrationJobsInput {
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    kind?: 'export' | 'import' | undefined;
+  };
+}
+
+/** What `GET /svc/admin/stream-migration/jobs` answers on success, read leniently: enums also admit values added later. */
+export type StreamMigrationJobsOutput = {
+  data: Array<{
+    id: string;
+    kind: 'export' | 'import' | (string & {});
+    status: 'queued' | 'running' | 'succeeded' | 'failed' | (string & {});
+    /** The archive written (export) or read (import) */
+    archiveId: string;
+    formatVersion: number;
+    /** Rows per table written or loaded so far */
+    tables: Array<{
+      table: string;
+      rows: number;
+    }>;
+    rowsDone: number;
+    error: {
+      code: string;
+      message: string;
+    } | null;
+    requestedBy: string;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    startedAt: string | null;
+    /** ISO-8601 timestamp */
+    finishedAt: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `POST /svc/admin/commentary/test` takes. */
+export interface CommentaryTestInput {
+  body: {
+    /** The sports provider’s fixture id */
+    fixtureId: number;
+  };
+}
+
+/** What `POST /svc/admin/commentary/test` answers on success, read leniently: enums also admit values added later. */
+export type CommentaryTestOutput = {
+  fixtureId: number;
+  /** The generator behind the commentary port (`template` by default) */
+  generator: string;
+  state: string;
+  lines: Array<{
+    minute: number | null;
+    kind: 'preview' | 'goal' | 'card' | 'substitution' | 'result' | 'status' | (string & {});
+    text: string;
+  }>;
+  /** The lines joined, one per line */
+  text: string;
+};
+
+/** What `POST /svc/admin/push/test` takes. */
+export interface PushAdminTestInput {
+  body: {
+    provider: 'expo' | 'webpush' | 'outbox';
+    /** An Expo push token, or a Web Push subscription as JSON, or any token for the local outbox */
+    token: string;
+    title?: string | undefined;
+    body?: string | undefined;
+  };
+}
+
+/** What `POST /svc/admin/push/test` answers on success, read leniently: enums also admit values added later. */
+export type PushAdminTestOutput = {
+  delivery: {
+    id: string;
+    notificationId: string | null;
+    userId: string | null;
+    deviceId: string | null;
+    provider: 'expo' | 'webpush' | 'outbox' | (string & {});
+    kind: string;
+    status: 'ok' | 'error' | (string & {});
+    /** The provider’s reason (DeviceNotRegistered, 410 Gone, …) */
+    error: string | null;
+    /** What the provider answered (ticket id, status) */
+    providerAnswer: string | null;
+    /** The token was invalid and is no longer used */
+    pruned: boolean;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  };
+};
+
+/** What `GET /svc/admin/push/diagnostic` answers on success, read leniently: enums also admit values added later. */
+export type PushAdminDiagnosticOutput = {
+  providers: Array<{
+    name: 'expo' | 'webpush' | 'outbox' | (string & {});
+    configured: boolean;
+    detail: string;
+  }>;
+  devices: {
+    active: number;
+    pruned: number;
+  };
+  deliveries24h: {
+    ok: number;
+    error: number;
+  };
+  /** The last deliveries, newest first */
+  recent: Array<{
+    id: string;
+    notificationId: string | null;
+    userId: string | null;
+    deviceId: string | null;
+    provider: 'expo' | 'webpush' | 'outbox' | (string & {});
+    kind: string;
+    status: 'ok' | 'error' | (string & {});
+    /** The provider’s reason (DeviceNotRegistered, 410 Gone, …) */
+    error: string | null;
+    /** What the provider answered (ticket id, status) */
+    providerAnswer: string | null;
+    /** The token was invalid and is no longer used */
+    pruned: boolean;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** The last failed deliveries, newest first */
+  failures: Array<{
+    id: string;
+    notificationId: string | null;
+    userId: string | null;
+    deviceId: string | null;
+    provider: 'expo' | 'webpush' | 'outbox' | (string & {});
+    kind: string;
+    status: 'ok' | 'error' | (string & {});
+    /** The provider’s reason (DeviceNotRegistered, 410 Gone, …) */
+    error: string | null;
+    /** What the provider answered (ticket id, status) */
+    providerAnswer: string | null;
+    /** The token was invalid and is no longer used */
+    pruned: boolean;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+};
+
+/** What `POST /user/admin/notifications/run-prematch-cycle` takes. */
+export interface NotificationsAdminRunPrematchCycleInput {
+  body: Record<string, never> | undefined;
+}
+
+/** What `POST /user/admin/notifications/run-prematch-cycle` answers on success, read leniently: enums also admit values added later. */
+export type NotificationsAdminRunPrematchCycleOutput = {
+  windowMinutes: number;
+  /** Fixtures starting within the window */
+  fixtures: number;
+  /** (user, fixture) pairs with a pick or an entry */
+  candidates: number;
+  /** Notifications recorded by this run (a pair is recorded once, ever) */
+  enqueued: number;
+  delivered: number;
+  /** ISO-8601 timestamp */
+  ranAt: string;
+};
+
+/** What `POST /user/admin/notifications/test-push` takes. */
+export interface NotificationsAdminTestPushInput {
+  body: {
+    userId: string;
+    title?: string | undefined;
+    body?: string | undefined;
+  };
+}
+
+/** What `POST /user/admin/notifications/test-push` answers on success, read leniently: enums also admit values added later. */
+export type NotificationsAdminTestPushOutput = {
+  notificationId: string;
+  /** One per device of the user; empty when the user has none */
+  deliveries: Array<{
+    id: string;
+    notificationId: string | null;
+    userId: string | null;
+    deviceId: string | null;
+    provider: 'expo' | 'webpush' | 'outbox' | (string & {});
+    kind: string;
+    status: 'ok' | 'error' | (string & {});
+    /** The provider’s reason (DeviceNotRegistered, 410 Gone, …) */
+    error: string | null;
+    /** What the provider answered (ticket id, status) */
+    providerAnswer: string | null;
+    /** The token was invalid and is no longer used */
+    pruned: boolean;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** Why nothing was delivered, when nothing was */
+  reason: string | null;
+};
+
+/** What `GET /user/admin/notifications/diagnostics` answers on success, read leniently: enums also admit values added later. */
+export type NotificationsAdminDiagnosticsOutput = {
+  outbox: {
+    /** Queue depth: notifications not delivered yet */
+    pending: number;
+    /** Pending ones whose last attempt failed */
+    failing: number;
+    delivered24h: number;
+  };
+  prematch: {
+    windowMinutes: number;
+    intervalMs: number;
+    lastRun: {
+      windowMinutes: number;
+      /** Fixtures starting within the window */
+      fixtures: number;
+      /** (user, fixture) pairs with a pick or an entry */
+      candidates: number;
+      /** Notifications recorded by this run (a pair is recorded once, ever) */
+      enqueued: number;
+      delivered: number;
+      /** ISO-8601 timestamp */
+      ranAt: string;
+    } | null;
+    sentTotal: number;
+  };
+  recent: Array<{
+    id: string;
+    notificationId: string | null;
+    userId: string | null;
+    deviceId: string | null;
+    provider: 'expo' | 'webpush' | 'outbox' | (string & {});
+    kind: string;
+    status: 'ok' | 'error' | (string & {});
+    /** The provider’s reason (DeviceNotRegistered, 410 Gone, …) */
+    error: string | null;
+    /** What the provider answered (ticket id, status) */
+    providerAnswer: string | null;
+    /** The token was invalid and is no longer used */
+    pruned: boolean;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  failures: Array<{
+    id: string;
+    notificationId: string | null;
+    userId: string | null;
+    deviceId: string | null;
+    provider: 'expo' | 'webpush' | 'outbox' | (string & {});
+    kind: string;
+    status: 'ok' | 'error' | (string & {});
+    /** The provider’s reason (DeviceNotRegistered, 410 Gone, …) */
+    error: string | null;
+    /** What the provider answered (ticket id, status) */
+    providerAnswer: string | null;
+    /** The token was invalid and is no longer used */
+    pruned: boolean;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+  /** The oldest pending notifications, with why their last attempt failed */
+  pendingSample: Array<{
+    id: string;
+    userId: string;
+    kind: string;
+    attempts: number;
+    lastError: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+};
+
+/** What `POST /user/notifications/devices` takes. */
+export interface DevicesRegisterInput {
+  body: {
+    provider: 'expo' | 'webpush';
+    /** `expo`: an Expo push token (ExponentPushToken[…]); `webpush`: the PushSubscription as JSON */
+    token: string;
+    label?: string | undefined;
+  };
+}
+
+/** What `POST /user/notifications/devices` answers on success, read leniently: enums also admit values added later. */
+export type DevicesRegisterOutput = {
+  id: string;
+  provider: 'expo' | 'webpush' | (string & {});
+  label: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+};
+
+/** What `DELETE /user/notifications/devices/:deviceId` takes. */
+export interface DevicesUnregisterInput {
+  params: {
+    deviceId: string;
+  };
+}
+
+/** What `DELETE /user/notifications/devices/:deviceId` answers on success, read leniently: enums also admit values added later. */
+export type DevicesUnregisterOutput = {
+  deviceId: string;
+  removed: boolean;
+};

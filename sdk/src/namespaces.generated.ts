@@ -314,6 +314,50 @@ import type {
   ParlayTournamentsAdminDiscardOutput,
   ParlayTournamentsAdminRejectCancelRequestInput,
   ParlayTournamentsAdminRejectCancelRequestOutput,
+  PlatformInvitesCreateInput,
+  PlatformInvitesCreateOutput,
+  PlatformInvitesCreateBulkInput,
+  PlatformInvitesCreateBulkOutput,
+  PlatformInvitesDeactivateInput,
+  PlatformInvitesDeactivateOutput,
+  PlatformInvitesInvalidateUserInput,
+  PlatformInvitesInvalidateUserOutput,
+  PlatformInvitesDetailsInput,
+  PlatformInvitesDetailsOutput,
+  PlatformInvitesListInput,
+  PlatformInvitesListOutput,
+  PlatformInvitesAllInput,
+  PlatformInvitesAllOutput,
+  ReportsBetsInput,
+  ReportsBetsOutput,
+  ReportsContestsInput,
+  ReportsContestsOutput,
+  ReportsCreatorRequestsInput,
+  ReportsCreatorRequestsOutput,
+  ReportsDuelMembershipsInput,
+  ReportsDuelMembershipsOutput,
+  ReportsDuelsInput,
+  ReportsDuelsOutput,
+  ReportsInvitationUsageInput,
+  ReportsInvitationUsageOutput,
+  ReportsLaunchedTokensInput,
+  ReportsLaunchedTokensOutput,
+  ReportsLeagueMembershipsInput,
+  ReportsLeagueMembershipsOutput,
+  ReportsLeagueRequestsInput,
+  ReportsLeagueRequestsOutput,
+  ReportsPnlSnapshotsInput,
+  ReportsPnlSnapshotsOutput,
+  ReportsTokenRequestsInput,
+  ReportsTokenRequestsOutput,
+  ReportsUsersInput,
+  ReportsUsersOutput,
+  ReportsWithdrawalsInput,
+  ReportsWithdrawalsOutput,
+  RequestsCreateInput,
+  RequestsCreateOutput,
+  RequestsDecideInput,
+  RequestsDecideOutput,
   HealthTournamentsHealthOutput,
   HealthParlayHealthOutput,
   HealthParlayLiveOutput,
@@ -505,6 +549,28 @@ import type {
   TournamentsCancellationRequestCancelOutput,
   TournamentsCancellationRefundProofInput,
   TournamentsCancellationRefundProofOutput,
+  StreamMigrationExportInput,
+  StreamMigrationExportOutput,
+  StreamMigrationImportInput,
+  StreamMigrationImportOutput,
+  StreamMigrationStatusInput,
+  StreamMigrationStatusOutput,
+  StreamMigrationJobsInput,
+  StreamMigrationJobsOutput,
+  CommentaryTestInput,
+  CommentaryTestOutput,
+  PushAdminTestInput,
+  PushAdminTestOutput,
+  PushAdminDiagnosticOutput,
+  NotificationsAdminRunPrematchCycleInput,
+  NotificationsAdminRunPrematchCycleOutput,
+  NotificationsAdminTestPushInput,
+  NotificationsAdminTestPushOutput,
+  NotificationsAdminDiagnosticsOutput,
+  DevicesRegisterInput,
+  DevicesRegisterOutput,
+  DevicesUnregisterInput,
+  DevicesUnregisterOutput,
 } from './api.generated.js';
 import type { Method, PaginatedMethod } from './core/types.js';
 
@@ -2125,6 +2191,224 @@ export interface ParlayTournamentsAdminNamespace {
 }
 
 /**
+ * §4.16 platform invite codes: sign-up gating, owners (referrals), uses (docs/operations.md).
+ */
+export interface PlatformInvitesNamespace {
+  /**
+   * Issue one platform invite code (chosen or generated), with max uses, expiry and an owner.
+   *
+   * A code admits `maxUses` sign-ups (0 = unlimited) until `expiresAt`. With PLATFORM_INVITE_ONLY=true a sign-up without a usable code is refused. INVITE_CODE_TAKEN (409) for a chosen code that exists (any case); NOT_FOUND for an unknown `ownerUserId`; VALIDATION_FAILED for an `expiresAt` in the past. Send an Idempotency-Key: a replay answers the same code.
+   *
+   * `POST /svc/admin/invite/create` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly create: Method<PlatformInvitesCreateInput, PlatformInvitesCreateOutput>;
+  /**
+   * Issue up to 500 generated codes in one transaction (all or none)
+   *
+   * Every code shares the batch’s settings and `batchId`. NOT_FOUND for an unknown `ownerUserId`; VALIDATION_FAILED for a count above the limit or an `expiresAt` in the past. Send an Idempotency-Key: a replay answers the same batch.
+   *
+   * `POST /svc/admin/invite/create-bulk` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly createBulk: Method<PlatformInvitesCreateBulkInput, PlatformInvitesCreateBulkOutput>;
+  /**
+   * Revoke one code: it admits nobody from now on (uses already made stand)
+   *
+   * Deactivating a code that is already deactivated answers it unchanged. INVITE_NOT_FOUND (404) for an unknown id.
+   *
+   * `PATCH /svc/admin/invite/:inviteId/deactivate` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly deactivate: Method<PlatformInvitesDeactivateInput, PlatformInvitesDeactivateOutput>;
+  /**
+   * Revoke every code a user owns.
+   *
+   * NOT_FOUND (404) for an unknown user. A second call deactivates nothing more (`deactivated: 0`).
+   *
+   * `PATCH /svc/admin/invite/user/:userId/invalidate` on the markets host · auth: admin · spec §4.16
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly invalidateUser: Method<PlatformInvitesInvalidateUserInput, PlatformInvitesInvalidateUserOutput>;
+  /**
+   * One code with its state and every sign-up made through it.
+   *
+   * INVITE_NOT_FOUND (404) for an unknown id.
+   *
+   * `GET /svc/admin/invite/:inviteId/details` on the markets host · auth: admin · spec §4.16
+   */
+  readonly details: Method<PlatformInvitesDetailsInput, PlatformInvitesDetailsOutput>;
+  /**
+   * The codes usable now (active, not expired, uses left), newest first.
+   *
+   * Filter by owner or code prefix.
+   *
+   * `GET /svc/admin/invite/list` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.platformInvites.list(…))` to walk the `data` of every page.
+   */
+  readonly list: PaginatedMethod<
+    PlatformInvitesListInput,
+    PlatformInvitesListOutput,
+    PlatformInvitesListOutput['data'][number]
+  >;
+  /**
+   * Every code whatever its state, newest first.
+   *
+   * Filter by state, owner or code prefix.
+   *
+   * `GET /svc/admin/invite/all` on the markets host · auth: admin · spec §4.16
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.platformInvites.all(…))` to walk the `data` of every page.
+   */
+  readonly all: PaginatedMethod<
+    PlatformInvitesAllInput,
+    PlatformInvitesAllOutput,
+    PlatformInvitesAllOutput['data'][number]
+  >;
+}
+
+/**
+ * §4.16 admin reports: a page or a streamed CSV of any size (docs/operations.md, "Reports").
+ */
+export interface ReportsNamespace {
+  /**
+   * Every trade (buy or sell) of every market.
+   *
+   * Time: `createdAt`; `status` filters the side; `builderAppId` is the market’s app. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/bets` on the markets host · auth: admin · spec §4.16
+   */
+  readonly bets: Method<ReportsBetsInput, ReportsBetsOutput>;
+  /**
+   * Every contest submitted on a market.
+   *
+   * Time: `createdAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/contests` on the markets host · auth: admin · spec §4.16
+   */
+  readonly contests: Method<ReportsContestsInput, ReportsContestsOutput>;
+  /**
+   * Requests to become a market creator.
+   *
+   * Written by the documented extension POST /svc/user/requests (`kind: creator`). Time: `createdAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/creator-requests` on the markets host · auth: admin · spec §4.16
+   */
+  readonly creatorRequests: Method<ReportsCreatorRequestsInput, ReportsCreatorRequestsOutput>;
+  /**
+   * Members of private markets, with how they joined.
+   *
+   * Time: `joinedAt`; `status` filters the chain state (`removed`: members removed since). Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/duel-memberships` on the markets host · auth: admin · spec §4.16
+   */
+  readonly duelMemberships: Method<ReportsDuelMembershipsInput, ReportsDuelMembershipsOutput>;
+  /**
+   * Every market with its state, volume and participants.
+   *
+   * Time: `createdAt`; `status` filters the market status. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/duels` on the markets host · auth: admin · spec §4.16
+   */
+  readonly duels: Method<ReportsDuelsInput, ReportsDuelsOutput>;
+  /**
+   * Every use of an invitation: platform codes at sign-up and private-market joins.
+   *
+   * Time: `usedAt`; `status` filters the kind (`platform`, `duel`). Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/invitation-usage` on the markets host · auth: admin · spec §4.16
+   */
+  readonly invitationUsage: Method<ReportsInvitationUsageInput, ReportsInvitationUsageOutput>;
+  /**
+   * Tokens launched from approved token requests.
+   *
+   * Written when an admin approves a token request (documented extension POST /svc/admin/requests/{requestId}/decision). Time: `launchedAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/launched-tokens` on the markets host · auth: admin · spec §4.16
+   */
+  readonly launchedTokens: Method<ReportsLaunchedTokensInput, ReportsLaunchedTokensOutput>;
+  /**
+   * Members of leagues, admitted by approved league requests.
+   *
+   * Written when an admin approves a league request. Time: `joinedAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/league-memberships` on the markets host · auth: admin · spec §4.16
+   */
+  readonly leagueMemberships: Method<ReportsLeagueMembershipsInput, ReportsLeagueMembershipsOutput>;
+  /**
+   * Requests to join a league.
+   *
+   * Written by POST /svc/user/requests (`kind: league`). Time: `createdAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/league-requests` on the markets host · auth: admin · spec §4.16
+   */
+  readonly leagueRequests: Method<ReportsLeagueRequestsInput, ReportsLeagueRequestsOutput>;
+  /**
+   * Daily profit-and-loss snapshots of every trader.
+   *
+   * One row per trader and UTC day, written by the daily `pnl-snapshots` job. Time: `snapshotAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/pnl-snapshots` on the markets host · auth: admin · spec §4.16
+   */
+  readonly pnlSnapshots: Method<ReportsPnlSnapshotsInput, ReportsPnlSnapshotsOutput>;
+  /**
+   * Requests to launch a token.
+   *
+   * Written by POST /svc/user/requests (`kind: token`). Time: `createdAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/token-requests` on the markets host · auth: admin · spec §4.16
+   */
+  readonly tokenRequests: Method<ReportsTokenRequestsInput, ReportsTokenRequestsOutput>;
+  /**
+   * Every user account with its wallets and sign-up code.
+   *
+   * Time: `createdAt`. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/users` on the markets host · auth: admin · spec §4.16
+   */
+  readonly users: Method<ReportsUsersInput, ReportsUsersOutput>;
+  /**
+   * Every direct withdrawal with its state.
+   *
+   * Time: `createdAt`; `status` filters the state. Keyset-paginated by the time column named here (then the row key); `format=csv` or `Accept: text/csv` streams every row the filters select as CSV from a database cursor (columns: the row’s fields, in order). VALIDATION_FAILED for a bad filter or a cursor of other filters or order.
+   *
+   * `GET /svc/admin/reports/withdrawals` on the markets host · auth: admin · spec §4.16
+   */
+  readonly withdrawals: Method<ReportsWithdrawalsInput, ReportsWithdrawalsOutput>;
+}
+
+/**
+ * Creator, league and token requests: the records three §4.16 reports list (documented extension).
+ */
+export interface RequestsNamespace {
+  /**
+   * Ask to become a creator, to join a league or to launch a token.
+   *
+   * Documented extension (docs/operations.md, "Requests"): the spec lists the creator-, league- and token-request reports but no route that writes them. One pending request per user, kind and subject: another is a 409 CONFLICT with `details.requestId`. Send an Idempotency-Key: a replay answers the same request.
+   *
+   * `POST /svc/user/requests` on the markets host · auth: bearer · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly create: Method<RequestsCreateInput, RequestsCreateOutput>;
+  /**
+   * Approve or reject a pending request (an approved league request admits the user, a token one records the launch)
+   *
+   * Documented extension (docs/operations.md, "Requests"): the spec lists the creator-, league- and token-request reports but no route that writes them. Decided once: a second decision is a 409 INVALID_STATE with `details.status`. VALIDATION_FAILED to reject without a reason; NOT_FOUND for an unknown id.
+   *
+   * `POST /svc/admin/requests/:requestId/decision` on the markets host · auth: admin · spec §4.16
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly decide: Method<RequestsDecideInput, RequestsDecideOutput>;
+}
+
+/**
  * §4.17 health routes of the tournaments host (builder key required, no user token).
  */
 export interface HealthNamespace {
@@ -3178,6 +3462,154 @@ export interface TournamentsCancellationNamespace {
   readonly refundProof: Method<TournamentsCancellationRefundProofInput, TournamentsCancellationRefundProofOutput>;
 }
 
+/**
+ * §4.17 stream migration: the tournaments host's state as a versioned archive (docs/operations.md).
+ */
+export interface StreamMigrationNamespace {
+  /**
+   * Export the tournaments host’s state as a versioned archive, as a durable job.
+   *
+   * Answers the queued job; `status` and `jobs` follow it. The archive (NDJSON per table, a manifest with row counts and SHA-256 checksums) is written to STREAM_MIGRATION_DIR under the job’s `archiveId`. Send an Idempotency-Key: a replay answers the same job.
+   *
+   * `POST /svc/admin/stream-migration/export` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly export: Method<StreamMigrationExportInput, StreamMigrationExportOutput>;
+  /**
+   * Load an archive into this deployment, in one transaction or not at all, as a durable job.
+   *
+   * The archive is checked before the job is queued: ARCHIVE_NOT_FOUND (404), ARCHIVE_VERSION_UNSUPPORTED and ARCHIVE_CORRUPT (422, `details.reason`, `details.table`) for a manifest, count or checksum that does not match; IMPORT_TARGET_NOT_EMPTY (409) when the tournaments tables already hold rows. A foreign key the archive breaks fails the job (ARCHIVE_CORRUPT, nothing written). Send an Idempotency-Key.
+   *
+   * `POST /svc/admin/stream-migration/import` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly import: Method<StreamMigrationImportInput, StreamMigrationImportOutput>;
+  /**
+   * One migration job (or the latest): progress, counts per table and the error, if any.
+   *
+   * NOT_FOUND (404) for an unknown `jobId`, or when no job ever ran.
+   *
+   * `GET /svc/admin/stream-migration/status` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly status: Method<StreamMigrationStatusInput, StreamMigrationStatusOutput>;
+  /**
+   * Every export and import job, newest first.
+   *
+   * Filter by kind.
+   *
+   * `GET /svc/admin/stream-migration/jobs` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.streamMigration.jobs(…))` to walk the `data` of every page.
+   */
+  readonly jobs: PaginatedMethod<
+    StreamMigrationJobsInput,
+    StreamMigrationJobsOutput,
+    StreamMigrationJobsOutput['data'][number]
+  >;
+}
+
+/**
+ * §4.17 commentary: the text the commentary port writes for a fixture (docs/operations.md).
+ */
+export interface CommentaryNamespace {
+  /**
+   * Generate the commentary of a fixture from its events (goals, cards, result) and show it.
+   *
+   * Reads the fixture and its events from the sports provider. NOT_FOUND (404) for a fixture the provider does not have; UPSTREAM_* when the provider fails. Writes nothing.
+   *
+   * `POST /svc/admin/commentary/test` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly test: Method<CommentaryTestInput, CommentaryTestOutput>;
+}
+
+/**
+ * §4.17 push: provider configuration and a direct test send (docs/operations.md, "Notifications").
+ */
+export interface PushAdminNamespace {
+  /**
+   * Send one push straight to a token through a provider and show the provider’s answer.
+   *
+   * The delivery is recorded like every other (with the provider’s answer); a token the provider says is invalid is pruned from every device that has it. PUSH_PROVIDER_NOT_CONFIGURED (503) for a provider this deployment has no credentials for.
+   *
+   * `POST /svc/admin/push/test` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly test: Method<PushAdminTestInput, PushAdminTestOutput>;
+  /**
+   * Push configuration, devices, and the recent deliveries and failures with their reasons.
+   *
+   * What to read when a push did not arrive.
+   *
+   * `GET /svc/admin/push/diagnostic` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly diagnostic: Method<void, PushAdminDiagnosticOutput>;
+}
+
+/**
+ * §4.17 user notifications: the pre-match cycle, a test through the outbox and diagnostics.
+ */
+export interface NotificationsAdminNamespace {
+  /**
+   * Run the pre-match reminder cycle now (it also runs by itself every PREMATCH_INTERVAL_MS)
+   *
+   * Notifies each user with a pick or an entry in a fixture starting within PREMATCH_WINDOW_MINUTES, once per user and fixture whatever the number of runs or instances (a unique key in the database).
+   *
+   * `POST /user/admin/notifications/run-prematch-cycle` on the tournaments host · auth: admin · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly runPrematchCycle: Method<NotificationsAdminRunPrematchCycleInput, NotificationsAdminRunPrematchCycleOutput>;
+  /**
+   * Send a user a notification through the outbox, as production does, and show each delivery.
+   *
+   * NOT_FOUND (404) for an unknown user. Every call sends a new notification.
+   *
+   * `POST /user/admin/notifications/test-push` on the tournaments host · auth: admin · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly testPush: Method<NotificationsAdminTestPushInput, NotificationsAdminTestPushOutput>;
+  /**
+   * Queue depth, the pre-match cycle, recent deliveries and failures with their reasons.
+   *
+   * What to read when a notification did not arrive.
+   *
+   * `GET /user/admin/notifications/diagnostics` on the tournaments host · auth: admin · spec §4.17
+   */
+  readonly diagnostics: Method<void, NotificationsAdminDiagnosticsOutput>;
+}
+
+/**
+ * A user's devices for push notifications (documented extension).
+ */
+export interface DevicesNamespace {
+  /**
+   * Register this device for the signed-in user’s push notifications.
+   *
+   * Documented extension (docs/operations.md, "Notifications"): push needs a device to reach, and the spec lists no route that registers one. Registering a token again answers the same device (moved to this user if another had it). VALIDATION_FAILED for a token that is not an Expo push token or a Web Push subscription.
+   *
+   * `POST /user/notifications/devices` on the tournaments host · auth: bearer · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly register: Method<DevicesRegisterInput, DevicesRegisterOutput>;
+  /**
+   * Stop pushing to a device.
+   *
+   * Documented extension (docs/operations.md, "Notifications"): push needs a device to reach, and the spec lists no route that registers one. NOT_FOUND (404) for a device that is not yours.
+   *
+   * `DELETE /user/notifications/devices/:deviceId` on the tournaments host · auth: bearer · spec §4.17
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly unregister: Method<DevicesUnregisterInput, DevicesUnregisterOutput>;
+}
+
 /** The namespaces of `DuelkitClient`, one per contract router; the client binds them at construction. */
 export abstract class DuelkitNamespaces {
   /**
@@ -3280,6 +3712,18 @@ export abstract class DuelkitNamespaces {
    */
   declare readonly parlayTournamentsAdmin: ParlayTournamentsAdminNamespace;
   /**
+   * §4.16 platform invite codes: sign-up gating, owners (referrals), uses (docs/operations.md).
+   */
+  declare readonly platformInvites: PlatformInvitesNamespace;
+  /**
+   * §4.16 admin reports: a page or a streamed CSV of any size (docs/operations.md, "Reports").
+   */
+  declare readonly reports: ReportsNamespace;
+  /**
+   * Creator, league and token requests: the records three §4.16 reports list (documented extension).
+   */
+  declare readonly requests: RequestsNamespace;
+  /**
    * §4.17 health routes of the tournaments host (builder key required, no user token).
    */
   declare readonly health: HealthNamespace;
@@ -3312,4 +3756,24 @@ export abstract class DuelkitNamespaces {
    * `hasEntry`. The rules are in docs/tournaments.md.
    */
   declare readonly tournaments: TournamentsNamespace;
+  /**
+   * §4.17 stream migration: the tournaments host's state as a versioned archive (docs/operations.md).
+   */
+  declare readonly streamMigration: StreamMigrationNamespace;
+  /**
+   * §4.17 commentary: the text the commentary port writes for a fixture (docs/operations.md).
+   */
+  declare readonly commentary: CommentaryNamespace;
+  /**
+   * §4.17 push: provider configuration and a direct test send (docs/operations.md, "Notifications").
+   */
+  declare readonly pushAdmin: PushAdminNamespace;
+  /**
+   * §4.17 user notifications: the pre-match cycle, a test through the outbox and diagnostics.
+   */
+  declare readonly notificationsAdmin: NotificationsAdminNamespace;
+  /**
+   * A user's devices for push notifications (documented extension).
+   */
+  declare readonly devices: DevicesNamespace;
 }

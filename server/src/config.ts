@@ -119,6 +119,21 @@ export interface Config {
     /** Presigned uploads: size limit (bytes) and URL lifetime (seconds). */
     readonly uploads: { readonly maxBytes: number; readonly ttlSeconds: number };
   };
+  /** Operations (docs/operations.md): invites, push, the pre-match cycle, stream migration. */
+  readonly operations: {
+    readonly inviteOnly: boolean;
+    readonly push: {
+      readonly providers: readonly ('expo' | 'webpush')[];
+      readonly expo: { readonly url: string; readonly accessToken: string | undefined };
+      readonly webpush: {
+        readonly publicKey: string | undefined;
+        readonly privateKey: string | undefined;
+        readonly subject: string;
+      };
+    };
+    readonly prematch: { readonly windowMinutes: number; readonly intervalMs: number };
+    readonly migrationDir: string | undefined;
+  };
   readonly packs: {
     readonly feeBps: number;
     readonly treasury: `0x${string}` | undefined;
@@ -411,6 +426,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bridgeSimulator: { delayMs: e.BRIDGE_SIM_DELAY_MS, failTo: e.BRIDGE_SIM_FAIL_ADDRESSES },
       bridgeWebhook: { secrets: e.BRIDGE_WEBHOOK_SECRET, toleranceSeconds: e.BRIDGE_WEBHOOK_TOLERANCE_SECONDS },
       uploads: { maxBytes: e.UPLOAD_MAX_BYTES, ttlSeconds: e.UPLOAD_URL_TTL_SECONDS },
+    },
+    operations: {
+      inviteOnly: e.PLATFORM_INVITE_ONLY,
+      push: {
+        providers: e.PUSH_PROVIDERS,
+        expo: { url: e.EXPO_PUSH_URL, accessToken: e.EXPO_ACCESS_TOKEN },
+        webpush: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
+      },
+      prematch: { windowMinutes: e.PREMATCH_WINDOW_MINUTES, intervalMs: e.PREMATCH_INTERVAL_MS },
+      migrationDir: e.STREAM_MIGRATION_DIR,
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

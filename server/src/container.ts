@@ -31,7 +31,6 @@ import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapt
 import { LocalUploadSigner } from './adapters/storage/local-upload-signer.adapter.js';
 import type { UploadSignerPort } from './adapters/storage/upload-signer.port.js';
 import { UploadService } from './areas/uploads/upload.service.js';
-import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
 import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
@@ -117,6 +116,11 @@ import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tourname
 import { InProcessTournamentsAdmin } from './adapters/tournaments-admin/in-process-tournaments-admin.adapter.js';
 import type { TournamentsAdminPort } from './adapters/tournaments-admin/tournaments-admin.port.js';
 import { CircuitBreaker } from './platform/outage/circuit-breaker.js';
+import { createOperations, type Operations } from './areas/operations.js';
+import { OutboxPushAdapter } from './adapters/notifications/outbox-push.adapter.js';
+import type { PushProviderPort } from './adapters/notifications/push-provider.port.js';
+import { SportmonksMatchFactsAdapter } from './adapters/commentary/sportmonks-match-facts.adapter.js';
+import { TemplateCommentaryGenerator } from './adapters/commentary/template-commentary.adapter.js';
 
 /** Everything the apps need, built once per process. The only place that picks adapters. */
 export interface Container {
@@ -211,6 +215,8 @@ export interface Container {
     /** The pool's ledger and quotes, for operators and tests that need a pool in a given state. */
     readonly repository: ParlayRepository;
   };
+  /** Invites, reports, requests, push, the pre-match cycle, commentary, stream migration (docs/operations.md). */
+  readonly operations: Operations;
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   /**
@@ -277,6 +283,23 @@ export interface ContainerOverrides {
   /** Where user push notifications go (default: kept in memory and logged). */
   notifications?: NotificationsPort;
   fixtures?: FixturesPort;
+  /** The local push outbox (tests read what it kept). */
+  pushOutbox?: OutboxPushAdapter;
+}
+
+/** The push providers PUSH_PROVIDERS names; loaded only when configured (the embedded default needs neither SDK). */
+async function createPushProviders(config: Config): Promise<PushProviderPort[]> {
+  const out: PushProviderPort[] = [];
+  const { push } = config.operations;
+  if (push.providers.includes('expo')) {
+    const { ExpoPushAdapter } = await import('./adapters/notifications/expo-push.adapter.js');
+    out.push(new ExpoPushAdapter(push.expo));
+  }
+  if (push.providers.includes('webpush')) {
+    const { WebPushAdapter } = await import('./adapters/notifications/web-push.adapter.js');
+    out.push(new WebPushAdapter(push.webpush));
+  }
+  return out;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -413,7 +436,17 @@ export async function createContainer(
     // Tokens stay on the wall clock: a test moving the domain clock by days would expire its own sessions.
     systemClock,
   );
-  const users = new UserService(new UserRepository(orm), box, tokens, clock);
+  const sportsProviderEarly = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
+  const operations = createOperations({
+    orm,
+    config,
+    clock,
+    pushProviders: await createPushProviders(config),
+    outbox: overrides.pushOutbox ?? new OutboxPushAdapter(),
+    matchFacts: new SportmonksMatchFactsAdapter(sportsProviderEarly, config.sports.timeoutMs),
+    commentary: new TemplateCommentaryGenerator(),
+  });
+  const users = new UserService(new UserRepository(orm), box, tokens, clock, operations.signUpGate);
   const admins = new AdminAuthService(new AdminRepository(orm), box, tokens);
   const walletCredentials = new WalletCredentialRepository(orm);
   const { storage, mediaRoot } = overrides.storage
@@ -431,7 +464,7 @@ export async function createContainer(
     systemClock,
   );
   const auth = new AuthService(siwe, users, new IdpService(config.auth.idpIssuers), box, storage);
-  const sportsProvider = overrides.sportsProvider ?? (await createSportsProvider(config, closers, clock));
+  const sportsProvider = sportsProviderEarly;
   const analyticsRepo = new AnalyticsRepository(orm);
   const analytics = {
     stats: new StatsService(new ProtocolStatsRepository(orm), analyticsRepo, clock),
@@ -581,7 +614,7 @@ export async function createContainer(
         : undefined,
     clock,
     dailyLimit: config.money.dailyLimit,
-    notifications: overrides.notifications ?? new MemoryNotificationsAdapter(logger),
+    notifications: overrides.notifications ?? operations.push,
     bridgeWebhook: config.money.bridgeWebhook,
     logger,
   });
@@ -624,6 +657,7 @@ export async function createContainer(
     });
     await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
     await tournaments.attach(jobs);
+    await operations.attach(jobs);
   }
   const container: Container = {
     config,
@@ -682,6 +716,7 @@ export async function createContainer(
     mediaRoot,
     tournaments,
     parlay,
+    operations,
     tournamentsAdmin: {
       local: localTournamentsAdmin,
       // It measures the link's latency: wall-clock time.

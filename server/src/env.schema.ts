@@ -386,6 +386,34 @@ export const EnvSchema = z.object({
    * (≥ 32 characters; the same value on both). Embedded mode: generated at first start.
    */
   TOURNAMENTS_SERVICE_TOKEN: z.string().min(32).optional(),
+  /** Sign-up needs a usable platform invite code (docs/operations.md, "Invites"). */
+  PLATFORM_INVITE_ONLY: bool.default('false'),
+  /**
+   * Push providers to deliver through, comma-separated: `expo`, `webpush`. Unset: the local outbox
+   * (deliveries are recorded and kept, nothing leaves the machine) — docs/operations.md.
+   */
+  PUSH_PROVIDERS: csv.default('').pipe(z.array(z.enum(['expo', 'webpush']))),
+  /** Expo's push API (its HTTP base); the Expo access token when the project requires one. */
+  EXPO_PUSH_URL: z.string().url().default('https://exp.host'),
+  EXPO_ACCESS_TOKEN: z.string().min(1).optional(),
+  /** Web Push VAPID keys (URL-safe base64, as `web-push generate-vapid-keys` prints them) and subject. */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z.string().min(1).default('mailto:operator@example.com'),
+  /** The pre-match cycle: fixtures starting within this many minutes are reminded of; how often it runs, ms. */
+  PREMATCH_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
+  PREMATCH_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(5 * 60_000),
+  /** Where stream-migration archives are written and read. Default: `stream-migration` in the data directory. */
+  STREAM_MIGRATION_DIR: z.string().min(1).optional(),
   /** Timeout of one call from the markets host to the tournaments host, ms. */
   TOURNAMENTS_ADMIN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How long the circuit breaker stays open after repeated failures before one trial call, ms. */

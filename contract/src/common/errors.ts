@@ -56,9 +56,11 @@ export const ERROR_TABLE = {
   QUOTE_NOT_YOURS: { status: 403, retryable: false },
   GEO_BLOCKED: { status: 403, retryable: false },
   PRIVATE_MARKET: { status: 403, retryable: false },
+  INVITE_REQUIRED: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
   ROUTE_NOT_FOUND: { status: 404, retryable: false },
   INVITE_NOT_FOUND: { status: 404, retryable: false },
+  ARCHIVE_NOT_FOUND: { status: 404, retryable: false },
   REQUEST_TIMEOUT: { status: 408, retryable: true },
   CONFLICT: { status: 409, retryable: false },
   INVALID_STATE: { status: 409, retryable: false },
@@ -109,6 +111,7 @@ export const ERROR_TABLE = {
   NONCE_USED: { status: 409, retryable: false },
   ODDS_DRIFTED: { status: 409, retryable: false },
   LIQUIDITY_LOCKED: { status: 409, retryable: false },
+  IMPORT_TARGET_NOT_EMPTY: { status: 409, retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
   UNSUPPORTED_IMAGE: { status: 415, retryable: false },
@@ -116,6 +119,8 @@ export const ERROR_TABLE = {
   DAILY_LIMIT_EXCEEDED: { status: 422, retryable: false },
   LEGS_INVALID: { status: 422, retryable: false },
   PARLAY_LIMIT: { status: 422, retryable: false },
+  ARCHIVE_CORRUPT: { status: 422, retryable: false },
+  ARCHIVE_VERSION_UNSUPPORTED: { status: 422, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   HEADERS_TOO_LARGE: { status: 431, retryable: false },
   INTERNAL: { status: 500, retryable: true },
@@ -126,6 +131,7 @@ export const ERROR_TABLE = {
   CHAIN_UNAVAILABLE: { status: 503, retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true },
   TOURNAMENTS_UNAVAILABLE: { status: 503, retryable: true },
+  PUSH_PROVIDER_NOT_CONFIGURED: { status: 503, retryable: false },
 } as const satisfies Record<string, { readonly status: number; readonly retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -60,6 +60,17 @@ export interface RouteMeta {
   readonly personalised?: boolean;
   /** The route is subject to the usdc geo gate. */
   readonly geo?: GeoRule;
+  /**
+   * A documented extension: a route the spec's endpoint list does not have, added because a spec
+   * route cannot work without it (a device registration for push, a request that a report lists).
+   * Its `section` names the spec section it serves; `pnpm spec:coverage` counts it apart.
+   */
+  readonly extension?: boolean;
+  /**
+   * A GET list that also answers `text/csv`, streamed from a database cursor, when the request
+   * sends `Accept: text/csv` or `format=csv` (docs/operations.md).
+   */
+  readonly csv?: boolean;
 }
 
 /** Builds a route's metadata; `idempotent` and `repeatable` default to false. */
@@ -75,6 +86,8 @@ export function meta(
     personalised?: boolean;
     geo?: GeoRule;
     enforced?: AuthKind;
+    extension?: boolean;
+    csv?: boolean;
   } = {},
 ): RouteMeta {
   return {
@@ -88,6 +101,8 @@ export function meta(
     ...(options.cacheable ? { cacheable: true } : {}),
     ...(options.personalised ? { personalised: true } : {}),
     ...(options.geo ? { geo: options.geo } : {}),
+    ...(options.extension ? { extension: true } : {}),
+    ...(options.csv ? { csv: true } : {}),
   };
 }
 

@@ -60,12 +60,16 @@ export const EoaLoginResponseSchema = z.discriminatedUnion('exists', [
     .describe('No account for this wallet yet: register it'),
 ]);
 
+/** A platform invite code; required when the deployment is invite-only (docs/operations.md, "Invites"). */
+const InviteCodeField = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{4,64}$/)
+  .optional()
+  .describe('A platform invite code; required when the deployment is invite-only');
+
 export const EoaRegisterRequestSchema = SignedMessageSchema.extend({
   username: UsernameSchema,
-  inviteCode: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{4,64}$/)
-    .optional(),
+  inviteCode: InviteCodeField,
 }).strict();
 
 /** An identity-provider token: an OIDC id_token or a JWT access token. */
@@ -79,7 +83,7 @@ const ONE_TOKEN = { message: 'send exactly one of idToken or accessToken', path:
 
 export const IdpLoginRequestSchema = z.object(IdpTokenFields).strict().refine(oneToken, ONE_TOKEN);
 export const IdpRegisterRequestSchema = z
-  .object({ ...IdpTokenFields, username: UsernameSchema })
+  .object({ ...IdpTokenFields, username: UsernameSchema, inviteCode: InviteCodeField })
   .strict()
   .refine(oneToken, ONE_TOKEN);
 export const IdpMigrateRequestSchema = z

@@ -17,6 +17,9 @@ import { packsAdminContract } from './packs-admin.contract.js';
 import { packsContract } from './packs.contract.js';
 import { parentMarketsContract } from './parent-markets.contract.js';
 import { parlayTournamentsAdminContract } from './parlay-tournaments-admin.contract.js';
+import { platformInvitesContract } from './platform-invites.contract.js';
+import { platformRequestsContract } from './platform-requests.contract.js';
+import { reportsContract } from './reports.contract.js';
 import { portfolioContract } from './portfolio.contract.js';
 import { priceHistoryContract } from './price-history.contract.js';
 import { resolutionContract } from './resolution.contract.js';
@@ -53,6 +56,9 @@ export const marketsContract = c.router(
     packs: packsContract,
     packsAdmin: packsAdminContract,
     parlayTournamentsAdmin: parlayTournamentsAdminContract,
+    platformInvites: platformInvitesContract,
+    reports: reportsContract,
+    requests: platformRequestsContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -3,6 +3,13 @@ import { commonResponses } from '../common/responses.js';
 import { tournamentsHealthContract } from './health.contract.js';
 import { lpContract } from './lp.contract.js';
 import { parlayContract } from './parlay.contract.js';
+import {
+  commentaryContract,
+  devicesContract,
+  notificationsAdminContract,
+  pushAdminContract,
+  streamMigrationContract,
+} from './operations.contract.js';
 import { sportsContract } from './sports.contract.js';
 import { tournamentsRouterContract } from './tournaments-router.contract.js';
 import { tournamentsAuthContract } from './user-auth.contract.js';
@@ -20,6 +27,11 @@ export const tournamentsContract = c.router(
     lp: lpContract,
     // One namespace; the catalogue's literal paths come before the `/:tournamentId` routes.
     tournaments: tournamentsRouterContract,
+    streamMigration: streamMigrationContract,
+    commentary: commentaryContract,
+    pushAdmin: pushAdminContract,
+    notificationsAdmin: notificationsAdminContract,
+    devices: devicesContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -150,7 +150,62 @@ export function calendarFixture(id: number, nowMs: number) {
         ]
       : [],
     state: { ...STATES[code], state: code, developer_name: code },
+    events: goals ? calendarEvents(id, teams, goals, nowMs - kickoff) : [],
   };
+}
+
+/** Sportmonks' event type ids: goal, yellow card, red card. */
+const GOAL = 14;
+const YELLOW = 19;
+
+/**
+ * The match's events as the provider lists them (`include=events`): one goal event per goal, at
+ * minutes derived from the fixture id, the running score in `result`, a yellow card each half;
+ * only those that have happened `elapsedMs` into the match.
+ */
+function calendarEvents(
+  id: number,
+  teams: { homeId: number; awayId: number; home: string; away: string },
+  goals: { home: number; away: number },
+  elapsedMs: number,
+) {
+  const played = Math.min(90, Math.floor(elapsedMs / 60_000));
+  const minutes = (n: number, salt: number) =>
+    Array.from({ length: n }, (_, i) => 1 + ((id * 7 + salt * 13 + i * 31) % 89)).sort((a, b) => a - b);
+  const scorers = [
+    ...minutes(goals.home, 1).map((minute) => ({ minute, side: 'home' as const })),
+    ...minutes(goals.away, 2).map((minute) => ({ minute, side: 'away' as const })),
+  ].sort((a, b) => a.minute - b.minute || (a.side === 'home' ? -1 : 1));
+  let home = 0;
+  let away = 0;
+  const events: Record<string, unknown>[] = scorers.map((g, i) => {
+    if (g.side === 'home') home++;
+    else away++;
+    return {
+      id: id * 100 + i + 1,
+      fixture_id: id,
+      participant_id: g.side === 'home' ? teams.homeId : teams.awayId,
+      type_id: GOAL,
+      player_name: `Player ${g.side === 'home' ? teams.homeId : teams.awayId}-${1 + ((id + i) % 11)}`,
+      minute: g.minute,
+      result: `${home}-${away}`,
+    };
+  });
+  for (const [i, minute] of [30 + (id % 14), 60 + (id % 25)].entries()) {
+    const side = (id + i) % 2 === 0 ? teams.homeId : teams.awayId;
+    events.push({
+      id: id * 100 + 50 + i,
+      fixture_id: id,
+      participant_id: side,
+      type_id: YELLOW,
+      player_name: `Player ${side}-${2 + i}`,
+      minute,
+      result: null,
+    });
+  }
+  return events
+    .filter((e) => (e['minute'] as number) <= played)
+    .sort((a, b) => (a['minute'] as number) - (b['minute'] as number) || (a['id'] as number) - (b['id'] as number));
 }
 
 /**

@@ -46,12 +46,12 @@ export class AuthService {
     return user ? this.users.session(user) : { exists: false as const };
   }
 
-  async idpRegister(builderAppId: string, token: string, username: string) {
+  async idpRegister(builderAppId: string, token: string, username: string, inviteCode?: string) {
     const identity = await this.idp.verify(token);
     if (await this.users.byIdentity(builderAppId, identity.issuer, identity.subject)) {
       throw new DomainError('ACCOUNT_EXISTS', 'This identity already has an account; sign in instead');
     }
-    const user = await this.users.create({ builderAppId, eoa: null, username });
+    const user = await this.users.create({ builderAppId, eoa: null, username, inviteCode });
     await this.users.linkIdentity(user, identity.issuer, identity.subject);
     return this.users.session(user);
   }

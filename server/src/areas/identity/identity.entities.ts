@@ -22,6 +22,8 @@ export const UserEntity = new EntitySchema<UserRecord>({
     { name: 'users_app_eoa_unique', properties: ['builderAppId', 'eoaAddress'] },
     { name: 'users_app_username_unique', properties: ['builderAppId', 'usernameLower'] },
   ],
+  // The users report's keyset order.
+  indexes: [{ name: 'users_created_id_idx', properties: ['createdAt', 'id'] }],
   properties: {
     id: { type: 'uuid', primary: true },
     builderAppId: { type: 'uuid' },

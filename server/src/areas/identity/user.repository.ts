@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Orm } from '../../platform/db/orm.js';
+import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
 import { UserEntity, UserIdentityEntity, type UserIdentityRecord, type UserRecord } from './identity.entities.js';
 
 /** Which unique rule a new row broke. */
@@ -23,12 +24,18 @@ export class UserRepository {
   }
 
   /** Inserts a user; a unique rule it breaks comes back as a conflict instead of an exception. */
-  async insert(user: UserRecord): Promise<UserRecord | { conflict: UserConflict }> {
-    const em = this.orm.em.fork();
-    const row = em.create(UserEntity, user);
+  async insert(
+    user: UserRecord,
+    within?: (sql: SqlExec) => Promise<void>,
+  ): Promise<UserRecord | { conflict: UserConflict }> {
     try {
-      await em.flush();
-      return row;
+      return await this.orm.em.fork().transactional(async (em) => {
+        const row = em.create(UserEntity, user);
+        await em.flush();
+        // Inside the same transaction: a sign-up whose invite use fails is not created.
+        if (within) await within(sqlIn(em));
+        return row;
+      });
     } catch (err) {
       if (err instanceof UniqueConstraintViolationException) {
         return { conflict: String(err.message).includes('username') ? 'username' : 'eoa' };

@@ -8,6 +8,7 @@ import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './token.service.js';
 import type { UserRepository } from './user.repository.js';
 import type { Clock } from '../../platform/clock.js';
+import type { SignUpGate } from './sign-up-gate.js';
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,19}$/;
 const RESERVED = new Set([
@@ -43,6 +44,7 @@ export class UserService {
     private readonly box: SecretBox,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
+    private readonly gate?: SignUpGate,
   ) {}
 
   byEoa(builderAppId: string, eoa: string): Promise<UserRecord | null> {
@@ -67,6 +69,8 @@ export class UserService {
     eoa: string | null;
     username: string | null;
     inviteCode?: string | undefined;
+    /** False for accounts a builder registers for known wallets (bulk registration): no code is asked. */
+    gated?: boolean;
   }): Promise<UserRecord> {
     if (input.username) {
       const verdict = await this.checkUsername(input.builderAppId, input.username);
@@ -77,9 +81,14 @@ export class UserService {
         });
       }
     }
+    const now = new Date(this.clock.now());
+    // Bulk registration (no code) is the builder's own act, never gated.
+    const invite = input.gated === false ? undefined : await this.gate?.admit(input.inviteCode, now);
     const wallet = createManagedWallet(this.box);
-    const created = await this.users.insert({
-      id: randomUUID(),
+    const id = randomUUID();
+    const redeem = invite && this.gate;
+    const record = {
+      id,
       builderAppId: input.builderAppId,
       eoaAddress: input.eoa ? getAddress(input.eoa) : null,
       username: input.username,
@@ -89,8 +98,9 @@ export class UserService {
       walletKeyCiphertext: wallet.ciphertext,
       walletKeyVersion: 1,
       inviteCode: input.inviteCode ?? null,
-      createdAt: new Date(this.clock.now()),
-    });
+      createdAt: now,
+    };
+    const created = await this.users.insert(record, redeem ? (sql) => redeem.redeem(sql, invite, id, now) : undefined);
     if ('conflict' in created) {
       if (created.conflict === 'username')
         throw new DomainError('USERNAME_TAKEN', `Username ${input.username} is taken`);
@@ -126,7 +136,7 @@ export class UserService {
       }
       seen.add(address);
       try {
-        await this.create({ builderAppId, eoa: address, username: null });
+        await this.create({ builderAppId, eoa: address, username: null, gated: false });
         results.push({ address, status: 'created' });
       } catch (err) {
         if (err instanceof DomainError && err.code === 'ACCOUNT_EXISTS') results.push({ address, status: 'exists' });

@@ -25,6 +25,7 @@ export const TradeEntity = new EntitySchema<TradeRow>({
     { name: 'trades_duel_created_idx', properties: ['duelId', 'createdAt'] },
     { name: 'trades_trader_idx', properties: ['trader'] },
     { name: 'trades_created_at_idx', properties: ['createdAt'] }, // analytics charts (Migration20261123100000Analytics)
+    { name: 'trades_created_id_idx', properties: ['createdAt', 'id'] }, // the bets report's keyset order
   ],
   properties: {
     id: { type: 'uuid', primary: true },

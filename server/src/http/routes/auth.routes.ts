@@ -60,6 +60,7 @@ export function authRoutes(deps: { auth: AuthService }) {
         tenantOf(req).builderAppId,
         (body.idToken ?? body.accessToken) as string,
         body.username,
+        body.inviteCode,
       ),
     }),
     idpMigrate: async ({ body, req }) => ({

@@ -18,6 +18,8 @@ import { packRoutes } from './packs.routes.js';
 import { parentMarketRoutes } from './parent-markets.routes.js';
 import { parlayTournamentsAdminRoutes } from './parlay-tournaments-admin.routes.js';
 import { priceHistoryRoutes } from './price-history.routes.js';
+import { platformInviteRoutes } from './platform-invites.routes.js';
+import { platformRequestRoutes, reportRoutes } from './reports.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 
 const s = initServer();
@@ -48,6 +50,9 @@ export function marketsRouter(c: Container) {
     packs: packRoutes(c.packs),
     packsAdmin: packAdminRoutes(c.packs),
     parlayTournamentsAdmin: parlayTournamentsAdminRoutes(c.tournamentsAdmin.markets),
+    platformInvites: platformInviteRoutes({ invites: c.operations.invites, clock: c.clock }),
+    reports: reportRoutes({ reports: c.operations.reports }),
+    requests: platformRequestRoutes({ requests: c.operations.requests, clock: c.clock }),
     adminAuth: adminAuthRoutes({
       admins: c.identity.admins,
       loginPerEmail: c.limits.adminLoginPerEmail,

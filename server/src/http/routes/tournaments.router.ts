@@ -12,6 +12,7 @@ import { tournamentsAdminCloseRoutes } from './tournaments-admin-close.routes.js
 import { tournamentDisputesRoutes } from './tournament-disputes.routes.js';
 import { tournamentPayoutsRoutes } from './tournament-payouts.routes.js';
 import { tournamentsAdminCancelRoutes, tournamentsCancelRoutes } from './tournaments-cancel.routes.js';
+import { operationsRoutes } from './operations.routes.js';
 
 const s = initServer();
 
@@ -19,6 +20,7 @@ const s = initServer();
 export function tournamentsRouter(c: Container) {
   return s.router(tournamentsContract, {
     health: tournamentsHealthRoutes(c),
+    ...operationsRoutes({ ...c.operations, clock: c.clock }),
     auth: tournamentsAuthRoutes(),
     parlay: parlayRoutes(c.parlay),
     lp: lpRoutes(c.parlay),

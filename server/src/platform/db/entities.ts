@@ -33,6 +33,22 @@ import {
   PackPickEntity,
 } from '../../areas/packs/pack.entities.js';
 import { tournamentEntities } from '../../areas/tournaments/tournament.entities.js';
+import {
+  PlatformInviteEntity,
+  PlatformInviteUseEntity,
+} from '../../areas/platform-invites/platform-invite.entities.js';
+import {
+  LaunchedTokenEntity,
+  LeagueMembershipEntity,
+  PlatformRequestEntity,
+  PnlSnapshotEntity,
+} from '../../areas/reports/requests.entities.js';
+import {
+  PrematchRunEntity,
+  PushDeliveryEntity,
+  PushDeviceEntity,
+} from '../../areas/notifications/notification.entities.js';
+import { MigrationJobEntity } from '../../areas/stream-migration/migration-job.entity.js';
 import { tournamentCloseEntities } from '../../areas/tournaments/tournament-close.entities.js';
 import { PriceSnapshotEntity } from '../../areas/markets/price-snapshot.entity.js';
 import {
@@ -110,4 +126,14 @@ export const entities = [
   WithdrawalDecisionEntity,
   BridgeDepositEntity,
   NotificationOutboxEntity,
+  PlatformInviteEntity,
+  PlatformInviteUseEntity,
+  PlatformRequestEntity,
+  LeagueMembershipEntity,
+  LaunchedTokenEntity,
+  PnlSnapshotEntity,
+  PushDeviceEntity,
+  PushDeliveryEntity,
+  PrematchRunEntity,
+  MigrationJobEntity,
 ];

@@ -21,6 +21,7 @@ import { Migration20261127010000Withdrawals } from './Migration20261127010000Wit
 import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 import { Migration20261127040000BridgeDepositConflicts } from './Migration20261127040000BridgeDepositConflicts.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
+import { Migration20261128000000Operations } from './Migration20261128000000Operations.js';
 import { Migration20261128010000Parlays } from './Migration20261128010000Parlays.js';
 
 /**
@@ -54,5 +55,6 @@ export const migrationsList = [
     class: Migration20261127040000BridgeDepositConflicts,
   },
   { name: 'Migration20261127100000FundReservations', class: Migration20261127100000FundReservations },
+  { name: 'Migration20261128000000Operations', class: Migration20261128000000Operations },
   { name: 'Migration20261128010000Parlays', class: Migration20261128010000Parlays },
 ];
