@@ -10,7 +10,7 @@
  */
 const TEST = '\\.test\\.ts$';
 const TEST_KIT = '\\.test-kit\\.ts$';
-const COMPOSITION_ROOT = '^server/src/(container|app|main|server)\\.ts$';
+const COMPOSITION_ROOT = '^server/src/(container|app|main|server|entities)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -28,6 +28,16 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/src/(areas|platform)/', pathNot: [TEST, TEST_KIT] },
       to: { path: COMPOSITION_ROOT },
+    },
+    {
+      name: 'platform-knows-no-area',
+      comment:
+        'The shared machinery (platform/) serves every area and knows none of them: what it needs from an area ' +
+        '(its tables, its event sinks) the wiring hands it. Each area exports its entity list ' +
+        '(areas/<area>/<area>.entities.ts) and server/src/entities.ts assembles them.',
+      severity: 'error',
+      from: { path: '^server/src/platform/', pathNot: [TEST, TEST_KIT] },
+      to: { path: '^server/src/areas/' },
     },
     {
       name: 'adapters-not-to-http',

@@ -40,6 +40,7 @@ import { BuilderKeyService } from './areas/builders/builder-key.service.js';
 import type { Config } from './config.js';
 import type { EmbeddedPostgres } from './platform/db/embedded-postgres.js';
 import { initOrm, type Orm } from './platform/db/orm.js';
+import { entities } from './entities.js';
 import { GeoGate } from './platform/geo/geo-gate.js';
 import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './adapters/geo/geo-lookup.js';
 import { AnalyticsRepository } from './areas/analytics/analytics.repository.js';
@@ -296,7 +297,7 @@ export async function createContainer(
     poolSize = Math.min(poolSize, 4);
     logger.info({ dataDir: config.database.dataDir ?? '(memory)' }, 'embedded PostgreSQL started');
   }
-  const orm = await initOrm(url, poolSize, config.database.runMigrations, (holder) =>
+  const orm = await initOrm(entities, url, poolSize, config.database.runMigrations, (holder) =>
     logger.info({ holder }, 'waiting for another instance to finish migrating'),
   );
   closers.push(() => orm.close(true));
