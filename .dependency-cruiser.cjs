@@ -40,6 +40,15 @@ module.exports = {
       to: { path: '^server/src/areas/' },
     },
     {
+      name: 'http-receives-services',
+      comment:
+        'Routes and middleware receive the services they call as a deps object (app.ts and server.ts pick them ' +
+        'from the container); they never import the Container type or any other part of the wiring.',
+      severity: 'error',
+      from: { path: '^server/src/http/', pathNot: [TEST, TEST_KIT] },
+      to: { path: COMPOSITION_ROOT },
+    },
+    {
       name: 'adapters-not-to-http',
       comment: 'Adapters implement a port; they never import the HTTP layer or the wiring.',
       severity: 'error',

@@ -1,6 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { tournamentsContract } from '@duelkit/contract';
-import type { Container } from '../../container.js';
+import type { Tournaments } from '../../areas/tournaments/tournaments.js';
+import type { SportsService } from '../../areas/sports/sports.service.js';
+import type { HealthService } from '../../platform/health/health.service.js';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { tournamentsHealthRoutes } from './health.routes.js';
 import { sportsRoutes } from './sports.routes.js';
@@ -14,33 +17,41 @@ import { tournamentsAdminCancelRoutes, tournamentsCancelRoutes } from './tournam
 
 const s = initServer();
 
+/** The services the tournaments host's routes call (container.ts builds them, app.ts hands them over). */
+export interface TournamentsRouterDeps {
+  readonly health: HealthService;
+  readonly tournaments: Tournaments;
+  readonly sports: SportsService;
+  readonly sportsLimits: { readonly proxyIp: RateLimiter; readonly helpersIp: RateLimiter };
+}
+
 /** Implementation of every tournaments-host route: one line per area. */
-export function tournamentsRouter(c: Container) {
+export function tournamentsRouter(d: TournamentsRouterDeps) {
   return s.router(tournamentsContract, {
-    health: tournamentsHealthRoutes(c),
+    health: tournamentsHealthRoutes(d),
     auth: tournamentsAuthRoutes(),
     tournaments: {
       admin: {
-        ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),
-        ...tournamentsAdminCancelRoutes({ tournaments: c.tournaments }),
+        ...tournamentsAdminCloseRoutes({ tournaments: d.tournaments }),
+        ...tournamentsAdminCancelRoutes({ tournaments: d.tournaments }),
       },
-      catalog: tournamentsCatalogRoutes({ tournaments: c.tournaments }),
-      play: tournamentsPlayRoutes({ tournaments: c.tournaments }),
-      disputes: tournamentDisputesRoutes({ tournaments: c.tournaments }),
-      payouts: tournamentPayoutsRoutes({ tournaments: c.tournaments }),
-      cancellation: tournamentsCancelRoutes({ tournaments: c.tournaments }),
+      catalog: tournamentsCatalogRoutes({ tournaments: d.tournaments }),
+      play: tournamentsPlayRoutes({ tournaments: d.tournaments }),
+      disputes: tournamentDisputesRoutes({ tournaments: d.tournaments }),
+      payouts: tournamentPayoutsRoutes({ tournaments: d.tournaments }),
+      cancellation: tournamentsCancelRoutes({ tournaments: d.tournaments }),
     },
     sports: sportsRoutes({
-      sports: c.sports,
+      sports: d.sports,
       proxyIpLimit: rateLimit({
         scope: 'client IP',
-        pick: () => c.limits.sportsProxyIp,
+        pick: () => d.sportsLimits.proxyIp,
         keyOf: (req) => req.ip,
         headers: false,
       }),
       helpersIpLimit: rateLimit({
         scope: 'client IP',
-        pick: () => c.limits.sportsHelpersIp,
+        pick: () => d.sportsLimits.helpersIp,
         keyOf: (req) => req.ip,
         headers: false,
       }),
