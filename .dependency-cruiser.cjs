@@ -49,6 +49,16 @@ module.exports = {
       to: { path: COMPOSITION_ROOT },
     },
     {
+      name: 'http-not-to-adapters',
+      comment:
+        'The HTTP layer reaches I/O through the services and ports container.ts builds and app.ts hands over: it ' +
+        'imports nothing under adapters/, not even a port type (what the tournaments admin link and the local ' +
+        'uploads need sits in their areas).',
+      severity: 'error',
+      from: { path: '^server/src/http/', pathNot: [TEST, TEST_KIT] },
+      to: { path: '^server/src/adapters/' },
+    },
+    {
       name: 'adapters-not-to-http',
       comment: 'Adapters implement a port; they never import the HTTP layer or the wiring.',
       severity: 'error',

@@ -127,8 +127,7 @@ export function createHostApp(
     app.use(
       LOCAL_UPLOAD_PREFIX.slice(0, -1),
       localUploadRouter({
-        service: c.uploads.service,
-        signer: c.uploads.local,
+        local: c.uploads.local,
         maxBytes: c.config.money.uploads.maxBytes,
       }),
     );

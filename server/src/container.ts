@@ -31,6 +31,7 @@ import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapt
 import { LocalUploadSigner } from './adapters/storage/local-upload-signer.adapter.js';
 import type { UploadSignerPort } from './adapters/storage/upload-signer.port.js';
 import { UploadService } from './areas/uploads/upload.service.js';
+import { LocalUploadService } from './areas/uploads/local-upload.service.js';
 import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
 import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
@@ -109,6 +110,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
 import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
+import { TournamentAdminLinkService } from './areas/tournaments/tournament-admin-link.service.js';
 import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
 import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tournaments-admin.adapter.js';
 import { InProcessTournamentsAdmin } from './adapters/tournaments-admin/in-process-tournaments-admin.adapter.js';
@@ -188,8 +190,8 @@ export interface Container {
     readonly auth: AuthService;
     readonly admins: AdminAuthService;
   };
-  /** §4.5 presigned uploads; `local` is the embedded default's signer (the markets host receives its uploads). */
-  readonly uploads: { readonly service: UploadService; readonly local: LocalUploadSigner | undefined };
+  /** §4.5 presigned uploads; `local` receives the embedded default's uploads (the markets host serves its signed URLs). */
+  readonly uploads: { readonly service: UploadService; readonly local: LocalUploadService | undefined };
   /** Directory the markets host serves at /media, when files are stored on local disk. */
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
@@ -199,7 +201,10 @@ export interface Container {
    * domain (behind the tournaments host's internal admin routes); `markets` is how the markets
    * host reaches it — in-process, or over HTTP when the hosts run apart (SERVE_HOSTS=markets).
    */
-  readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
+  readonly tournamentsAdmin: {
+    readonly local: TournamentAdminLinkService;
+    readonly markets: ParlayTournamentsAdminService;
+  };
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   close(): Promise<void>;
@@ -485,7 +490,8 @@ export async function createContainer(
     distributions,
     treasury: config.tournaments.treasury ?? chain.operator,
   });
-  const localTournamentsAdmin = new InProcessTournamentsAdmin(tournaments.cancellations);
+  const tournamentAdminLink = new TournamentAdminLinkService(tournaments.cancellations);
+  const localTournamentsAdmin = new InProcessTournamentsAdmin(tournamentAdminLink);
   const link = config.tournamentsLink;
   const tournamentsAdminLink: TournamentsAdminPort =
     link.mode === 'http'
@@ -509,9 +515,10 @@ export async function createContainer(
     localUploads = new LocalUploadSigner(key, config.storage.publicBaseUrl, clock);
     uploadSigner = localUploads;
   }
+  const uploadService = new UploadService(uploadSigner, storage, clock, config.money.uploads);
   const uploads = {
-    service: new UploadService(uploadSigner, storage, clock, config.money.uploads),
-    local: localUploads,
+    service: uploadService,
+    local: localUploads ? new LocalUploadService(localUploads, uploadService) : undefined,
   };
   const money = createMoney({
     orm,
@@ -627,7 +634,7 @@ export async function createContainer(
     mediaRoot,
     tournaments,
     tournamentsAdmin: {
-      local: localTournamentsAdmin,
+      local: tournamentAdminLink,
       // It measures the link's latency: wall-clock time.
       markets: new ParlayTournamentsAdminService(tournamentsAdminLink, systemClock),
     },
