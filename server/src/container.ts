@@ -95,7 +95,7 @@ import { ChainTxRepository } from './platform/chain-tx/chain-tx.repository.js';
 import type { Logger } from './logger.js';
 import { RateLimiterFactory, type RateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { InvitationRepository } from './areas/invitations/invitation.repository.js';
-import { InvitationEventSink } from './areas/invitations/invitation.sink.js';
+import { InvitationEventSink } from './areas/invitations/invitation-events.repository.js';
 import { InvitationService } from './areas/invitations/invitation.service.js';
 import { MembershipDirectory } from './areas/invitations/membership-directory.js';
 import { MembershipService } from './areas/invitations/membership.service.js';
@@ -340,7 +340,7 @@ export async function createContainer(
     // Infrastructure: a write's last send is the database's now(), so its age is wall-clock time.
     systemClock,
   );
-  registerMarketOutcomes(chain.pipeline);
+  registerMarketOutcomes(chain.pipeline, new DuelRepository(orm));
   // Writes recorded before a crash or restart are finished in the background, a page at a time:
   // waiting for them would keep a restarted instance from serving for as long as the node takes
   // to answer for each (or for ever, with the node away). Requests whose write is still open get
@@ -553,7 +553,7 @@ export async function createContainer(
         name: 'reconcile-duels',
         everyMs: 15_000,
         // Crash recovery, not a rule: a duel's created_at is the database's now(), so its age is wall-clock time.
-        run: () => reconcilePendingDuels(orm, chain, 120_000, new Date(systemClock.now())),
+        run: () => reconcilePendingDuels(duelRepo, chain, 120_000, new Date(systemClock.now())),
       },
       { name: 'reconcile-chain-txs', everyMs: config.chain.reconcileIntervalMs, run: () => reconciler.runOnce() },
       {
