@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { initOrm } from '../src/platform/db/orm.js';
+import { entities } from '../src/entities.js';
 import { CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
 import { duelsInsert, type DuelFixture } from '../test/support/duel-fixture.js';
 
@@ -27,7 +28,7 @@ async function freshDatabase(name: string): Promise<string> {
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.query(`create database ${name}`);
   await admin.end();
-  const orm = await initOrm(dbUrl(name), 2, true);
+  const orm = await initOrm(entities, dbUrl(name), 2, true);
   await orm.close(true);
   return dbUrl(name);
 }

@@ -23,7 +23,7 @@ import { rateLimit } from './http/middleware/rate-limit.js';
 import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
 import { requestId } from './http/middleware/request-id.js';
 import { routeLedger } from './http/middleware/route-ledger.js';
-import { marketsRouter } from './http/routes/markets.router.js';
+import { marketsRouter, type MarketsRouterDeps } from './http/routes/markets.router.js';
 import { localUploadRouter } from './http/routes/uploads.routes.js';
 import { LOCAL_UPLOAD_PREFIX } from './adapters/storage/local-upload-signer.adapter.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
@@ -128,8 +128,7 @@ export function createHostApp(
     app.use(
       LOCAL_UPLOAD_PREFIX.slice(0, -1),
       localUploadRouter({
-        service: c.uploads.service,
-        signer: c.uploads.local,
+        local: c.uploads.local,
         maxBytes: c.config.money.uploads.maxBytes,
       }),
     );
@@ -205,16 +204,50 @@ export function createHostApp(
   return app;
 }
 
+/** The services the markets host's routes call, picked from the container. */
+function marketsRouterDeps(c: Container): MarketsRouterDeps {
+  return {
+    auth: c.identity.auth,
+    admins: c.identity.admins,
+    adminLogin: { perEmail: c.limits.adminLoginPerEmail, perIp: c.limits.adminLoginPerIp },
+    analytics: c.analytics,
+    money: c.money,
+    uploads: c.uploads.service,
+    priceHistory: c.priceHistory,
+    duels: c.markets.duels,
+    bets: c.markets.bets,
+    publicBaseUrl: c.config.markets.publicBaseUrl,
+    privateMarkets: c.privateMarkets,
+    parentMarkets: c.parentMarkets,
+    settlement: c.settlement,
+    packs: c.packs,
+    parlayTournamentsAdmin: c.tournamentsAdmin.markets,
+    operations: c.operations,
+  };
+}
+
 /** The markets host. Never listens; main.ts does. */
 export function createMarketsApp(c: Container): Express {
   return createHostApp(c, 'markets', (app, options) =>
-    createExpressEndpoints(marketsContract, marketsRouter(c), app, tsRest(options)),
+    createExpressEndpoints(marketsContract, marketsRouter(marketsRouterDeps(c)), app, tsRest(options)),
   );
 }
 
 /** The tournaments host. Never listens; main.ts does. */
 export function createTournamentsApp(c: Container): Express {
   return createHostApp(c, 'tournaments', (app, options) =>
-    createExpressEndpoints(tournamentsContract, tournamentsRouter(c), app, tsRest(options)),
+    createExpressEndpoints(
+      tournamentsContract,
+      tournamentsRouter({
+        health: c.health,
+        tournaments: c.tournaments,
+        sports: c.sports,
+        sportsLimits: { proxyIp: c.limits.sportsProxyIp, helpersIp: c.limits.sportsHelpersIp },
+        parlay: c.parlay,
+        operations: c.operations,
+      }),
+      app,
+      tsRest(options),
+    ),
   );
 }

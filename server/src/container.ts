@@ -31,6 +31,8 @@ import { SimulatedBridgeAdapter } from './adapters/bridge/simulated-bridge.adapt
 import { LocalUploadSigner } from './adapters/storage/local-upload-signer.adapter.js';
 import type { UploadSignerPort } from './adapters/storage/upload-signer.port.js';
 import { UploadService } from './areas/uploads/upload.service.js';
+import { LocalUploadService } from './areas/uploads/local-upload.service.js';
+import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
 import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';
@@ -39,8 +41,12 @@ import { BuilderKeyService } from './areas/builders/builder-key.service.js';
 import type { Config } from './config.js';
 import type { EmbeddedPostgres } from './platform/db/embedded-postgres.js';
 import { initOrm, type Orm } from './platform/db/orm.js';
+import { entities } from './entities.js';
 import { GeoGate } from './platform/geo/geo-gate.js';
-import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup, type GeoLookupPort } from './adapters/geo/geo-lookup.js';
+import { ChainedGeoLookup } from './adapters/geo/chained-geo-lookup.adapter.js';
+import { CsvGeoLookup } from './adapters/geo/csv-geo-lookup.adapter.js';
+import type { GeoLookupPort } from './adapters/geo/geo.port.js';
+import { HeaderGeoLookup } from './adapters/geo/header-geo-lookup.adapter.js';
 import { AnalyticsRepository } from './areas/analytics/analytics.repository.js';
 import { LeaderboardService } from './areas/analytics/leaderboard.service.js';
 import { PortfolioRepository } from './areas/analytics/portfolio.repository.js';
@@ -92,7 +98,7 @@ import { ChainTxRepository } from './platform/chain-tx/chain-tx.repository.js';
 import type { Logger } from './logger.js';
 import { RateLimiterFactory, type RateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { InvitationRepository } from './areas/invitations/invitation.repository.js';
-import { InvitationEventSink } from './areas/invitations/invitation.sink.js';
+import { InvitationEventSink } from './areas/invitations/invitation-events.repository.js';
 import { InvitationService } from './areas/invitations/invitation.service.js';
 import { MembershipDirectory } from './areas/invitations/membership-directory.js';
 import { MembershipService } from './areas/invitations/membership.service.js';
@@ -111,12 +117,13 @@ import { ParlayQuoteService } from './areas/parlay/parlay-quote.service.js';
 import { ParlayRepository } from './areas/parlay/parlay.repository.js';
 import { LpService } from './areas/lp/lp.service.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
+import { TournamentAdminLinkService } from './areas/tournaments/tournament-admin-link.service.js';
 import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
 import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tournaments-admin.adapter.js';
 import { InProcessTournamentsAdmin } from './adapters/tournaments-admin/in-process-tournaments-admin.adapter.js';
 import type { TournamentsAdminPort } from './adapters/tournaments-admin/tournaments-admin.port.js';
 import { CircuitBreaker } from './platform/outage/circuit-breaker.js';
-import { createOperations, type Operations } from './areas/operations.js';
+import { createOperations, type Operations } from './areas/operations.wiring.js';
 import { OutboxPushAdapter } from './adapters/notifications/outbox-push.adapter.js';
 import type { PushProviderPort } from './adapters/notifications/push-provider.port.js';
 import { SportmonksMatchFactsAdapter } from './adapters/commentary/sportmonks-match-facts.adapter.js';
@@ -195,8 +202,8 @@ export interface Container {
     readonly auth: AuthService;
     readonly admins: AdminAuthService;
   };
-  /** §4.5 presigned uploads; `local` is the embedded default's signer (the markets host receives its uploads). */
-  readonly uploads: { readonly service: UploadService; readonly local: LocalUploadSigner | undefined };
+  /** §4.5 presigned uploads; `local` receives the embedded default's uploads (the markets host serves its signed URLs). */
+  readonly uploads: { readonly service: UploadService; readonly local: LocalUploadService | undefined };
   /** Directory the markets host serves at /media, when files are stored on local disk. */
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
@@ -206,7 +213,10 @@ export interface Container {
    * domain (behind the tournaments host's internal admin routes); `markets` is how the markets
    * host reaches it — in-process, or over HTTP when the hosts run apart (SERVE_HOSTS=markets).
    */
-  readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
+  readonly tournamentsAdmin: {
+    readonly local: TournamentAdminLinkService;
+    readonly markets: ParlayTournamentsAdminService;
+  };
   /** Parlays and the liquidity pool (docs/parlays.md, docs/liquidity-pool.md). */
   readonly parlay: {
     readonly catalogue: ParlayCatalogueService;
@@ -358,7 +368,7 @@ export async function createContainer(
     poolSize = Math.min(poolSize, 4);
     logger.info({ dataDir: config.database.dataDir ?? '(memory)' }, 'embedded PostgreSQL started');
   }
-  const orm = await initOrm(url, poolSize, config.database.runMigrations, (holder) =>
+  const orm = await initOrm(entities, url, poolSize, config.database.runMigrations, (holder) =>
     logger.info({ holder }, 'waiting for another instance to finish migrating'),
   );
   closers.push(() => orm.close(true));
@@ -398,7 +408,7 @@ export async function createContainer(
     // Infrastructure: a write's last send is the database's now(), so its age is wall-clock time.
     systemClock,
   );
-  registerMarketOutcomes(chain.pipeline);
+  registerMarketOutcomes(chain.pipeline, new DuelRepository(orm));
   // Writes recorded before a crash or restart are finished in the background, a page at a time:
   // waiting for them would keep a restarted instance from serving for as long as the node takes
   // to answer for each (or for ever, with the node away). Requests whose write is still open get
@@ -573,7 +583,8 @@ export async function createContainer(
     lp: new LpService({ store: parlayRepository, clock, settings: config.parlay }),
     repository: parlayRepository,
   };
-  const localTournamentsAdmin = new InProcessTournamentsAdmin(tournaments.cancellations);
+  const tournamentAdminLink = new TournamentAdminLinkService(tournaments.cancellations);
+  const localTournamentsAdmin = new InProcessTournamentsAdmin(tournamentAdminLink);
   const link = config.tournamentsLink;
   const tournamentsAdminLink: TournamentsAdminPort =
     link.mode === 'http'
@@ -597,9 +608,10 @@ export async function createContainer(
     localUploads = new LocalUploadSigner(key, config.storage.publicBaseUrl, clock);
     uploadSigner = localUploads;
   }
+  const uploadService = new UploadService(uploadSigner, storage, clock, config.money.uploads);
   const uploads = {
-    service: new UploadService(uploadSigner, storage, clock, config.money.uploads),
-    local: localUploads,
+    service: uploadService,
+    local: localUploads ? new LocalUploadService(localUploads, uploadService) : undefined,
   };
   const money = createMoney({
     orm,
@@ -634,7 +646,7 @@ export async function createContainer(
         name: 'reconcile-duels',
         everyMs: 15_000,
         // Crash recovery, not a rule: a duel's created_at is the database's now(), so its age is wall-clock time.
-        run: () => reconcilePendingDuels(orm, chain, 120_000, new Date(systemClock.now())),
+        run: () => reconcilePendingDuels(duelRepo, chain, 120_000, new Date(systemClock.now())),
       },
       { name: 'reconcile-chain-txs', everyMs: config.chain.reconcileIntervalMs, run: () => reconciler.runOnce() },
       {
@@ -718,7 +730,7 @@ export async function createContainer(
     parlay,
     operations,
     tournamentsAdmin: {
-      local: localTournamentsAdmin,
+      local: tournamentAdminLink,
       // It measures the link's latency: wall-clock time.
       markets: new ParlayTournamentsAdminService(tournamentsAdminLink, systemClock),
     },

@@ -113,7 +113,21 @@ export async function startDuelkit(
   ];
   apps.forEach((app, i) => hosts[i]?.swap(app));
   const devKey = config.mode === 'embedded' ? await ensureDevKey(container, config, logger) : undefined;
-  const operator = await startOperatorSurface(container, logger);
+  const c = container;
+  const operator = await startOperatorSurface(
+    {
+      settings: c.config.operator,
+      builderKeys: c.builderKeys,
+      admins: c.identity.admins,
+      chain: c.chain,
+      time: c.time,
+      canonical: {
+        markCanonical: (duelId, pairing) => c.markets.repo.markCanonical(duelId, pairing),
+        invalidateLists: () => c.markets.listCache.invalidate(),
+      },
+    },
+    logger,
+  );
   const marketsUrl = marketsPort === undefined ? undefined : `http://${shown}:${marketsPort}`;
   const tournamentsUrl = tournamentsPort === undefined ? undefined : `http://${shown}:${tournamentsPort}`;
   logger.info({ marketsUrl, tournamentsUrl }, 'duelkit listening');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { initOrm } from '../src/platform/db/orm.js';
+import { entities } from '../src/entities.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${template}`);
-  const orm = await initOrm(withDatabase(adminUrl, template), 2, true);
+  const orm = await initOrm(entities, withDatabase(adminUrl, template), 2, true);
   await orm.close(true);
   await admin.end();
   project.provide('pgAdminUrl', adminUrl);

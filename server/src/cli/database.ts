@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { initOrm, type Orm } from '../platform/db/orm.js';
+import { entities } from '../entities.js';
 
 /**
  * Opens the configured PostgreSQL database for a maintenance command. Never the embedded one: it
@@ -14,6 +15,6 @@ export async function openDatabase(config: Config): Promise<{ orm: Orm; close():
     );
     process.exit(2);
   }
-  const orm = await initOrm(config.database.url, 2, true);
+  const orm = await initOrm(entities, config.database.url, 2, true);
   return { orm, close: () => orm.close(true) };
 }

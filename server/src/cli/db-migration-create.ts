@@ -6,10 +6,11 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { ormOptions } from '../platform/db/orm.js';
+import { entities } from '../entities.js';
 
 const config = loadConfig();
 if (!config.database.url) throw new Error('DATABASE_URL must point at a scratch database');
-const base = ormOptions(config.database.url, 2);
+const base = ormOptions(entities, config.database.url, 2);
 const { migrationsList: _committed, ...discovered } = base.migrations ?? {};
 const orm = await MikroORM.init({ ...base, migrations: discovered });
 const migrator = orm.getMigrator();

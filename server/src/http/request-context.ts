@@ -2,7 +2,9 @@ import type { Tenant } from '../areas/builders/builder-key.service.js';
 import type { Principal } from '../areas/identity/principal.js';
 import type { Region } from '../platform/geo/region.js';
 import type { IdempotentRun } from '../platform/idempotency/idempotent-run.js';
-import type { OperationContext } from '../platform/operation-context.js';
+import type { OperationContext } from '../platform/operation.context.js';
+import type { ActorContext } from '../areas/platform-invites/platform-invite.service.js';
+import { adminOf, userOf } from './principal.js';
 
 export { callerId } from '../areas/identity/principal.js';
 
@@ -37,4 +39,18 @@ export function requestIdOf(req: { id?: unknown }): string {
 export function ctxOf(req: { operation?: OperationContext | undefined }): OperationContext {
   if (!req.operation) throw new Error('The operation middleware did not run for this request');
   return req.operation;
+}
+
+/** What an actor's context is built from: the request with its principal and operation (ts-rest narrows `req`). */
+type ActingRequest = Parameters<typeof adminOf>[0] & { operation?: OperationContext | undefined };
+
+/** The request's operation context with the acting admin (by email); 401/403 when the caller is not one. */
+export function adminContext(req: ActingRequest): ActorContext {
+  return { ...ctxOf(req), actor: adminOf(req).email };
+}
+
+/** The request's operation context with the signed-in user acting. */
+export function userContext(req: ActingRequest): ActorContext & { readonly userId: string } {
+  const user = userOf(req);
+  return { ...ctxOf(req), actor: `user:${user.userId}`, userId: user.userId };
 }

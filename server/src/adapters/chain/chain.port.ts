@@ -1,6 +1,6 @@
 import type { Address, Hash, LocalAccount } from 'viem';
 import type { SqlExec } from '../../platform/db/sql.js';
-import type { WriteKey } from '../../platform/operation-context.js';
+import type { WriteKey } from '../../platform/operation.context.js';
 
 export interface ChainAddresses {
   readonly credits: Address;

@@ -15,6 +15,7 @@ import { systemClock } from '../../platform/clock.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { ChainTxReconciler } from '../../platform/chain-tx/chain-tx.reconciler.js';
 import { ChainTxRepository } from '../../platform/chain-tx/chain-tx.repository.js';
 import { CollateralTokenAbi } from './artifacts/CollateralToken.js';
@@ -28,7 +29,7 @@ let orm: Orm;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 4, false);
+  orm = await initOrm(entities, db.url, 4, false);
 });
 
 afterAll(async () => {

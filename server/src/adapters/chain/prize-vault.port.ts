@@ -1,5 +1,5 @@
 import type { Address, Hash, Hex, LocalAccount } from 'viem';
-import type { WriteKey } from '../../platform/operation-context.js';
+import type { WriteKey } from '../../platform/operation.context.js';
 import type { CollateralKind } from './chain.port.js';
 
 /** Which distribution of a pool: winners' payouts, or refunds of a cancelled pool. */

@@ -2,6 +2,7 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger.js';
 import { initOrm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { ViemChainAdapter } from './viem-chain.adapter.js';
@@ -9,7 +10,7 @@ import { ViemChainAdapter } from './viem-chain.adapter.js';
 describe('ViemChainAdapter on the embedded EVM', () => {
   it('deploys the contracts at boot, mints credits and funds gas', async () => {
     const db = await createTestDatabase();
-    const orm = await initOrm(db.url, 3, false);
+    const orm = await initOrm(entities, db.url, 3, false);
     const chain = await ViemChainAdapter.connect(
       chainConfig({ confirmations: 2 }),
       createLogger('silent'),

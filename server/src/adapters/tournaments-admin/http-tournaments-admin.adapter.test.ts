@@ -3,7 +3,7 @@ import { systemClock } from '../../platform/clock.js';
 import { DomainError } from '../../errors.js';
 import { CircuitBreaker } from '../../platform/outage/circuit-breaker.js';
 import { HttpTournamentsAdmin } from './http-tournaments-admin.adapter.js';
-import { ACTING_ADMIN_HEADER, SERVICE_TOKEN_HEADER } from './tournaments-admin.protocol.js';
+import { ACTING_ADMIN_HEADER, SERVICE_TOKEN_HEADER } from '../../areas/tournaments/tournament-admin-link.protocol.js';
 
 const TOKEN = 's'.repeat(40);
 const cancellation = {

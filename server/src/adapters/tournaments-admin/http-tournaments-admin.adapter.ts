@@ -11,7 +11,11 @@ import {
 import { DomainError } from '../../errors.js';
 import type { CircuitBreaker } from '../../platform/outage/circuit-breaker.js';
 import type { TournamentsAdminPort } from './tournaments-admin.port.js';
-import { ACTING_ADMIN_HEADER, INTERNAL_ADMIN_PREFIX, SERVICE_TOKEN_HEADER } from './tournaments-admin.protocol.js';
+import {
+  ACTING_ADMIN_HEADER,
+  INTERNAL_ADMIN_PREFIX,
+  SERVICE_TOKEN_HEADER,
+} from '../../areas/tournaments/tournament-admin-link.protocol.js';
 
 /** An answer that says the tournaments side is not serving (as opposed to refusing the request). */
 class Unavailable extends Error {

@@ -1,5 +1,4 @@
-import { adminDecider, type CancellationService } from '../../areas/tournaments/tournament-cancellation.service.js';
-import { statusesOf } from '../../areas/tournaments/tournament-read.service.js';
+import type { TournamentAdminLinkService } from '../../areas/tournaments/tournament-admin-link.service.js';
 import type { TournamentsAdminPort } from './tournaments-admin.port.js';
 
 const CLOSED = { state: 'closed', consecutiveFailures: 0, openUntil: null } as const;
@@ -10,38 +9,22 @@ export class InProcessTournamentsAdmin implements TournamentsAdminPort {
   readonly url = null;
   readonly credentialConfigured = false;
 
-  constructor(private readonly cancellations: CancellationService) {}
+  constructor(private readonly link: TournamentAdminLinkService) {}
 
   breaker() {
     return CLOSED;
   }
 
-  async ping(): Promise<void> {
-    await this.cancellations.requests({}, 1, 0);
-  }
+  ping: TournamentsAdminPort['ping'] = () => this.link.ping();
 
-  cancelRequests: TournamentsAdminPort['cancelRequests'] = (q) =>
-    this.cancellations.requests(
-      { ...(q.status ? { status: q.status } : {}), ...(q.tournamentId ? { tournamentId: q.tournamentId } : {}) },
-      q.limit,
-      q.offset,
-    );
+  cancelRequests: TournamentsAdminPort['cancelRequests'] = (q) => this.link.cancelRequests(q);
 
-  tournaments: TournamentsAdminPort['tournaments'] = (q) => {
-    const statuses = statusesOf(q.status);
-    return this.cancellations.adminList(
-      { ...(statuses ? { statuses } : {}), removable: q.removable },
-      q.limit,
-      q.offset,
-    );
-  };
+  tournaments: TournamentsAdminPort['tournaments'] = (q) => this.link.tournaments(q);
 
-  cancel: TournamentsAdminPort['cancel'] = (admin, id, reason) =>
-    this.cancellations.cancel(adminDecider(admin.adminId), id, reason);
+  cancel: TournamentsAdminPort['cancel'] = (admin, id, reason) => this.link.cancel(admin, id, reason);
 
-  discard: TournamentsAdminPort['discard'] = (admin, id, reason) =>
-    this.cancellations.discard(adminDecider(admin.adminId), id, reason);
+  discard: TournamentsAdminPort['discard'] = (admin, id, reason) => this.link.discard(admin, id, reason);
 
   rejectCancelRequest: TournamentsAdminPort['rejectCancelRequest'] = (admin, requestId, reason) =>
-    this.cancellations.reject(adminDecider(admin.adminId), requestId, reason);
+    this.link.rejectCancelRequest(admin, requestId, reason);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { AnalyticsRepository } from './analytics.repository.js';
 import { ALICE, amount, BOB, CAROL, ReadModelWriter, seedScenario, type Seeded } from './analytics.test-kit.js';
@@ -20,7 +21,7 @@ const s = (units: string) => amount(units).toString();
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 3, false);
+  orm = await initOrm(entities, db.url, 3, false);
   repo = new AnalyticsRepository(orm);
   boards = new LeaderboardService(repo, clockAt(), 0);
   seeded = await seedScenario(orm, now);

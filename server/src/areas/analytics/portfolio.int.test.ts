@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { AnalyticsRepository } from './analytics.repository.js';
 import { ALICE, amount, BOB, seedScenario, type Seeded } from './analytics.test-kit.js';
@@ -18,7 +19,7 @@ const other = { userAddress: ALICE, callerAddress: BOB };
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 3, false);
+  orm = await initOrm(entities, db.url, 3, false);
   const analytics = new AnalyticsRepository(orm);
   portfolio = new PortfolioService(new PortfolioRepository(orm), analytics, { now: () => now.getTime() });
   seeded = await seedScenario(orm, now);

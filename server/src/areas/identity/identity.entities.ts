@@ -163,3 +163,13 @@ export const UsedWalletCredentialEntity = new EntitySchema<UsedWalletCredentialR
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
+
+/** The identity area's tables, for the ORM the wiring builds (server/src/entities.ts). */
+export const identityEntities = [
+  UserEntity,
+  UserIdentityEntity,
+  AuthNonceEntity,
+  AdminEntity,
+  AdminSessionEntity,
+  UsedWalletCredentialEntity,
+] as const;

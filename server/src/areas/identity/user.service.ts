@@ -8,7 +8,7 @@ import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './token.service.js';
 import type { UserRepository } from './user.repository.js';
 import type { Clock } from '../../platform/clock.js';
-import type { SignUpGate } from './sign-up-gate.js';
+import type { SignUpGate } from './sign-up.gate.js';
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,19}$/;
 const RESERVED = new Set([

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import { assertCreator } from '../markets/market-creator.js';
 import type { Duel } from '../markets/duel.entity.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { codeHashOf } from './invite-code.js';
 import { InvitationRepository } from './invitation.repository.js';
-import { InvitationEventSink } from './invitation.sink.js';
+import { InvitationEventSink } from './invitation-events.repository.js';
 import { MembershipDirectory } from './membership-directory.js';
 import { MembershipService } from './membership.service.js';
 import { until } from '../../../test/support/market-fixtures.js';

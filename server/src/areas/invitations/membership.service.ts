@@ -1,7 +1,7 @@
 import { getAddress, zeroHash } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { DuelMembershipRow } from './invitation.entity.js';
 import { toMembershipDto } from './invitation.mapper.js';

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { BPS } from '../parlay/parlay-pricing.js';
+import { BPS } from '../parlay/parlay-pricing.math.js';
 import type { ParlayRepository } from '../parlay/parlay.repository.js';
 import type { ParlaySettings } from '../parlay/parlay.types.js';
 import {
@@ -11,7 +11,7 @@ import {
   sharePrice,
   sharesForDeposit,
   type PoolState,
-} from './lp-math.js';
+} from './lp.math.js';
 
 const DAY_MS = 86_400_000;
 /** APY's trailing window. */

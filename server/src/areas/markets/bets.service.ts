@@ -12,7 +12,7 @@ import type { MarketAccess } from './market-access.js';
 import { Quoter } from './bet-quotes.js';
 import { reject, Rejected, type Rejection } from './bet-rejection.js';
 import type { Clock } from '../../platform/clock.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 
 export interface BetSettings {
   /** Per-user exposure limit in base units; 0n = none. */

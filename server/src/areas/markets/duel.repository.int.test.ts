@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { insertDuels } from '../../../test/support/duel-fixture.js';
 import { DuelRepository, type DuelListFilter } from './duel.repository.js';
@@ -12,7 +13,7 @@ const base: DuelListFilter = { includePrivate: false, sortBy: 'createdAt', sortO
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 2, false);
+  orm = await initOrm(entities, db.url, 2, false);
   repo = new DuelRepository(orm);
   const now = Date.now();
   const minute = 60_000;

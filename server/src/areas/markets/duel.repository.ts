@@ -99,6 +99,25 @@ export class DuelRepository {
     this.sql = directSql(orm);
   }
 
+  /** Creations the chain has not confirmed yet, oldest first, a page of `limit` (the reconcile job's input). */
+  pendingCreations(limit = 200): Promise<{ duel_id: string; tx_hash: string | null; created_at: Date }[]> {
+    return this.sql(
+      `select duel_id, tx_hash, created_at from duels where chain_state = 'pending' order by created_at limit ?`,
+      [limit],
+    );
+  }
+
+  /**
+   * Marks a creation that is still pending as failed, with the reason; `sql` is the transaction of
+   * a chain write's outcome when there is one.
+   */
+  async failPendingCreation(duelId: string, reason: string, sql: SqlExec = this.sql): Promise<void> {
+    await sql(
+      `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
+      [reason, duelId],
+    );
+  }
+
   /**
    * Writes the duel of a creation that is being recorded (chainState pending), inside the
    * recording transaction. Idempotent: a creation signed again only moves its tx_hash.

@@ -3,7 +3,7 @@ import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contrac
 import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { MIN_STAKE } from './fpmm.math.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';

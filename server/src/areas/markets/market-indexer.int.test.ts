@@ -6,6 +6,7 @@ import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { Lease } from '../../platform/jobs/lease.js';
 import { createLogger } from '../../logger.js';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
@@ -75,7 +76,7 @@ const count = async (sql: string, params: unknown[] = []) =>
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 3, false);
+  orm = await initOrm(entities, db.url, 3, false);
   chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
 }, 60_000);

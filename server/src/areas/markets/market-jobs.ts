@@ -1,5 +1,5 @@
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
-import type { Orm } from '../../platform/db/orm.js';
+import type { DuelRepository } from './duel.repository.js';
 import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
 import type { MarketIndexer } from './market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
@@ -20,27 +20,23 @@ export interface ScheduledTask {
  * reason; a record whose transaction was never sent (the process died in between) fails after
  * `staleMs` at `now` (its creation time is the database's, so `now` is wall-clock time). Runs on the job engine.
  */
-export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs: number, now: Date): Promise<number> {
-  const conn = orm.em.fork().getConnection();
-  const pending = await conn.execute<{ duel_id: string; tx_hash: string | null; created_at: Date }[]>(
-    `select duel_id, tx_hash, created_at from duels where chain_state = 'pending' order by created_at limit 200`,
-  );
+export async function reconcilePendingDuels(
+  duels: DuelRepository,
+  chain: ChainPort,
+  staleMs: number,
+  now: Date,
+): Promise<number> {
+  const pending = await duels.pendingCreations(200);
   let changed = 0;
   for (const row of pending) {
     if (!row.tx_hash) {
       if (now.getTime() - new Date(row.created_at).getTime() < staleMs) continue;
-      await conn.execute(
-        `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
-        ['the creation transaction was never sent', row.duel_id],
-      );
+      await duels.failPendingCreation(row.duel_id, 'the creation transaction was never sent');
       changed++;
       continue;
     }
     if ((await chain.transactionStatus(row.tx_hash as `0x${string}`)) === 'reverted') {
-      await conn.execute(
-        `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
-        ['the creation transaction reverted on chain', row.duel_id],
-      );
+      await duels.failPendingCreation(row.duel_id, 'the creation transaction reverted on chain');
       changed++;
     }
   }
@@ -51,7 +47,7 @@ export async function reconcilePendingDuels(orm: Orm, chain: ChainPort, staleMs:
  * What the markets area does when a recorded write reaches its outcome: a creation that reverted
  * or could never be mined marks its duel failed, with the reason, in the same transaction.
  */
-export function registerMarketOutcomes(pipeline: ChainTxPipeline): void {
+export function registerMarketOutcomes(pipeline: ChainTxPipeline, duels: DuelRepository): void {
   pipeline.onOutcome('markets.create', async (sql, tx, outcome) => {
     if (outcome.status === 'mined') return;
     const duelId = tx.effect?.['duelId'];
@@ -60,10 +56,7 @@ export function registerMarketOutcomes(pipeline: ChainTxPipeline): void {
       outcome.status === 'reverted'
         ? 'the creation transaction reverted on chain'
         : `the creation failed: ${outcome.reason}`;
-    await sql(
-      `update duels set chain_state = 'failed', chain_error = ? where duel_id = ? and chain_state = 'pending'`,
-      [reason, duelId.toLowerCase()],
-    );
+    await duels.failPendingCreation(duelId.toLowerCase(), reason, sql);
   });
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainPort, MarketEvent } from '../../adapters/chain/chain.port.js';
 import { ONE, prices } from './fpmm.math.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { isDomainError } from '../../errors.js';
 import { MarketIndexer } from './market-indexer.js';
 import { Lease } from '../../platform/jobs/lease.js';
@@ -70,7 +71,7 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: string; mes
 
 async function setup() {
   const db = await createTestDatabase();
-  const orm = await initOrm(db.url, 3, false);
+  const orm = await initOrm(entities, db.url, 3, false);
   const service = new PriceHistoryService(
     new DuelRepository(orm),
     new PriceSnapshotRepository(orm),

@@ -11,7 +11,7 @@ import type {
 import { getAddress, type Address } from 'viem';
 import type { Bytes32, ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
-import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
+import type { OperationContext, WriteKey } from '../../platform/operation.context.js';
 import type { Duel } from '../markets/duel.entity.js';
 import type { ClaimOutcome } from '../settlement/distribution.service.js';
 import type { ClaimsRepository, CreatorFeeMarketRow } from './claims.repository.js';

@@ -9,7 +9,7 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { Clock } from '../../platform/clock.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RequestRecord, WithdrawalRepository } from './withdrawal.repository.js';

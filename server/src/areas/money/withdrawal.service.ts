@@ -4,7 +4,7 @@ import { getAddress, type Address, type LocalAccount } from 'viem';
 import type { BridgePort } from '../../adapters/bridge/bridge.port.js';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { Clock } from '../../platform/clock.js';
-import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
+import type { OperationContext, WriteKey } from '../../platform/operation.context.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import {

@@ -61,3 +61,6 @@ export const PrematchRunEntity = new EntitySchema<Record<string, unknown>>({
     ranAt: timestamptz,
   },
 });
+
+/** The push notification tables. */
+export const notificationsEntities: readonly EntitySchema[] = [PushDeviceEntity, PushDeliveryEntity, PrematchRunEntity];

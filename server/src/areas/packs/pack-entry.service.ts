@@ -4,7 +4,7 @@ import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import { assertCollateralAllowed, type Region } from '../../platform/geo/region.js';
 import type { Logger } from '../../logger.js';
 import { duelPrices } from '../markets/duel.mapper.js';

@@ -2,7 +2,7 @@ import type { PackStatus } from '@duelkit/contract';
 import { getAddress, type Address, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
-import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
+import type { OperationContext, WriteKey } from '../../platform/operation.context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import { buildDistribution } from '../../platform/merkle/merkle-tree.js';

@@ -2,7 +2,7 @@ import type { ClaimProof } from '@duelkit/contract';
 import { getAddress, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort, VaultDistributionKind } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import { claimProofOf } from '../../platform/merkle/claim-proof.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { MerkleDistributionRow } from '../../platform/merkle/distribution.entity.js';

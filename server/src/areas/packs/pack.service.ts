@@ -2,7 +2,7 @@ import { PACK_MAX_MARKETS } from '@duelkit/contract';
 import { getAddress, keccak256, toHex, type Address, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { effectiveStatus } from '../markets/duel-state.js';

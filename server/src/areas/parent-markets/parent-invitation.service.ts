@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
 import type { Caller } from '../invitations/invitation.types.js';
 import {

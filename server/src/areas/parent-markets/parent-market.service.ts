@@ -6,7 +6,7 @@ import { DomainError, isDomainError } from '../../errors.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
 import type { Logger } from '../../logger.js';
 import { uuidFrom } from '../../platform/idempotency/idempotent-run.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { toDuelDto } from '../markets/duel.mapper.js';
 import type { DuelRepository } from '../markets/duel.repository.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { DomainError } from '../../errors.js';
 import { ParlayCatalogueService } from './parlay-catalogue.service.js';
-import { conditionIdOf, parseConditionId } from './parlay-conditions.js';
+import { conditionIdOf, parseConditionId } from './parlay-conditions.mapper.js';
 import { FakeFixtures, HOUR, SETTINGS, T0 } from './parlay.test-kit.js';
 
 function setup() {

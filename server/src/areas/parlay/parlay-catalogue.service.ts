@@ -6,8 +6,8 @@ import type {
 } from '../../adapters/sports-provider/fixtures.port.js';
 import type { Clock } from '../../platform/clock.js';
 import { DomainError } from '../../errors.js';
-import { loadGame, parseConditionId, type Condition, type ConditionKind } from './parlay-conditions.js';
-import { combinedOdds, formatOdds, oddsFromX100 } from './parlay-pricing.js';
+import { loadGame, parseConditionId, type Condition, type ConditionKind } from './parlay-conditions.mapper.js';
+import { combinedOdds, formatOdds, oddsFromX100 } from './parlay-pricing.math.js';
 import type { LegInput, ParlaySettings } from './parlay.types.js';
 
 const DAY_MS = 86_400_000;

@@ -3,9 +3,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { ParlayCatalogueService } from './parlay-catalogue.service.js';
-import { conditionIdOf } from './parlay-conditions.js';
+import { conditionIdOf } from './parlay-conditions.mapper.js';
 import { ParlayQuoteService } from './parlay-quote.service.js';
-import { ODDS_SCALE, combinedOdds, oddsFromX100, priceTicket } from './parlay-pricing.js';
+import { ODDS_SCALE, combinedOdds, oddsFromX100, priceTicket } from './parlay-pricing.math.js';
 import { FakeFixtures, MemoryQuoteStore, SETTINGS, T0, UNIT } from './parlay.test-kit.js';
 import type { ParlaySettings } from './parlay.types.js';
 

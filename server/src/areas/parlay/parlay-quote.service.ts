@@ -3,7 +3,7 @@ import { getAddress, isAddress, recoverTypedDataAddress, zeroAddress, type Addre
 import { privateKeyToAccount } from 'viem/accounts';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { LegView, ParlayCatalogueService, ResolvedLeg } from './parlay-catalogue.service.js';
 import {
   BPS,
@@ -14,7 +14,7 @@ import {
   minimumOdds,
   priceTicket,
   productOfOdds,
-} from './parlay-pricing.js';
+} from './parlay-pricing.math.js';
 import { outcomeKey, type ParlayRepository, type StoredQuote } from './parlay.repository.js';
 import type { LegInput, ParlaySettings } from './parlay.types.js';
 

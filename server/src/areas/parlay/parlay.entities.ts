@@ -102,3 +102,11 @@ export const LpMovementEntity = new EntitySchema<LpMovementRow>({
     at: { type: 'Date', columnType: 'timestamptz' },
   },
 });
+
+/** The parlay and liquidity-pool tables. */
+export const parlayEntities: readonly EntitySchema[] = [
+  ParlayPoolEntity,
+  ParlayQuoteEntity,
+  ParlayQuoteLegEntity,
+  LpMovementEntity,
+];

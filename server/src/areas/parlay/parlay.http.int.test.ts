@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import type { Body } from '../../../test/support/http.js';
-import { conditionIdOf } from './parlay-conditions.js';
+import { conditionIdOf } from './parlay-conditions.mapper.js';
 import { TOURNAMENT_ENV, UNIT, player, tournamentsApi, type Player } from '../tournaments/tournaments.test-kit.js';
 
 /** Saturday 5 December 2026, 08:00 UTC: the fake calendar kicks off a game every even hour. */

@@ -45,3 +45,6 @@ export const PlatformInviteUseEntity = new EntitySchema<Record<string, unknown>>
     usedAt: timestamptz,
   },
 });
+
+/** The platform invite tables. */
+export const platformInvitesEntities: readonly EntitySchema[] = [PlatformInviteEntity, PlatformInviteUseEntity];

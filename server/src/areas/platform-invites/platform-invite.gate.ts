@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlExec } from '../../platform/db/sql.js';
-import type { SignUpGate } from '../identity/sign-up-gate.js';
+import type { SignUpGate } from '../identity/sign-up.gate.js';
 import type { PlatformInviteRepository } from './platform-invite.repository.js';
 import { inviteRefusal, type PlatformInviteService } from './platform-invite.service.js';
 

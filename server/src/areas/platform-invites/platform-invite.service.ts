@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatePlatformInvite, CreatePlatformInvitesBulk, PlatformInvite } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import { generateInviteCode } from '../invitations/invite-code.js';
 import { refusalOf, stateOf, type InviteRecord, type InviteState, type InviteStore } from './platform-invite.types.js';
 
-/** Who acts and when: the operation's context, built by the route (or a job) and passed explicitly. */
-export interface OperationContext {
+/** The operation's context (built by the route or a job and passed explicitly) and who acts in it. */
+export type ActorContext = OperationContext & {
   /** The acting admin's email, or `user:<id>` for a user. */
   readonly actor: string;
-  readonly requestId: string;
-  readonly now: Date;
-}
+};
 
 const CODE_ATTEMPTS = 5;
 
@@ -48,7 +47,7 @@ export class PlatformInviteService {
     return this.settings.inviteOnly;
   }
 
-  async create(ctx: OperationContext, input: CreatePlatformInvite): Promise<PlatformInvite> {
+  async create(ctx: ActorContext, input: CreatePlatformInvite): Promise<PlatformInvite> {
     await this.checkCommon(ctx, input);
     for (let attempt = 0; ; attempt++) {
       const invite = this.record(ctx, input, input.code ?? this.random(''), null);
@@ -64,7 +63,7 @@ export class PlatformInviteService {
   }
 
   async createBulk(
-    ctx: OperationContext,
+    ctx: ActorContext,
     input: CreatePlatformInvitesBulk,
   ): Promise<{ batchId: string; invites: PlatformInvite[] }> {
     if (input.count > this.settings.bulkMax) {
@@ -84,13 +83,13 @@ export class PlatformInviteService {
     }
   }
 
-  async deactivate(ctx: OperationContext, inviteId: string, reason: string | undefined): Promise<PlatformInvite> {
+  async deactivate(ctx: ActorContext, inviteId: string, reason: string | undefined): Promise<PlatformInvite> {
     await this.require(inviteId);
     await this.store.deactivate([inviteId], ctx.actor, reason ?? null, ctx.now);
     return toInviteDto(await this.require(inviteId), ctx.now);
   }
 
-  async invalidateUser(ctx: OperationContext, userId: string, reason: string | undefined) {
+  async invalidateUser(ctx: ActorContext, userId: string, reason: string | undefined) {
     if (!(await this.store.userExists(userId))) {
       throw new DomainError('NOT_FOUND', `No user ${userId}`, { details: { userId } });
     }
@@ -158,7 +157,7 @@ export class PlatformInviteService {
   }
 
   private async checkCommon(
-    ctx: OperationContext,
+    ctx: ActorContext,
     input: { ownerUserId?: string | undefined; expiresAt?: string | undefined },
   ): Promise<void> {
     if (input.expiresAt && new Date(input.expiresAt).getTime() <= ctx.now.getTime()) {
@@ -174,7 +173,7 @@ export class PlatformInviteService {
   }
 
   private record(
-    ctx: OperationContext,
+    ctx: ActorContext,
     input: {
       ownerUserId?: string | undefined;
       maxUses: number;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Orm } from '../../platform/db/orm.js';
 import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
-import { REPORTS } from './report-definitions.js';
+import { REPORTS } from './report.columns.js';
 import { toWire } from './report.service.js';
 
 export interface NewRequest {

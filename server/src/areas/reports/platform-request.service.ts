@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../errors.js';
-import type { OperationContext } from '../platform-invites/platform-invite.service.js';
+import type { ActorContext } from '../platform-invites/platform-invite.service.js';
 import type { Decision, NewRequest } from './platform-request.repository.js';
 
 type CreateRequest =
@@ -26,7 +26,7 @@ export interface RequestStore {
 export class PlatformRequestService {
   constructor(private readonly store: RequestStore) {}
 
-  async create(ctx: OperationContext & { userId: string; builderAppId: string }, input: CreateRequest) {
+  async create(ctx: ActorContext & { userId: string; builderAppId: string }, input: CreateRequest) {
     const subject = input.kind === 'league' ? input.leagueId : input.kind === 'token' ? input.tokenSymbol : '';
     const pending = await this.store.pendingOf(ctx.userId, input.kind, subject);
     if (pending) {
@@ -51,7 +51,7 @@ export class PlatformRequestService {
   }
 
   async decide(
-    ctx: OperationContext,
+    ctx: ActorContext,
     id: string,
     input: { decision: 'approve' | 'reject'; reason?: string | undefined; tokenAddress?: string | undefined },
   ) {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Orm } from '../../platform/db/orm.js';
-import { streamRows } from '../../platform/db/cursor.js';
-import type { ReportDefinition } from './report-definitions.js';
+import { streamRows } from '../../platform/db/cursor.sql.js';
+import type { ReportDefinition } from './report.columns.js';
 
 /** The filters of one report read, already checked. */
 export interface ReportFilter {

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify';
 import { getAddress } from 'viem';
 import type { ReportName } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
-import { columnsOf, REPORTS, type ColumnType, type ReportDefinition } from './report-definitions.js';
+import { columnsOf, REPORTS, type ColumnType, type ReportDefinition } from './report.columns.js';
 import type { ReportFilter, ReportRow } from './report.repository.js';
 
 /** What the service needs of storage (ReportRepository on PostgreSQL). */

@@ -75,3 +75,11 @@ export const PnlSnapshotEntity = new EntitySchema<Record<string, unknown>>({
     snapshotAt: timestamptz,
   },
 });
+
+/** The records the reports read that no other area writes. */
+export const reportsEntities: readonly EntitySchema[] = [
+  PlatformRequestEntity,
+  LeagueMembershipEntity,
+  LaunchedTokenEntity,
+  PnlSnapshotEntity,
+];

@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import { getAddress, type Address } from 'viem';
 import type { Bytes32, ChainPort, MarketEvent } from '../../adapters/chain/chain.port.js';
 import { isDomainError } from '../../errors.js';
-import type { WriteKey } from '../../platform/operation-context.js';
+import type { WriteKey } from '../../platform/operation.context.js';
 import type { MarketEventSink } from '../markets/market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { Logger } from '../../logger.js';

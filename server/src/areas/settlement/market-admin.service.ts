@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@duelkit/contract';
 import type { Bytes32, ChainPort } from '../../adapters/chain/chain.port.js';
 import { isDomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition } from '../markets/duel-state.js';

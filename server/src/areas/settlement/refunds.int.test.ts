@@ -7,6 +7,7 @@ import { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { CollateralTokenAbi } from '../../adapters/chain/artifacts/CollateralToken.js';
 import { DuelMarketsAbi } from '../../adapters/chain/artifacts/DuelMarkets.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
+import { entities } from '../../entities.js';
 import { DomainError } from '../../errors.js';
 import { MarketIndexer } from '../markets/market-indexer.js';
 import { JobEngine } from '../../platform/jobs/job-engine.js';
@@ -189,7 +190,7 @@ async function paidEvents(duelId: string) {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 4, false);
+  orm = await initOrm(entities, db.url, 4, false);
   chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
   const sink = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, systemClock).paidSink;

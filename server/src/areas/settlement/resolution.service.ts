@@ -7,7 +7,7 @@ import type {
 } from '@duelkit/contract';
 import type { Bytes32, ChainPort, Signer } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
-import { jobContext, type OperationContext, type WriteKey } from '../../platform/operation-context.js';
+import { jobContext, type OperationContext, type WriteKey } from '../../platform/operation.context.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition, canTransition } from '../markets/duel-state.js';

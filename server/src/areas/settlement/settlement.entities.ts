@@ -152,3 +152,12 @@ export const MarketSettingsEntity = new EntitySchema<MarketSettingsRow>({
     updatedBy: { type: 'string', length: 320, nullable: true },
   },
 });
+
+/** The settlement area's tables, for the ORM the wiring builds (server/src/entities.ts). */
+export const settlementEntities = [
+  DuelContestEntity,
+  DuelDistributionEntity,
+  DuelCancellationEntity,
+  SettlementBatchEntity,
+  MarketSettingsEntity,
+] as const;

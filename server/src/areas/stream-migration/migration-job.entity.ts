@@ -23,3 +23,6 @@ export const MigrationJobEntity = new EntitySchema<Record<string, unknown>>({
     finishedAt: { ...timestamptz, nullable: true },
   },
 });
+
+/** The stream-migration job table. */
+export const streamMigrationEntities: readonly EntitySchema[] = [MigrationJobEntity];

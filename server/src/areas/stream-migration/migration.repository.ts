@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Orm } from '../../platform/db/orm.js';
-import { streamRows } from '../../platform/db/cursor.js';
+import { streamRows } from '../../platform/db/cursor.sql.js';
 import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
-import { MIGRATION_TABLES } from './migration-archive.js';
+import { MIGRATION_TABLES } from './migration.archive.js';
 
 export interface JobRecord {
   id: string;

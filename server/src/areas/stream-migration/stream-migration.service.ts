@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
-import type { OperationContext } from '../platform-invites/platform-invite.service.js';
-import type { ArchiveStore } from './archive-store.js';
-import { MANIFEST_FORMAT, MIGRATION_FORMAT_VERSION, MIGRATION_TABLES, type Manifest } from './migration-archive.js';
+import type { ActorContext } from '../platform-invites/platform-invite.service.js';
+import type { ArchiveStore } from './archive.store.js';
+import { MANIFEST_FORMAT, MIGRATION_FORMAT_VERSION, MIGRATION_TABLES, type Manifest } from './migration.archive.js';
 import { BrokenReference, newJobId, type JobRecord, type MigrationRepository } from './migration.repository.js';
 
 /** Runs a job now or on the job engine; the engine's delivery is at least once (a job checks its status). */
@@ -45,7 +45,7 @@ export class StreamMigrationService {
     this.runner = runner;
   }
 
-  async requestExport(ctx: OperationContext) {
+  async requestExport(ctx: ActorContext) {
     const id = newJobId();
     const archiveId = `export-${ctx.now.toISOString().replace(/[:.]/g, '-')}-${id.slice(0, 8)}`;
     await this.repo.createJob({
@@ -60,7 +60,7 @@ export class StreamMigrationService {
     return this.status(id);
   }
 
-  async requestImport(ctx: OperationContext, archiveId: string) {
+  async requestImport(ctx: ActorContext, archiveId: string) {
     await this.validate(archiveId);
     const notEmpty = await this.repo.nonEmpty();
     if (notEmpty.length > 0) {

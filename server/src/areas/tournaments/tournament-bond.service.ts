@@ -4,7 +4,7 @@ import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Region } from '../../platform/geo/region.js';
-import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
+import type { OperationContext, WriteKey } from '../../platform/operation.context.js';
 import type { Logger } from '../../logger.js';
 import { verifyDeposit } from './deposit-verifier.js';
 import type { TournamentDb, TournamentRepos } from './tournament.repository.js';

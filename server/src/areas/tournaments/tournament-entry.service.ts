@@ -5,7 +5,7 @@ import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { Clock } from '../../platform/clock.js';
 import { assertCollateralAllowed, UNRESTRICTED, type Region } from '../../platform/geo/region.js';
 import { DomainError } from '../../errors.js';
-import type { OperationContext } from '../../platform/operation-context.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import type { Logger } from '../../logger.js';
 import type { CollateralReader, Reason, SignerLookup } from './tournament-bond.service.js';
 import { verifyDeposit } from './deposit-verifier.js';

@@ -13,8 +13,8 @@ import {
   ACTING_ADMIN_HEADER,
   INTERNAL_ADMIN_PREFIX,
   SERVICE_TOKEN_HEADER,
-} from '../../adapters/tournaments-admin/tournaments-admin.protocol.js';
-import type { TournamentsAdminPort } from '../../adapters/tournaments-admin/tournaments-admin.port.js';
+} from '../../areas/tournaments/tournament-admin-link.protocol.js';
+import type { TournamentAdminLinkService } from '../../areas/tournaments/tournament-admin-link.service.js';
 import { DomainError } from '../../errors.js';
 import { fieldErrorsOf } from '../middleware/error-handler.js';
 
@@ -59,7 +59,7 @@ const handle =
  * and an admin token; not part of the public interface. They answer exactly what the in-process
  * adapter answers, and refuse like the public admin routes (same codes).
  */
-export function tournamentsAdminInternalRouter(admin: TournamentsAdminPort, serviceToken: string): Router {
+export function tournamentsAdminInternalRouter(admin: TournamentAdminLinkService, serviceToken: string): Router {
   const router = Router();
   router.use((req, _res, next) => {
     next(

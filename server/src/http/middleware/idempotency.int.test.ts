@@ -71,12 +71,10 @@ beforeAll(async () => {
         grant: async ({ body, req }) => {
           runs++;
           const answer = (txHash: `0x${string}`) => ({ txHash, amount: body.amount });
-          const txHash = await server.container.chain.mint(
-            'credits',
-            body.to as `0x${string}`,
-            BigInt(body.amount),
-            { write: ctxOf(req).writeKey('grant'), ...(body.knownAnswer ? { result: answer } : {}) },
-          );
+          const txHash = await server.container.chain.mint('credits', body.to as `0x${string}`, BigInt(body.amount), {
+            write: ctxOf(req).writeKey('grant'),
+            ...(body.knownAnswer ? { result: answer } : {}),
+          });
           const firstTime = !seen.has(body.to);
           seen.add(body.to);
           if (body.then === 'fail' || (body.then === 'fail-first' && firstTime)) {

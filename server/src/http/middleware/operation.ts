@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Clock } from '../../platform/clock.js';
-import { operationContext } from '../../platform/operation-context.js';
+import { operationContext } from '../../platform/operation.context.js';
 import { requestIdOf } from '../request-context.js';
 
 /**

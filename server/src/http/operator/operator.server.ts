@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { getAddress, isAddress, type Address, type Hash } from 'viem';
 import { z } from 'zod';
-import type { Container } from '../../container.js';
+import type { AdminAuthService } from '../../areas/identity/admin-auth.service.js';
+import type { BuilderKeyService } from '../../areas/builders/builder-key.service.js';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import {
@@ -14,6 +15,31 @@ import {
 } from '../../platform/operator/operator-credential.js';
 import { errorHandler } from '../middleware/error-handler.js';
 import { requestId } from '../middleware/request-id.js';
+
+type Stack = 'credits' | 'usdc';
+
+/** What the operator surface calls (container.ts builds it, server.ts hands it over). */
+export interface OperatorDeps {
+  readonly settings: { readonly port: number | null; readonly credentialDir: string };
+  readonly builderKeys: BuilderKeyService;
+  readonly admins: AdminAuthService;
+  /** The chain calls of `credits:grant` (the container's chain port). */
+  readonly chain: {
+    mint(stack: Stack, to: Address, amount: bigint, opts?: { key?: string }): Promise<Hash>;
+    transactionStatus(hash: Hash): Promise<'pending' | 'success' | 'reverted'>;
+    collateralBalance(stack: Stack, owner: Address): Promise<bigint>;
+  };
+  /** `time:advance`: moves the rules' clock and the embedded chain's time forward together; undefined on a real chain. */
+  readonly time: { advance(seconds: number): Promise<Date> } | undefined;
+  /** `duels:canonical`: marks a duel canonical (or not) and drops the cached duel lists. */
+  readonly canonical: {
+    markCanonical(
+      duelId: string,
+      pairing: { extMarketId: string; volume24h: bigint; live: boolean } | null,
+    ): Promise<'ok' | 'not_found' | 'not_credits'>;
+    invalidateLists(): void;
+  };
+}
 
 export interface OperatorSurface {
   readonly url: string;
@@ -80,7 +106,7 @@ const route =
 
 const isUniqueViolation = (err: unknown) => (err as Error).name === 'UniqueConstraintViolationException';
 
-async function settled(c: Container, hash: Hash): Promise<'pending' | 'success' | 'reverted'> {
+async function settled(c: OperatorDeps, hash: Hash): Promise<'pending' | 'success' | 'reverted'> {
   for (let i = 0; i < 60; i++) {
     const status = await c.chain.transactionStatus(hash);
     if (status !== 'pending') return status;
@@ -89,7 +115,7 @@ async function settled(c: Container, hash: Hash): Promise<'pending' | 'success' 
   return 'pending';
 }
 
-function operatorApp(c: Container, token: string, logger: Logger): express.Express {
+function operatorApp(c: OperatorDeps, token: string, logger: Logger): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId());
@@ -117,7 +143,7 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
     '/operator/admins',
     route(async (req, res) => {
       const body = parse(AdminBody, req.body);
-      const admin = await c.identity.admins.create(body.email, body.password).catch((err: unknown) => {
+      const admin = await c.admins.create(body.email, body.password).catch((err: unknown) => {
         throw isUniqueViolation(err) ? new DomainError('CONFLICT', 'An admin with this email exists') : err;
       });
       logger.info({ adminId: admin.id }, 'operator: admin created');
@@ -128,7 +154,7 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
     '/operator/admins/deactivate',
     route(async (req, res) => {
       const { email } = parse(DeactivateBody, req.body);
-      const deactivated = await c.identity.admins.deactivate(email);
+      const deactivated = await c.admins.deactivate(email);
       if (deactivated) logger.info('operator: admin deactivated');
       res.json({ deactivated });
     }),
@@ -154,7 +180,7 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
     '/operator/canonical-duels',
     route(async (req, res) => {
       const body = parse(CanonicalBody, req.body);
-      const result = await c.markets.repo.markCanonical(
+      const result = await c.canonical.markCanonical(
         body.duelId,
         body.off
           ? null
@@ -164,7 +190,7 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
       if (result === 'not_credits') {
         throw new DomainError('INVALID_STATE', 'Canonical duels are credits duels; this one settles in usdc');
       }
-      c.markets.listCache.invalidate();
+      c.canonical.invalidateLists();
       res.json({ duelId: body.duelId, canonical: !body.off });
     }),
   );
@@ -194,8 +220,8 @@ function operatorApp(c: Container, token: string, logger: Logger): express.Expre
  * the embedded database a second time. Loopback only, whatever HOST says; a bearer token made at
  * start and written, readable by this user only, where the commands look for it.
  */
-export async function startOperatorSurface(c: Container, logger: Logger): Promise<OperatorSurface | undefined> {
-  const { port, credentialDir } = c.config.operator;
+export async function startOperatorSurface(c: OperatorDeps, logger: Logger): Promise<OperatorSurface | undefined> {
+  const { port, credentialDir } = c.settings;
   if (port === null) return undefined;
   const token = newOperatorToken();
   const server: Server = createServer(operatorApp(c, token, logger));

@@ -1,14 +1,23 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
-import type { Container } from '../../container.js';
+import type { MarketAdminQueries } from '../../areas/settlement/market-admin.queries.js';
+import type { MarketAdminService } from '../../areas/settlement/market-admin.service.js';
+import type { ResolutionService } from '../../areas/settlement/resolution.service.js';
 import { adminOf } from '../principal.js';
 import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
+/** The settlement services the market-administration routes call. */
+export interface AdminMarketRouteDeps {
+  readonly admin: MarketAdminService;
+  readonly adminQueries: MarketAdminQueries;
+  readonly resolution: ResolutionService;
+}
+
 /** §4.16 market administration: writes in MarketAdminService, views in MarketAdminQueries (docs/admin-markets.md). */
-export function adminMarketRoutes(settlement: Container['settlement']) {
-  const { admin, adminQueries, resolution } = settlement;
+export function adminMarketRoutes(deps: AdminMarketRouteDeps) {
+  const { admin, adminQueries, resolution } = deps;
   return s.router(marketsContract.adminMarket, {
     autoDistribute: async ({ body, req }) => ({
       status: 200,

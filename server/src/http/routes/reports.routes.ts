@@ -3,8 +3,7 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract, type ReportName } from '@duelkit/contract';
 import type { PlatformRequestService } from '../../areas/reports/platform-request.service.js';
 import type { ReportQuery, ReportService } from '../../areas/reports/report.service.js';
-import type { Clock } from '../../platform/clock.js';
-import { adminContext, userContext } from '../operation-context.js';
+import { adminContext, userContext } from '../request-context.js';
 import { adminOf, tenantOf } from '../principal.js';
 
 const s = initServer();
@@ -59,19 +58,16 @@ export function reportRoutes(deps: { reports: ReportService }) {
 }
 
 /** Creator, league and token requests (documented extension). */
-export function platformRequestRoutes(deps: { requests: PlatformRequestService; clock: Clock }) {
-  const { requests, clock } = deps;
+export function platformRequestRoutes(deps: { requests: PlatformRequestService }) {
+  const { requests } = deps;
   return s.router(marketsContract.requests, {
     create: async ({ body, req }) => ({
       status: 201,
-      body: (await requests.create(
-        { ...userContext(req, clock), builderAppId: tenantOf(req).builderAppId },
-        body,
-      )) as never,
+      body: (await requests.create({ ...userContext(req), builderAppId: tenantOf(req).builderAppId }, body)) as never,
     }),
     decide: async ({ params, body, req }) => ({
       status: 200,
-      body: (await requests.decide(adminContext(req, clock), params.requestId, body)) as never,
+      body: (await requests.decide(adminContext(req), params.requestId, body)) as never,
     }),
   });
 }

@@ -1,9 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { tournamentsContract } from '@duelkit/contract';
-import type { Container } from '../../container.js';
+import type { Tournaments } from '../../areas/tournaments/tournaments.js';
+import type { SportsService } from '../../areas/sports/sports.service.js';
+import type { HealthService } from '../../platform/health/health.service.js';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { tournamentsHealthRoutes } from './health.routes.js';
-import { lpRoutes, parlayRoutes } from './parlay.routes.js';
+import { lpRoutes, parlayRoutes, type ParlayRouteDeps } from './parlay.routes.js';
 import { sportsRoutes } from './sports.routes.js';
 import { tournamentsAuthRoutes } from './tournaments-auth.routes.js';
 import { tournamentsCatalogRoutes } from './tournaments.routes.js';
@@ -12,40 +15,50 @@ import { tournamentsAdminCloseRoutes } from './tournaments-admin-close.routes.js
 import { tournamentDisputesRoutes } from './tournament-disputes.routes.js';
 import { tournamentPayoutsRoutes } from './tournament-payouts.routes.js';
 import { tournamentsAdminCancelRoutes, tournamentsCancelRoutes } from './tournaments-cancel.routes.js';
-import { operationsRoutes } from './operations.routes.js';
+import { operationsRoutes, type OperationsDeps } from './operations.routes.js';
 
 const s = initServer();
 
+/** The services the tournaments host's routes call (container.ts builds them, app.ts hands them over). */
+export interface TournamentsRouterDeps {
+  readonly health: HealthService;
+  readonly tournaments: Tournaments;
+  readonly sports: SportsService;
+  readonly sportsLimits: { readonly proxyIp: RateLimiter; readonly helpersIp: RateLimiter };
+  readonly parlay: ParlayRouteDeps;
+  readonly operations: OperationsDeps;
+}
+
 /** Implementation of every tournaments-host route: one line per area. */
-export function tournamentsRouter(c: Container) {
+export function tournamentsRouter(d: TournamentsRouterDeps) {
   return s.router(tournamentsContract, {
-    health: tournamentsHealthRoutes(c),
-    ...operationsRoutes({ ...c.operations, clock: c.clock }),
+    health: tournamentsHealthRoutes(d),
+    ...operationsRoutes(d.operations),
     auth: tournamentsAuthRoutes(),
-    parlay: parlayRoutes(c.parlay),
-    lp: lpRoutes(c.parlay),
+    parlay: parlayRoutes(d.parlay),
+    lp: lpRoutes(d.parlay),
     tournaments: {
       admin: {
-        ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),
-        ...tournamentsAdminCancelRoutes({ tournaments: c.tournaments }),
+        ...tournamentsAdminCloseRoutes({ tournaments: d.tournaments }),
+        ...tournamentsAdminCancelRoutes({ tournaments: d.tournaments }),
       },
-      catalog: tournamentsCatalogRoutes({ tournaments: c.tournaments }),
-      play: tournamentsPlayRoutes({ tournaments: c.tournaments }),
-      disputes: tournamentDisputesRoutes({ tournaments: c.tournaments }),
-      payouts: tournamentPayoutsRoutes({ tournaments: c.tournaments }),
-      cancellation: tournamentsCancelRoutes({ tournaments: c.tournaments }),
+      catalog: tournamentsCatalogRoutes({ tournaments: d.tournaments }),
+      play: tournamentsPlayRoutes({ tournaments: d.tournaments }),
+      disputes: tournamentDisputesRoutes({ tournaments: d.tournaments }),
+      payouts: tournamentPayoutsRoutes({ tournaments: d.tournaments }),
+      cancellation: tournamentsCancelRoutes({ tournaments: d.tournaments }),
     },
     sports: sportsRoutes({
-      sports: c.sports,
+      sports: d.sports,
       proxyIpLimit: rateLimit({
         scope: 'client IP',
-        pick: () => c.limits.sportsProxyIp,
+        pick: () => d.sportsLimits.proxyIp,
         keyOf: (req) => req.ip,
         headers: false,
       }),
       helpersIpLimit: rateLimit({
         scope: 'client IP',
-        pick: () => c.limits.sportsHelpersIp,
+        pick: () => d.sportsLimits.helpersIp,
         keyOf: (req) => req.ip,
         headers: false,
       }),

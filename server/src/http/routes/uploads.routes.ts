@@ -1,9 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import express, { type Router } from 'express';
-import type { LocalUploadVerifier } from '../../adapters/storage/upload-signer.port.js';
+import type { LocalUploadService } from '../../areas/uploads/local-upload.service.js';
 import type { UploadService } from '../../areas/uploads/upload.service.js';
-import { DomainError } from '../../errors.js';
 import { userOf } from '../principal.js';
 
 const s = initServer();
@@ -19,22 +18,13 @@ export function uploadRoutes(deps: { service: UploadService }) {
  * `PUT /uploads/<key>` of the embedded default: the signed URL is the credential (no builder key),
  * the body is read raw up to the size limit.
  */
-export function localUploadRouter(deps: {
-  service: UploadService;
-  signer: LocalUploadVerifier;
-  maxBytes: number;
-}): Router {
+export function localUploadRouter(deps: { local: LocalUploadService; maxBytes: number }): Router {
   const router = express.Router();
   router.put('/*', express.raw({ type: () => true, limit: deps.maxBytes }), (req, res, next) => {
     const key = decodeURIComponent(req.path.slice(1));
-    const ticket = deps.signer.verify(key, req.query);
-    if ('refused' in ticket) {
-      next(new DomainError('SIGNATURE_INVALID', `Upload refused: ${ticket.refused}`));
-      return;
-    }
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    deps.service
-      .receiveLocal(ticket, req.headers['content-type'], body)
+    deps.local
+      .receive(key, req.query, req.headers['content-type'], body)
       .then((publicUrl) => res.status(201).json({ key, publicUrl }), next);
   });
   return router;

@@ -10,6 +10,7 @@ import { UNIT, until } from '../../../test/support/market-fixtures.js';
 import { spawnReady, type ChainNodeInfo, type ServerProcessInfo } from '../../../test/support/processes.js';
 import { setSendRawMode } from '../../../test/support/rpc-proxy.js';
 import { initOrm } from '../db/orm.js';
+import { entities } from '../../entities.js';
 
 const OPEN_WRITES = 200;
 
@@ -35,7 +36,7 @@ describe('a restarted instance with hundreds of open chain writes', () => {
 
     // A first instance records the writes, and none reaches the node before it goes away.
     const holder = privateKeyToAccount(generatePrivateKey()).address;
-    const orm = await initOrm(db.url, 4, false);
+    const orm = await initOrm(entities, db.url, 4, false);
     const first = await ViemChainAdapter.connect(
       chainConfig({
         rpcUrl: proxy.info.url,
@@ -109,7 +110,7 @@ describe('a restarted instance with hundreds of open chain writes', () => {
       90_000,
     );
     // The last receipts are recorded by the reconciler's next rounds.
-    const check = await initOrm(db.url, 2, false);
+    const check = await initOrm(entities, db.url, 2, false);
     const statuses = await until(
       () =>
         check.em

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { initOrm, type Orm } from '../db/orm.js';
+import { entities } from '../../entities.js';
 import { ChainStateRepository, type JournalEntry } from './chain-state.repository.js';
 
 let db: TestDatabase;
@@ -8,7 +9,7 @@ let orm: Orm;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 2, false);
+  orm = await initOrm(entities, db.url, 2, false);
 });
 afterAll(async () => {
   await orm.close(true);

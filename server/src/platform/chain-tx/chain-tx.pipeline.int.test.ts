@@ -9,6 +9,7 @@ import { chainConfig, chainStores, OPERATOR_KEY, startDevChain, type DevChain } 
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { proxyStats, setSendRawMode, startRpcProxy } from '../../../test/support/rpc-proxy.js';
 import { initOrm, type Orm } from '../db/orm.js';
+import { entities } from '../../entities.js';
 import { ChainTxReconciler } from './chain-tx.reconciler.js';
 import { ChainTxRepository } from './chain-tx.repository.js';
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   dev = await startDevChain();
   proxy = await startRpcProxy(dev.rpcUrl);
   for (let i = 0; i < 2; i++) {
-    const orm = await initOrm(db.url, 4, false);
+    const orm = await initOrm(entities, db.url, 4, false);
     orms.push(orm);
     const config = chainConfig({
       rpcUrl: proxy.url,

@@ -5,7 +5,7 @@ import type { SqlExec } from '../db/sql.js';
 import { ChainTxPipeline } from './chain-tx.pipeline.js';
 import { ChainTxReconciler } from './chain-tx.reconciler.js';
 import type { IdempotentRun } from '../idempotency/idempotent-run.js';
-import { DuplicateWriteNameError, operationContext } from '../operation-context.js';
+import { DuplicateWriteNameError, operationContext } from '../operation.context.js';
 import type { ChainTxRecord, ChainTxRepository, NewChainTx } from './chain-tx.repository.js';
 import type { FundsRepository } from './funds.repository.js';
 import { systemClock } from '../clock.js';

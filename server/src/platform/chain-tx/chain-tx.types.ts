@@ -1,5 +1,5 @@
 import type { SqlExec } from '../db/sql.js';
-import type { WriteKey } from '../operation-context.js';
+import type { WriteKey } from '../operation.context.js';
 
 /** 0x-prefixed hex: addresses, calldata, hashes, raw transactions. */
 export type Hex = `0x${string}`;

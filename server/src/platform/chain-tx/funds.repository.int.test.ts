@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { initOrm, type Orm } from '../db/orm.js';
+import { entities } from '../../entities.js';
 import { directSql } from '../db/sql.js';
 import type { Hex } from './chain-tx.types.js';
 import { ChainTxRepository } from './chain-tx.repository.js';
@@ -12,7 +13,7 @@ let funds: FundsRepository;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 4, false);
+  orm = await initOrm(entities, db.url, 4, false);
   funds = new FundsRepository(orm);
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { durabilityWarning } from './durability.js';
 import { initOrm } from './orm.js';
+import { entities } from '../../entities.js';
 
 describe('the durable-commit check at start-up', () => {
   let db: TestDatabase;
@@ -19,7 +20,7 @@ describe('the durable-commit check at start-up', () => {
         await admin.query(`alter database "${new URL(db.url).pathname.slice(1)}" set synchronous_commit = off`);
         await admin.end();
       }
-      const orm = await initOrm(db.url, 1, false);
+      const orm = await initOrm(entities, db.url, 1, false);
       try {
         const warning = await durabilityWarning(orm);
         if (warns) expect(warning).toMatch(/synchronous_commit is off/);

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { startServerProcess, type ServerProcess } from '../../../test/support/server-process.js';
 import { initOrm, type Orm } from './orm.js';
+import { entities } from '../../entities.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -19,7 +20,7 @@ describe('migrations on first start', () => {
     const db = await emptyDatabase();
     const waited: string[] = [];
     const orms = await Promise.all(
-      Array.from({ length: 4 }, () => initOrm(db.url, 2, true, (holder) => waited.push(holder))),
+      Array.from({ length: 4 }, () => initOrm(entities, db.url, 2, true, (holder) => waited.push(holder))),
     );
     cleanup.push(() => Promise.all(orms.map((o: Orm) => o.close(true))));
     const [first] = orms as [Orm];

@@ -1,17 +1,19 @@
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
-import { entities } from './entities.js';
 import { MIGRATION_LOCK_TABLE, withMigrationLock } from './migration-lock.js';
 import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;
 
-/** MikroORM options shared by the server, the CLI and the tests. */
-export function ormOptions(url: string, poolSize: number): Options {
+/**
+ * MikroORM options shared by the server, the CLI and the tests. The tables come from the caller: the
+ * wiring assembles every area's list (server/src/entities.ts), so this machinery knows no area.
+ */
+export function ormOptions(entities: readonly EntitySchema[], url: string, poolSize: number): Options {
   return {
     clientUrl: url,
-    entities,
+    entities: [...entities],
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
     allowGlobalContext: false,
@@ -39,12 +41,13 @@ export function ormOptions(url: string, poolSize: number): Options {
  * instances may start at once on one database).
  */
 export async function initOrm(
+  entities: readonly EntitySchema[],
   url: string,
   poolSize: number,
   runMigrations = true,
   onMigrationWait?: (holder: string) => void,
 ): Promise<Orm> {
-  const orm = await MikroORM.init(ormOptions(url, poolSize));
+  const orm = await MikroORM.init(ormOptions(entities, url, poolSize));
   if (runMigrations) {
     try {
       await withMigrationLock(orm, () => orm.getMigrator().up(), onMigrationWait ? { onWait: onMigrationWait } : {});

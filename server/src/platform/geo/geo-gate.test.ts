@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../errors.js';
 import { GeoGate } from './geo-gate.js';
 import { assertCollateralAllowed, UNRESTRICTED } from './region.js';
-import { ChainedGeoLookup, CsvGeoLookup, HeaderGeoLookup } from '../../adapters/geo/geo-lookup.js';
+import { ChainedGeoLookup } from '../../adapters/geo/chained-geo-lookup.adapter.js';
+import { CsvGeoLookup } from '../../adapters/geo/csv-geo-lookup.adapter.js';
+import { HeaderGeoLookup } from '../../adapters/geo/header-geo-lookup.adapter.js';
 
 const csv = ['1.0.0.0,1.0.0.255,AU', '8.8.8.0,8.8.8.255,US', '2001:db8::,2001:db8::ffff,FR'].join('\n');
 const lookup = new ChainedGeoLookup([new HeaderGeoLookup('cf-ipcountry'), new CsvGeoLookup(csv)]);

@@ -1,4 +1,4 @@
-import type { GeoLookupPort, GeoRequest } from '../../adapters/geo/geo-lookup.js';
+import type { GeoLookupPort, GeoRequest } from '../../adapters/geo/geo.port.js';
 import type { Region } from './region.js';
 
 /**

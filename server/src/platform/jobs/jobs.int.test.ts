@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../db/orm.js';
+import { entities } from '../../entities.js';
 import { createLogger } from '../../logger.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { JobEngine } from './job-engine.js';
@@ -10,7 +11,7 @@ let orm: Orm;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 3, false);
+  orm = await initOrm(entities, db.url, 3, false);
 });
 afterAll(async () => {
   await orm?.close(true);

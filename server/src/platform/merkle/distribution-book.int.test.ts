@@ -2,6 +2,7 @@ import { keccak256, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { initOrm, type Orm } from '../db/orm.js';
+import { entities } from '../../entities.js';
 import { DistributionBook } from './distribution-book.js';
 import { DistributionRepository } from './distribution.repository.js';
 import { verifyLeaf } from './merkle-tree.js';
@@ -12,7 +13,7 @@ let book: DistributionBook;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await initOrm(db.url, 4, false);
+  orm = await initOrm(entities, db.url, 4, false);
   book = new DistributionBook(new DistributionRepository(orm));
 });
 afterAll(async () => {

@@ -7,7 +7,8 @@ import { sqlIn } from '../../platform/db/sql.js';
 type MemberEvent = Extract<MarketEvent, { kind: 'member_added' | 'member_removed' }>;
 
 /**
- * Applies invitation and membership events inside the indexer's transaction. Idempotent: each
+ * The invitation and membership rows the indexer's events write (a repository: every statement of
+ * the sink is here). Applies invitation and membership events inside the indexer's transaction. Idempotent: each
  * membership row remembers the position (block, log index) of the last event applied to it and
  * ignores anything not newer, and an API write still waiting for its own transaction is not
  * overwritten by an older event.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { Manifest } from './migration-archive.js';
+import type { Manifest } from './migration.archive.js';
 
 /**
  * Archives on local disk: `<dir>/<archiveId>/manifest.json` and one `<table>.ndjson` per table.

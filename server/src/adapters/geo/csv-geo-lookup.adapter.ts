@@ -1,27 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
-
-/** What a lookup sees of a request. */
-export interface GeoRequest {
-  readonly ip: string | undefined;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-}
-
-/** Finds the ISO 3166-1 alpha-2 country a request comes from, or null when unknown. */
-export interface GeoLookupPort {
-  countryOf(req: GeoRequest): string | null;
-}
-
-/** Reads the country from a header a trusted edge (CDN, load balancer) sets, e.g. `cf-ipcountry`. */
-export class HeaderGeoLookup implements GeoLookupPort {
-  constructor(private readonly header: string) {}
-
-  countryOf(req: GeoRequest): string | null {
-    const raw = req.headers[this.header.toLowerCase()];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    return value && /^[A-Za-z]{2}$/.test(value.trim()) ? value.trim().toUpperCase() : null;
-  }
-}
+import type { GeoLookupPort, GeoRequest } from './geo.port.js';
 
 function ipToBigInt(ip: string): { v: 4 | 6; n: bigint } | null {
   const bare = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
@@ -80,19 +59,6 @@ export class CsvGeoLookup implements GeoLookupPort {
       if (ip.n < r.start) hi = mid - 1;
       else if (ip.n > r.end) lo = mid + 1;
       else return r.country;
-    }
-    return null;
-  }
-}
-
-/** Tries each lookup in order; the first answer wins. */
-export class ChainedGeoLookup implements GeoLookupPort {
-  constructor(private readonly lookups: readonly GeoLookupPort[]) {}
-
-  countryOf(req: GeoRequest): string | null {
-    for (const lookup of this.lookups) {
-      const country = lookup.countryOf(req);
-      if (country) return country;
     }
     return null;
   }

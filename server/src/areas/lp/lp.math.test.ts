@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PRICE_SCALE, assetsForRedeem, netAssetValue, sharePrice, sharesForDeposit } from './lp-math.js';
+import { PRICE_SCALE, assetsForRedeem, netAssetValue, sharePrice, sharesForDeposit } from './lp.math.js';
 
 const amount = fc.bigInt({ min: 0n, max: 10n ** 30n });
 const pool = fc

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './clock.js';
 import type { IdempotentRun } from './idempotency/idempotent-run.js';
-import { DuplicateWriteNameError, jobContext, operationContext } from './operation-context.js';
+import { DuplicateWriteNameError, jobContext, operationContext } from './operation.context.js';
 
 const idempotentRun = (recordId: string, resumed = false): IdempotentRun => ({
   recordId,

@@ -19,10 +19,10 @@ import { PlatformRequestRepository } from './reports/platform-request.repository
 import { PlatformRequestService } from './reports/platform-request.service.js';
 import { ReportRepository } from './reports/report.repository.js';
 import { ReportService } from './reports/report.service.js';
-import { ArchiveStore } from './stream-migration/archive-store.js';
+import { ArchiveStore } from './stream-migration/archive.store.js';
 import { MigrationRepository } from './stream-migration/migration.repository.js';
 import { StreamMigrationService } from './stream-migration/stream-migration.service.js';
-import type { SignUpGate } from './identity/sign-up-gate.js';
+import type { SignUpGate } from './identity/sign-up.gate.js';
 import { PLATFORM_INVITE_BULK_MAX } from '@duelkit/contract';
 
 export const OPERATIONS_QUEUE = 'operations';

@@ -9,7 +9,7 @@ import {
   oddsFromX100,
   priceTicket,
   productOfOdds,
-} from './parlay-pricing.js';
+} from './parlay-pricing.math.js';
 
 const legOdds = fc.array(
   fc.integer({ min: 101, max: 5_000 }).map((x) => oddsFromX100(x)),

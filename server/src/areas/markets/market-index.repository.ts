@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlIn } from '../../platform/db/sql.js';
+
+/** A PostgreSQL array literal of decimal strings (the query builder would expand a JS array). */
+function textArray(values: readonly string[]): string {
+  return `{${values.join(',')}}`;
+}
+
+/** A trade event as the read model stores it. */
+export interface IndexedTrade {
+  readonly txHash: string;
+  readonly logIndex: number;
+  readonly blockNumber: bigint;
+  readonly trader: string;
+  readonly side: 'buy' | 'sell';
+  readonly option: number;
+  readonly collateral: bigint;
+  readonly fee: bigint;
+  readonly shares: bigint;
+  /** Unix seconds. */
+  readonly timestamp: number;
+}
+
+/**
+ * The statements of the market indexer (MarketIndexer holds the rules): its cursor, the duels'
+ * chain state and pools, trades and positions. Every method runs on `em`'s transaction.
+ */
+export class MarketIndexRepository {
+  /** The last block indexed under `cursor`, or null before the first run. */
+  async lastBlock(em: EntityManager, cursor: string): Promise<bigint | null> {
+    const [row] = await em
+      .getConnection()
+      .execute<{ last_block: string }[]>('select last_block from chain_cursors where name = ?', [cursor]);
+    return row ? BigInt(row.last_block) : null;
+  }
+
+  async saveCursor(em: EntityManager, cursor: string, to: bigint): Promise<void> {
+    await sqlIn(em)(
+      'insert into chain_cursors (name, last_block) values (?, ?) on conflict (name) do update set last_block = excluded.last_block',
+      [cursor, to.toString()],
+    );
+  }
+
+  /** The chain confirms a creation the API recorded; false when there is no such duel record. */
+  async confirmCreated(em: EntityManager, duelId: string, balances: readonly string[]): Promise<boolean> {
+    const updated = await sqlIn(em)<{ id: string }>(
+      `update duels set chain_state = 'confirmed', pool_balances = ?::text[], chain_error = null where duel_id = ? returning id`,
+      [textArray(balances), duelId],
+    );
+    return updated.length > 0;
+  }
+
+  async markResolved(
+    em: EntityManager,
+    duelId: string,
+    outcome: number,
+    timestamp: number,
+    contestEndsAt: number,
+  ): Promise<void> {
+    await sqlIn(em)(
+      `update duels set status = 'pending_contest', winning_option_index = ?, resolved_at = to_timestamp(?),
+         contest_ends_at = to_timestamp(?) where duel_id = ? and status in ('open', 'pending')`,
+      [outcome, timestamp, contestEndsAt, duelId],
+    );
+  }
+
+  async markSettled(em: EntityManager, duelId: string, outcome: number, timestamp: number): Promise<void> {
+    await sqlIn(em)(
+      `update duels set status = 'settled', winning_option_index = ?, resolved_at = coalesce(resolved_at, to_timestamp(?))
+       where duel_id = ? and status <> 'cancelled'`,
+      [outcome, timestamp, duelId],
+    );
+  }
+
+  async markCancelled(em: EntityManager, duelId: string): Promise<void> {
+    await sqlIn(em)(`update duels set status = 'cancelled' where duel_id = ?`, [duelId]);
+  }
+
+  /** Inserts the trade once (keyed by txHash, logIndex); its id, or undefined when it was already applied. */
+  async insertTrade(em: EntityManager, duelId: string, t: IndexedTrade): Promise<string | undefined> {
+    const inserted = await sqlIn(em)<{ id: string }>(
+      `insert into trades (id, duel_id, tx_hash, log_index, block_number, trader, side, option_index, collateral, fee, shares, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, to_timestamp(?))
+       on conflict (tx_hash, log_index) do nothing returning id`,
+      [
+        randomUUID(),
+        duelId,
+        t.txHash,
+        t.logIndex,
+        t.blockNumber.toString(),
+        t.trader,
+        t.side,
+        t.option,
+        t.collateral.toString(),
+        t.fee.toString(),
+        t.shares.toString(),
+        t.timestamp,
+      ],
+    );
+    return inserted.length ? inserted[0]?.id : undefined;
+  }
+
+  /**
+   * The duel after a trade: its pools, price and volume, and one more participant when the trader
+   * has no other trade in this market (counted without recounting the market's trades).
+   */
+  async applyTradeToDuel(
+    em: EntityManager,
+    duelId: string,
+    trade: { id: string | undefined; trader: string; collateral: bigint; balances: readonly bigint[]; yesBps: number },
+  ): Promise<void> {
+    await sqlIn(em)(
+      `update duels set pool_balances = ?::text[], yes_bps = ?, total_volume = total_volume + ?,
+         unique_participants = unique_participants +
+           case when exists (select 1 from trades where trader = ? and duel_id = ? and id <> ?) then 0 else 1 end
+       where duel_id = ?`,
+      [
+        textArray(trade.balances.map((b) => b.toString())),
+        trade.yesBps,
+        trade.collateral.toString(),
+        trade.trader,
+        duelId,
+        trade.id,
+        duelId,
+      ],
+    );
+  }
+
+  /** A holder's position in one option, locked for the update that follows. */
+  async lockPosition(
+    em: EntityManager,
+    duelId: string,
+    holder: string,
+    option: number,
+  ): Promise<{ shares: bigint; cost: bigint }> {
+    const [current] = await sqlIn(em)<{ shares: string; cost_basis: string }>(
+      'select shares::text, cost_basis::text from positions where duel_id = ? and holder = ? and option_index = ? for update',
+      [duelId, holder, option],
+    );
+    return { shares: BigInt(current?.shares ?? '0'), cost: BigInt(current?.cost_basis ?? '0') };
+  }
+
+  async savePosition(
+    em: EntityManager,
+    duelId: string,
+    holder: string,
+    option: number,
+    next: { shares: bigint; cost: bigint },
+  ): Promise<void> {
+    await sqlIn(em)(
+      `insert into positions (duel_id, holder, option_index, shares, cost_basis) values (?, ?, ?, ?, ?)
+       on conflict (duel_id, holder, option_index) do update set shares = excluded.shares, cost_basis = excluded.cost_basis`,
+      [duelId, holder, option, next.shares.toString(), next.cost.toString()],
+    );
+  }
+}
