@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { toHex, type Address, type Hash, type LocalAccount } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { getAddress, toHex, type Address, type Hash, type LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, toAccount } from 'viem/accounts';
 import type { Bytes32, CollateralKind } from '../../src/adapters/chain/chain.types.js';
 import type { ChainReadsPort } from '../../src/adapters/chain/chain-reads.port.js';
 import type { CollateralPort } from '../../src/adapters/chain/collateral.port.js';
@@ -17,6 +17,8 @@ export interface ChainHarness {
   readonly membership: MarketMembershipPort;
   /** The chain's `block.timestamp` now, seconds. */
   chainTime(): number;
+  /** A fresh account to sign with (a real key on a real chain; an address only on the fakes). */
+  newAccount(): LocalAccount;
 }
 
 export interface OpenMarket {
@@ -27,8 +29,23 @@ export interface OpenMarket {
 
 export const UNIT = 10n ** 18n;
 
-export function newAccount(): LocalAccount {
+/** A fresh account with a real key: what a real chain needs to verify signatures. */
+export function keyedAccount(): LocalAccount {
   return privateKeyToAccount(generatePrivateKey());
+}
+
+/**
+ * A fresh account that cannot sign: enough for the fakes, which never check a signature, and it
+ * skips the elliptic-curve work of deriving an address from a key (most of a unit test's time).
+ */
+export function addressOnlyAccount(): LocalAccount {
+  const refuse = () => Promise.reject(new Error('an address-only test account cannot sign'));
+  return toAccount({
+    address: getAddress(toHex(randomBytes(20))),
+    signMessage: refuse,
+    signTransaction: refuse,
+    signTypedData: refuse,
+  });
 }
 
 export function newDuelId(): Bytes32 {
@@ -55,7 +72,7 @@ export async function openMarket(
   h: ChainHarness,
   input: { options?: number; feeBps?: number; funding?: bigint; isPrivate?: boolean } = {},
 ): Promise<OpenMarket> {
-  const creator = newAccount();
+  const creator = h.newAccount();
   const funding = input.funding ?? 100n * UNIT;
   await fund(h, creator.address, funding);
   const now = h.chainTime();

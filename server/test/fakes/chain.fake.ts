@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/platform/clock.js';
-import type { ChainHarness } from './chain-harness.js';
+import { addressOnlyAccount, type ChainHarness } from './chain-harness.js';
 import { FakeChainReads } from './chain-reads.fake.js';
 import { FakeCollateral } from './collateral.fake.js';
 import { InMemoryChain } from './in-memory-chain.js';
@@ -31,5 +31,6 @@ export function fakeChain(clock: Clock): FakeChain {
     lifecycle: new FakeMarketLifecycle(state),
     membership: new FakeMarketMembership(state),
     chainTime: () => state.timestamp,
+    newAccount: addressOnlyAccount,
   };
 }

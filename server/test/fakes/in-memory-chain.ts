@@ -12,6 +12,7 @@ import type {
 import { revertError } from '../../src/adapters/chain/revert-errors.js';
 import { DomainError } from '../../src/errors.js';
 import type { Clock } from '../../src/platform/clock.js';
+import type { SqlExec } from '../../src/platform/db/sql.js';
 
 /** What a write spends before it is sent: the pipeline refuses it with `refusal` when the wallet cannot fund it. */
 export interface FakeDebit {
@@ -53,6 +54,10 @@ export interface FakeInvite {
   expiresAt: number;
   revoked: boolean;
 }
+
+/** The fakes have no database: a `record` hook that runs SQL itself fails loudly. */
+const NO_SQL: SqlExec = () =>
+  Promise.reject(new Error('The chain fakes have no database: a record hook must go through a (fake) repository'));
 
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
@@ -223,8 +228,12 @@ export class InMemoryChain {
   }
 
   /** `send` as a port method answers: a revert or refusal is a rejected promise. */
-  write(write: FakeWrite, opts: WriteOptions | undefined): Promise<Hash> {
-    return new Promise((resolve) => resolve(this.send(write, opts)));
+  async write(write: FakeWrite, opts: WriteOptions | undefined): Promise<Hash> {
+    const before = this.txs.size;
+    const hash = this.send(write, opts);
+    // Like the pipeline, a new write records its rows with it (there is no database: `sql` is unusable).
+    if (this.txs.size > before && opts?.record) await opts.record(NO_SQL, hash);
+    return hash;
   }
 
   transaction(hash: Hash): { block: bigint; events: MarketEvent[] } | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fund, mined, newAccount, newDuelId, openMarket, UNIT, type ChainHarness } from './chain-harness.js';
+import { fund, mined, newDuelId, openMarket, UNIT, type ChainHarness } from './chain-harness.js';
 
 /** What every `MarketLifecyclePort` does: run against the fake and the viem adapter (see market-trading.behaviour.ts). */
 export function describeMarketLifecycle(name: string, harness: () => ChainHarness): void {
@@ -14,7 +14,7 @@ export function describeMarketLifecycle(name: string, harness: () => ChainHarnes
 
     it('creates a market once: the same duelId again returns the first hash', async () => {
       const h = harness();
-      const creator = newAccount();
+      const creator = h.newAccount();
       await fund(h, creator.address, 20n * UNIT);
       const now = h.chainTime();
       const input = {
@@ -37,7 +37,7 @@ export function describeMarketLifecycle(name: string, harness: () => ChainHarnes
 
     it('refuses a start inside the chain lead with START_TIME_TOO_SOON', async () => {
       const h = harness();
-      const creator = newAccount();
+      const creator = h.newAccount();
       await fund(h, creator.address, 10n * UNIT);
       const now = h.chainTime();
       await expect(
@@ -66,7 +66,7 @@ export function describeMarketLifecycle(name: string, harness: () => ChainHarnes
     it('refunds a cancelled market: each holder its net deposit, the creator its funding, once', async () => {
       const h = harness();
       const { duelId, creator, funding } = await openMarket(h);
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 25n * UNIT);
       await mined(h, await h.trading.buy(trader, duelId, 0, 25n * UNIT, 0n));
       await mined(h, await h.lifecycle.cancel(duelId));

@@ -1,6 +1,6 @@
 import { keccak256, toHex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { mined, newAccount, openMarket, type ChainHarness } from './chain-harness.js';
+import { mined, openMarket, type ChainHarness } from './chain-harness.js';
 
 /** What every `MarketMembershipPort` does: run against the fake and the viem adapter (see market-trading.behaviour.ts). */
 export function describeMarketMembership(name: string, harness: () => ChainHarness): void {
@@ -10,7 +10,7 @@ export function describeMarketMembership(name: string, harness: () => ChainHarne
       const { duelId, creator } = await openMarket(h, { isPrivate: true });
       const code = keccak256(toHex(`code:${duelId}`));
       await mined(h, await h.membership.createInvite(creator, duelId, code, 2, 0));
-      const member = newAccount();
+      const member = h.newAccount();
       expect(await h.membership.isMember(duelId, member.address)).toBe(false);
       await mined(h, await h.membership.join(member, duelId, code));
       expect(await h.membership.isMember(duelId, member.address)).toBe(true);
@@ -29,14 +29,14 @@ export function describeMarketMembership(name: string, harness: () => ChainHarne
       const { duelId, creator } = await openMarket(h, { isPrivate: true });
       const once = keccak256(toHex(`once:${duelId}`));
       await mined(h, await h.membership.createInvite(creator, duelId, once, 1, 0));
-      await mined(h, await h.membership.join(newAccount(), duelId, once));
-      await expect(h.membership.join(newAccount(), duelId, once)).rejects.toMatchObject({
+      await mined(h, await h.membership.join(h.newAccount(), duelId, once));
+      await expect(h.membership.join(h.newAccount(), duelId, once)).rejects.toMatchObject({
         code: 'INVITE_EXHAUSTED',
       });
       const revoked = keccak256(toHex(`revoked:${duelId}`));
       await mined(h, await h.membership.createInvite(creator, duelId, revoked, 0, 0));
       await mined(h, await h.membership.revokeInvite(creator, duelId, revoked));
-      await expect(h.membership.join(newAccount(), duelId, revoked)).rejects.toMatchObject({
+      await expect(h.membership.join(h.newAccount(), duelId, revoked)).rejects.toMatchObject({
         code: 'INVITE_REVOKED',
       });
     });
@@ -44,8 +44,8 @@ export function describeMarketMembership(name: string, harness: () => ChainHarne
     it('lets only the creator or the platform add members (FORBIDDEN otherwise)', async () => {
       const h = harness();
       const { duelId, creator } = await openMarket(h, { isPrivate: true });
-      const member = newAccount();
-      await expect(h.membership.addMember(newAccount(), duelId, member.address)).rejects.toMatchObject({
+      const member = h.newAccount();
+      await expect(h.membership.addMember(h.newAccount(), duelId, member.address)).rejects.toMatchObject({
         code: 'FORBIDDEN',
       });
       await mined(h, await h.membership.addMember('platform', duelId, member.address));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buy, sellForReturn } from '../../src/areas/markets/fpmm.math.js';
-import { fund, mined, newAccount, openMarket, UNIT, type ChainHarness } from './chain-harness.js';
+import { fund, mined, openMarket, UNIT, type ChainHarness } from './chain-harness.js';
 
 /**
  * What every `MarketTradingPort` does, the in-memory fake and the viem adapter alike: run by
@@ -11,7 +11,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('moves the pool, the shares and the collateral of a buy exactly as the FPMM math says', async () => {
       const h = harness();
       const { duelId } = await openMarket(h, { feeBps: 150 });
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 50n * UNIT);
       const before = await h.trading.poolBalances(duelId);
       const expected = buy(before, 0, 20n * UNIT, 150n);
@@ -25,7 +25,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('sells for exactly the return asked, taking the shares the FPMM math says', async () => {
       const h = harness();
       const { duelId } = await openMarket(h);
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 30n * UNIT);
       await mined(h, await h.trading.buy(trader, duelId, 1, 30n * UNIT, 0n));
       const held = await h.trading.sharesOf(duelId, trader.address, 1);
@@ -40,7 +40,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('refuses a buy below the 5-unit minimum with BET_BELOW_MINIMUM, moving nothing', async () => {
       const h = harness();
       const { duelId, funding } = await openMarket(h);
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 10n * UNIT);
       await expect(h.trading.buy(trader, duelId, 0, 5n * UNIT - 1n, 0n)).rejects.toMatchObject({
         code: 'BET_BELOW_MINIMUM',
@@ -52,7 +52,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('refuses a buy whose minSharesOut the pool cannot give with SLIPPAGE_EXCEEDED', async () => {
       const h = harness();
       const { duelId } = await openMarket(h);
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 10n * UNIT);
       const { sharesOut } = buy(await h.trading.poolBalances(duelId), 0, 10n * UNIT, 100n);
       await expect(h.trading.buy(trader, duelId, 0, 10n * UNIT, sharesOut + 1n)).rejects.toMatchObject({
@@ -64,7 +64,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('refuses a buy the wallet cannot fund with INSUFFICIENT_CREDITS', async () => {
       const h = harness();
       const { duelId } = await openMarket(h);
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 6n * UNIT);
       await expect(h.trading.buy(trader, duelId, 0, 7n * UNIT, 0n)).rejects.toMatchObject({
         code: 'INSUFFICIENT_CREDITS',
@@ -74,7 +74,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('refuses a sale of shares the seller does not hold with INSUFFICIENT_SHARES', async () => {
       const h = harness();
       const { duelId } = await openMarket(h);
-      const seller = newAccount();
+      const seller = h.newAccount();
       await expect(h.trading.sellForReturn(seller, duelId, 0, UNIT, 1_000n * UNIT)).rejects.toMatchObject({
         code: 'INSUFFICIENT_SHARES',
       });
@@ -83,7 +83,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('refuses a trade on a private market by a non-member with PRIVATE_MARKET', async () => {
       const h = harness();
       const { duelId } = await openMarket(h, { isPrivate: true });
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 10n * UNIT);
       await expect(h.trading.buy(trader, duelId, 0, 10n * UNIT, 0n)).rejects.toMatchObject({
         code: 'PRIVATE_MARKET',
@@ -93,7 +93,7 @@ export function describeMarketTrading(name: string, harness: () => ChainHarness)
     it('sends a keyed buy once: the same key again returns the first hash and moves nothing', async () => {
       const h = harness();
       const { duelId } = await openMarket(h);
-      const trader = newAccount();
+      const trader = h.newAccount();
       await fund(h, trader.address, 40n * UNIT);
       const key = `test.buy:${duelId}`;
       const first = await h.trading.buy(trader, duelId, 0, 10n * UNIT, 0n, { key });

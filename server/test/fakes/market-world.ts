@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import type { IdempotentRun } from '../../src/platform/idempotency/idempotent-run.js';
 import { operationContext, type OperationContext } from '../../src/platform/operation-context.js';
 import { fakeChain, type FakeChain } from './chain.fake.js';
-import { newAccount, newDuelId, UNIT } from './chain-harness.js';
+import { newDuelId, UNIT } from './chain-harness.js';
 
 /** A user of the unit tests: an id and the managed account that signs for them. */
 export interface FakeUser {
@@ -49,7 +49,7 @@ export class MarketWorld {
 
   /** A user with a managed account holding `credits` whole units. */
   async user(name: string, credits = 0n): Promise<FakeUser> {
-    const account = newAccount();
+    const account = this.chain.newAccount();
     const userId = `user-${name}`;
     this.accounts.set(userId, account);
     if (credits > 0n) await this.chain.collateral.mint('credits', account.address, credits * UNIT);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import type { ChainHarness } from '../../../test/fakes/chain-harness.js';
+import { keyedAccount, type ChainHarness } from '../../../test/fakes/chain-harness.js';
 import { describeMarketLifecycle } from '../../../test/fakes/market-lifecycle.behaviour.js';
 import { describeMarketMembership } from '../../../test/fakes/market-membership.behaviour.js';
 import { describeMarketTrading } from '../../../test/fakes/market-trading.behaviour.js';
@@ -36,6 +36,7 @@ const harness = (): ChainHarness => ({
   membership: chain,
   // The embedded chain keeps wall time.
   chainTime: () => Math.floor(systemClock.now() / 1000),
+  newAccount: keyedAccount,
 });
 
 describeMarketTrading('viem adapter on the embedded EVM', harness);
