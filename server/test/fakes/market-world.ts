@@ -134,6 +134,25 @@ export class MarketWorld {
     return row;
   }
 
+  /**
+   * Moves a duel's row to what the chain says, as the indexer would once the writes are final:
+   * resolved → pending_contest (with its contest end), settled, cancelled.
+   */
+  indexed(duel: Duel): Duel {
+    const market = this.chain.state.markets.get(duel.duelId.toLowerCase() as Bytes32);
+    if (!market) return duel;
+    if (market.status === 'resolved' || market.status === 'settled') {
+      duel.winningOptionIndex = market.outcome;
+      duel.resolvedAt = new Date(market.resolvedAt * 1000);
+      duel.contestEndsAt = new Date((market.resolvedAt + market.contestPeriod) * 1000);
+    }
+    if (market.status === 'resolved') duel.status = 'pending_contest';
+    if (market.status === 'settled') duel.status = 'settled';
+    if (market.status === 'cancelled') duel.status = 'cancelled';
+    duel.poolBalances = market.balances.map(String);
+    return duel;
+  }
+
   /** A fresh context of one operation at the clock's now, optionally under an idempotent run. */
   context(run?: IdempotentRun): OperationContext {
     return operationContext({ requestId: `req-${randomUUID()}`, clock: this.clock, run });
