@@ -1,54 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MarketWorld, type FakeUser } from '../../../test/fakes/market-world.js';
-import { repositoryMock } from '../../../test/fakes/repository.mock.js';
-import type { DuelInvitationRow } from './invitation.entity.js';
-import type { InvitationRepository } from './invitation.repository.js';
+import { invitationRows } from '../../../test/fakes/invitation-rows.js';
 import { InvitationService } from './invitation.service.js';
 import { codeHashOf } from './invite-code.js';
 
 const HOUR = 3_600_000;
-
-/** The invitation rows in a map, with the repository's rules (a code once; revoke once). */
-function invitationRows(world: MarketWorld) {
-  const rows = new Map<string, DuelInvitationRow>();
-  const repo = repositoryMock<InvitationRepository>();
-  repo.insertInvitation.mockImplementation((inv) => {
-    if ([...rows.values()].some((r) => r.codeHash === inv.codeHash)) {
-      return Promise.reject(Object.assign(new Error('duplicate key'), { code: '23505' }));
-    }
-    const row: DuelInvitationRow = {
-      ...inv,
-      duelId: inv.duelId.toLowerCase(),
-      uses: 0,
-      revokedAt: null,
-      createdAt: new Date(world.clock.now()),
-      txHash: null,
-      chainState: 'pending',
-    };
-    rows.set(row.id, row);
-    return Promise.resolve(row);
-  });
-  repo.setInvitationTx.mockImplementation((_sql, id, txHash) => {
-    const row = rows.get(id);
-    if (row) row.txHash = txHash;
-    return Promise.resolve();
-  });
-  repo.deletePendingInvitation.mockImplementation((id) => Promise.resolve(void rows.delete(id)));
-  repo.invitationByHash.mockImplementation((hash) =>
-    Promise.resolve([...rows.values()].find((r) => r.codeHash === hash.toLowerCase()) ?? null),
-  );
-  repo.activeInvitations.mockImplementation((duelId) =>
-    Promise.resolve([...rows.values()].filter((r) => r.duelId === duelId.toLowerCase() && !r.revokedAt)),
-  );
-  repo.revoke.mockImplementation((id) => {
-    const row = rows.get(id);
-    if (!row || row.revokedAt) return Promise.resolve(null);
-    row.revokedAt = new Date(world.clock.now());
-    return Promise.resolve(row.revokedAt);
-  });
-  repo.unrevoke.mockImplementation((id) => Promise.resolve(void (rows.get(id)!.revokedAt = null)));
-  return { rows, repo };
-}
 
 function setup() {
   const world = new MarketWorld();
