@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { chainConfig, chainStores } from '../../../test/support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { keyedAccount, type ChainHarness } from '../../../test/fakes/chain-harness.js';
+import { describeCollateral } from '../../../test/fakes/collateral.behaviour.js';
 import { describeMarketLifecycle } from '../../../test/fakes/market-lifecycle.behaviour.js';
 import { describeMarketMembership } from '../../../test/fakes/market-membership.behaviour.js';
 import { describeMarketTrading } from '../../../test/fakes/market-trading.behaviour.js';
@@ -42,3 +43,4 @@ const harness = (): ChainHarness => ({
 describeMarketTrading('viem adapter on the embedded EVM', harness);
 describeMarketLifecycle('viem adapter on the embedded EVM', harness);
 describeMarketMembership('viem adapter on the embedded EVM', harness);
+describeCollateral('viem adapter on the embedded EVM', harness);
