@@ -59,7 +59,7 @@ export interface FakeInvite {
 const NO_SQL: SqlExec = () =>
   Promise.reject(new Error('The chain fakes have no database: a record hook must go through a (fake) repository'));
 
-const ZERO_HASH = `0x${'0'.repeat(64)}`;
+const ZERO_HASH: Bytes32 = `0x${'0'.repeat(64)}`;
 
 /**
  * The state behind the chain fakes (`*.fake.ts`): one in-memory EVM-like ledger whose block time
@@ -207,7 +207,7 @@ export class InMemoryChain {
     const emitted = write.apply();
     this.block += 1n;
     this.sequence += 1;
-    const hash = `0x${createHash('sha256')
+    const hash: Hash = `0x${createHash('sha256')
       .update(`fake-tx:${this.sequence}:${key ?? ''}`)
       .digest('hex')}`;
     const events = emitted.map(

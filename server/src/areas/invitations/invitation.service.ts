@@ -41,7 +41,7 @@ export interface InvitationDeps {
   readonly repo: InvitationRepository;
   readonly duels: DuelLookup;
   readonly membership: MarketMembershipPort;
-  readonly signers: ManagedSigners;
+  readonly signers: Pick<ManagedSigners, 'forUser'>;
   readonly clock: Clock;
 }
 

@@ -34,7 +34,7 @@ export interface MembershipDeps {
   readonly duels: DuelLookup;
   readonly membership: MarketMembershipPort;
   readonly reads: ChainReadsPort;
-  readonly signers: ManagedSigners;
+  readonly signers: Pick<ManagedSigners, 'forUser'>;
   readonly clock: Clock;
 }
 

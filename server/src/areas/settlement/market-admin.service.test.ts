@@ -14,7 +14,7 @@ function setup() {
   const world = new MarketWorld();
   const repo = repositoryMock<MarketAdminRepository>();
   const cancellations = new Map<string, { reason: string; txHash: string | null }>();
-  repo.insertBatch.mockResolvedValue('batch-1');
+  repo.insertBatch.mockResolvedValue('00000000-0000-4000-8000-000000000001');
   repo.recordCancellation.mockImplementation((c) => {
     if (cancellations.has(c.duelId)) return Promise.resolve(false);
     cancellations.set(c.duelId, { reason: c.reason, txHash: null });
