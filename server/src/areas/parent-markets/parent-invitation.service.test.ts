@@ -93,7 +93,7 @@ describe('ParentInvitationService', () => {
     const s = await setup();
     await s.service.create(as(s.creator), {
       parentMarketId: s.parent.id,
-      inviteCode: 'brief',
+      inviteCode: 'short-lived',
       maxUses: 0,
       expiresAt: new Date(s.world.clock.now() + HOUR).toISOString(),
     });
@@ -102,10 +102,12 @@ describe('ParentInvitationService', () => {
     await expect(s.service.join(s.world.context(), as(await s.world.user('second')), 'single')).rejects.toMatchObject({
       code: 'INVITE_EXHAUSTED',
     });
-    expect(await s.service.validate('brief')).toMatchObject({ valid: true, privateDuelCount: 1 });
+    expect(await s.service.validate('short-lived')).toMatchObject({ valid: true, privateDuelCount: 1 });
     s.world.clock.advance(HOUR);
-    expect(await s.service.validate('brief')).toEqual({ valid: false, reason: 'expired' });
-    await expect(s.service.join(s.world.context(), as(await s.world.user('late')), 'brief')).rejects.toMatchObject({
+    expect(await s.service.validate('short-lived')).toEqual({ valid: false, reason: 'expired' });
+    await expect(
+      s.service.join(s.world.context(), as(await s.world.user('late')), 'short-lived'),
+    ).rejects.toMatchObject({
       code: 'INVITE_EXPIRED',
     });
   });
