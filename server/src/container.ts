@@ -491,43 +491,75 @@ export async function createContainer(
   listCache.onInvalidate(() => responseCache.invalidate());
   const marketSettings = await MarketSettingsStore.open(orm, config.markets);
   closers.push(async () => marketSettings.stop());
-  const duels = new DuelService(chain, signers, duelRepo, access, listCache, marketSettings, clock);
-  const bets = new BetsService(
-    chain,
+  const duels = new DuelService({
+    collateral: chain,
+    lifecycle: chain,
+    signers,
+    repo: duelRepo,
+    access,
+    listCache,
+    settings: marketSettings,
+    clock,
+  });
+  const bets = new BetsService({
+    trading: chain,
+    collateral: chain,
     duels,
-    duelRepo,
+    repo: duelRepo,
     access,
     signers,
-    new Quoter(new QuoteSigner(config.auth.jwtSecret), config.markets.quoteTtlSeconds, clock),
-    config.markets,
+    quoter: new Quoter(new QuoteSigner(config.auth.jwtSecret), config.markets.quoteTtlSeconds, clock),
+    settings: config.markets,
     clock,
-  );
+  });
   const sinks: MarketEventSink[] = [];
   const threshold = {
     minParticipants: config.markets.bootstrapMinParticipants,
     minVolume: config.markets.bootstrapMinVolume,
   };
-  const resolution = new ResolutionService(new ContestRepository(orm), chain, duels, signers, access, logger, clock);
-  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, clock);
+  const resolution = new ResolutionService({
+    contests: new ContestRepository(orm),
+    lifecycle: chain,
+    duels,
+    signers,
+    access,
+    logger,
+    clock,
+  });
+  const distribution = new DistributionService({
+    ledger: new DistributionLedgerRepository(orm),
+    lifecycle: chain,
+    reads: chain,
+    logger,
+    clock,
+  });
   const adminQueries = new MarketAdminQueries(orm, duels, distribution, marketSettings, threshold, clock);
-  const marketAdmin = new MarketAdminService(
-    new MarketAdminRepository(orm),
-    chain,
+  const marketAdmin = new MarketAdminService({
+    repo: new MarketAdminRepository(orm),
+    lifecycle: chain,
     duels,
     distribution,
-    adminQueries,
-    marketSettings,
+    queries: adminQueries,
+    settings: marketSettings,
     threshold,
     logger,
     clock,
-  );
+  });
   const settlement = { resolution, distribution, admin: marketAdmin, adminQueries, settings: marketSettings };
   // Paid events land in the payouts ledger inside the indexer's transaction.
   sinks.push(distribution.paidSink);
   sinks.push(new InvitationEventSink());
-  const invitations = new InvitationService(invitationRepo, duels, chain, signers, clock);
+  const invitations = new InvitationService({ repo: invitationRepo, duels, membership: chain, signers, clock });
   const parentRepo = new ParentMarketRepository(orm);
-  const parents = new ParentMarketService(parentRepo, duels, duelRepo, access, invitationRepo, chain, logger);
+  const parents = new ParentMarketService({
+    repo: parentRepo,
+    duels,
+    duelRepo,
+    access,
+    memberships: invitationRepo,
+    membership: chain,
+    logger,
+  });
   const prizeVault = chain.prizeVault();
   const distributions = new DistributionBook(new DistributionRepository(orm));
   const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
@@ -717,11 +749,27 @@ export async function createContainer(
     markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
     privateMarkets: {
       invitations,
-      memberships: new MembershipService(invitationRepo, invitations, directory, duels, chain, signers, clock),
+      memberships: new MembershipService({
+        repo: invitationRepo,
+        invitations,
+        directory,
+        duels,
+        membership: chain,
+        reads: chain,
+        signers,
+        clock,
+      }),
     },
     parentMarkets: {
       parents,
-      invitations: new ParentInvitationService(parentRepo, parents, invitationRepo, directory, chain, clock),
+      invitations: new ParentInvitationService({
+        repo: parentRepo,
+        parents,
+        memberships: invitationRepo,
+        directory,
+        membership: chain,
+        clock,
+      }),
     },
     jobs,
     identity: { box, tokens, users, auth, admins },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { MarketMembershipPort } from '../../adapters/chain/market-membership.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { OperationContext } from '../../platform/operation.context.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
@@ -36,21 +36,24 @@ export interface DuelLookup {
 
 export const sameAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+/** What the InvitationService works with. */
+export interface InvitationDeps {
+  readonly repo: InvitationRepository;
+  readonly duels: DuelLookup;
+  readonly membership: MarketMembershipPort;
+  readonly signers: Pick<ManagedSigners, 'forUser'>;
+  readonly clock: Clock;
+}
+
 /**
  * Invitations to private duels: created on chain by the creator's managed wallet and recorded
  * with their code, revoked on both, validated and read.
  */
 export class InvitationService {
-  constructor(
-    private readonly repo: InvitationRepository,
-    private readonly duels: DuelLookup,
-    private readonly chain: ChainPort,
-    private readonly signers: ManagedSigners,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: InvitationDeps) {}
 
   async create(ctx: OperationContext, caller: Caller, input: CreateInvitationInput): Promise<InvitationDto> {
-    const duel = await this.duels.require(input.duelId);
+    const duel = await this.deps.duels.require(input.duelId);
     assertCreator(duel, caller, 'invite to it');
     if (!duel.isPrivate) {
       throw new DomainError('INVALID_STATE', 'Invitations are for private markets; this one is public', {
@@ -62,13 +65,13 @@ export class InvitationService {
         details: { chainState: duel.chainState },
       });
     }
-    const expiresAt = expiryOf(input.expiresAt, this.clock.now());
-    const signer = await this.signers.forUser(caller.userId);
+    const expiresAt = expiryOf(input.expiresAt, this.deps.clock.now());
+    const signer = await this.deps.signers.forUser(caller.userId);
     const row = await this.insert(duel, caller, input.inviteCode, input.maxUses, expiresAt);
-    const answer = (txHash: `0x${string}`) => toInvitationDto({ ...row, txHash }, this.clock.now());
+    const answer = (txHash: `0x${string}`) => toInvitationDto({ ...row, txHash }, this.deps.clock.now());
     let txHash: `0x${string}`;
     try {
-      txHash = await this.chain.createInvite(
+      txHash = await this.deps.membership.createInvite(
         signer,
         duel.duelId as `0x${string}`,
         row.codeHash as `0x${string}`,
@@ -76,13 +79,13 @@ export class InvitationService {
         expiresAt ? Math.ceil(expiresAt.getTime() / 1000) : 0,
         {
           write: ctx.writeKey('create-invite'),
-          record: (sql, hash) => this.repo.setInvitationTx(sql, row.id, hash),
+          record: (sql, hash) => this.deps.repo.setInvitationTx(sql, row.id, hash),
           result: answer,
         },
       );
     } catch (err) {
       // Refused before anything was recorded (a revert in simulation): the invitation never existed.
-      if (isDomainError(err)) await this.repo.deletePendingInvitation(row.id);
+      if (isDomainError(err)) await this.deps.repo.deletePendingInvitation(row.id);
       throw err;
     }
     return answer(txHash);
@@ -90,7 +93,7 @@ export class InvitationService {
 
   /** The invitation a code names, or INVITE_NOT_FOUND (also when it belongs to another duel than `duelId`). */
   async find(inviteCode: string, duelId?: string): Promise<DuelInvitationRow> {
-    const row = await this.repo.invitationByHash(codeHashOf(inviteCode));
+    const row = await this.deps.repo.invitationByHash(codeHashOf(inviteCode));
     if (!row || (duelId && row.duelId !== duelId.toLowerCase())) {
       throw new DomainError('INVITE_NOT_FOUND', 'No invitation with this code', duelId ? { details: { duelId } } : {});
     }
@@ -98,9 +101,9 @@ export class InvitationService {
   }
 
   async validate(input: { inviteCode: string; duelId?: string | undefined }): Promise<ValidateInviteDto> {
-    const row = await this.repo.invitationByHash(codeHashOf(input.inviteCode));
+    const row = await this.deps.repo.invitationByHash(codeHashOf(input.inviteCode));
     if (!row || (input.duelId && row.duelId !== input.duelId.toLowerCase())) return { valid: false, reason: 'unknown' };
-    const state = invitationState(row, this.clock.now());
+    const state = invitationState(row, this.deps.clock.now());
     if (state !== 'active') return { valid: false, reason: state };
     return {
       valid: true,
@@ -115,29 +118,34 @@ export class InvitationService {
   /** Revokes in the database first (joins stop at once), then on chain; a chain refusal undoes it. */
   async revoke(ctx: OperationContext, caller: Caller, input: RevokeInput): Promise<RevokeDto> {
     const row = await this.find(input.inviteCode, input.duelId);
-    const duel = await this.duels.require(row.duelId);
+    const duel = await this.deps.duels.require(row.duelId);
     assertCreator(duel, caller, 'revoke its invitations');
-    const revokedAt = await this.repo.revoke(row.id);
+    const revokedAt = await this.deps.repo.revoke(row.id);
     if (!revokedAt) {
       return {
         inviteCode: input.inviteCode,
         duelId: row.duelId,
-        revokedAt: new Date(row.revokedAt ?? this.clock.now()).toISOString(),
+        revokedAt: new Date(row.revokedAt ?? this.deps.clock.now()).toISOString(),
         txHash: null,
       };
     }
     let txHash: `0x${string}` | null;
     try {
-      const signer = await this.signers.forUser(caller.userId);
-      txHash = await this.chain.revokeInvite(signer, duel.duelId as `0x${string}`, row.codeHash as `0x${string}`, {
-        write: ctx.writeKey('revoke-invite'),
-      });
+      const signer = await this.deps.signers.forUser(caller.userId);
+      txHash = await this.deps.membership.revokeInvite(
+        signer,
+        duel.duelId as `0x${string}`,
+        row.codeHash as `0x${string}`,
+        {
+          write: ctx.writeKey('revoke-invite'),
+        },
+      );
     } catch (err) {
       // Never created on chain (its transaction failed): revoked here is all there is to do.
       if (isDomainError(err) && err.code === 'INVITE_NOT_FOUND') {
         txHash = null;
       } else {
-        await this.repo.unrevoke(row.id);
+        await this.deps.repo.unrevoke(row.id);
         throw err;
       }
     }
@@ -151,21 +159,21 @@ export class InvitationService {
 
   /** Active invitations: the codes for the creator, only their number for anyone else. */
   async forDuel(duelId: string, callerAddress: string | undefined): Promise<DuelInvitationsDto> {
-    const duel = await this.duels.require(duelId);
-    const rows = await this.repo.activeInvitations(duel.duelId);
+    const duel = await this.deps.duels.require(duelId);
+    const rows = await this.deps.repo.activeInvitations(duel.duelId);
     const isCreator = callerAddress !== undefined && sameAddress(callerAddress, duel.creatorAddress);
     return {
       duelId: duel.duelId,
       activeCount: rows.length,
       codesVisible: isCreator,
-      invitations: isCreator ? rows.map((r) => toInvitationDto(r, this.clock.now())) : [],
+      invitations: isCreator ? rows.map((r) => toInvitationDto(r, this.deps.clock.now())) : [],
     };
   }
 
   /** What the contract stores for the code (the database names the duel). */
   async onChain(inviteCode: string): Promise<OnChainInvitationDto> {
     const row = await this.find(inviteCode);
-    const chain = await this.chain.invite(row.duelId as `0x${string}`, row.codeHash as `0x${string}`);
+    const chain = await this.deps.membership.invite(row.duelId as `0x${string}`, row.codeHash as `0x${string}`);
     const view = chain.exists
       ? {
           maxUses: chain.maxUses,
@@ -184,7 +192,7 @@ export class InvitationService {
       remainingUses: remainingUses(view),
       expiresAt: view.expiresAt ? new Date(view.expiresAt).toISOString() : null,
       revoked: view.revokedAt !== null,
-      status: invitationState(view, this.clock.now()),
+      status: invitationState(view, this.deps.clock.now()),
     };
   }
 
@@ -198,7 +206,7 @@ export class InvitationService {
     for (let attempt = 0; ; attempt++) {
       const code = chosen ?? generateInviteCode();
       try {
-        return await this.repo.insertInvitation({
+        return await this.deps.repo.insertInvitation({
           id: randomUUID(),
           duelId: duel.duelId,
           code,

@@ -126,15 +126,16 @@ describe('private-market invitations against PostgreSQL and the chain', () => {
             : (Reflect.get(target, prop, receiver) as unknown),
     });
     const repo = new InvitationRepository(c.orm);
-    const service = new MembershipService(
+    const service = new MembershipService({
       repo,
-      c.privateMarkets.invitations,
-      new MembershipDirectory(repo, permissive),
-      c.markets.duels,
-      permissive,
-      c.markets.signers,
-      c.clock,
-    );
+      invitations: c.privateMarkets.invitations,
+      directory: new MembershipDirectory(repo, permissive),
+      duels: c.markets.duels,
+      membership: permissive,
+      reads: permissive,
+      signers: c.markets.signers,
+      clock: c.clock,
+    });
     const users = await Promise.all(Array.from({ length: 3 * maxUses }, (_, i) => signUp(`inv_gate_${i}`)));
     const outcomes = await Promise.allSettled(
       users.map((u) =>

@@ -1,4 +1,4 @@
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { MarketMembershipPort } from '../../adapters/chain/market-membership.port.js';
 import type { MembershipLookup } from '../markets/market-access.js';
 import type { InvitationRepository } from './invitation.repository.js';
 
@@ -12,7 +12,7 @@ export type MembershipSource = 'database' | 'chain';
 export class MembershipDirectory implements MembershipLookup {
   constructor(
     private readonly repo: InvitationRepository,
-    private readonly chain: Pick<ChainPort, 'isMember'>,
+    private readonly chain: Pick<MarketMembershipPort, 'isMember'>,
   ) {}
 
   async isMember(duelId: string, address: string): Promise<boolean> {

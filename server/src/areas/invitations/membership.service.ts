@@ -1,5 +1,6 @@
 import { getAddress, zeroHash } from 'viem';
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { MarketMembershipPort } from '../../adapters/chain/market-membership.port.js';
+import type { ChainReadsPort } from '../../adapters/chain/chain-reads.port.js';
 import { DomainError } from '../../errors.js';
 import type { OperationContext } from '../../platform/operation.context.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
@@ -25,41 +26,45 @@ import type { Clock } from '../../platform/clock.js';
 /** Who signs a join: the caller's managed wallet (`user`), or the platform for them (legacy `platform`). */
 export type JoinSigner = 'user' | 'platform';
 
+/** What the MembershipService works with. */
+export interface MembershipDeps {
+  readonly repo: InvitationRepository;
+  readonly invitations: InvitationService;
+  readonly directory: MembershipDirectory;
+  readonly duels: DuelLookup;
+  readonly membership: MarketMembershipPort;
+  readonly reads: ChainReadsPort;
+  readonly signers: Pick<ManagedSigners, 'forUser'>;
+  readonly clock: Clock;
+}
+
 /**
  * Membership of private duels: joins with a code (reserved in the database first, so maxUses holds
  * under concurrency), joins a frontend sent itself, and the creator's add and remove.
  */
 export class MembershipService {
-  constructor(
-    private readonly repo: InvitationRepository,
-    private readonly invitations: InvitationService,
-    private readonly directory: MembershipDirectory,
-    private readonly duels: DuelLookup,
-    private readonly chain: ChainPort,
-    private readonly signers: ManagedSigners,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: MembershipDeps) {}
 
   /**
    * Joins the caller with a code: takes one use atomically, sends the join, records the
    * membership. A refused transaction gives the use back.
    */
   async join(ctx: OperationContext, caller: Caller, input: JoinInput, signedBy: JoinSigner): Promise<MembershipDto> {
-    const invitation = await this.invitations.find(input.inviteCode, input.duelId);
-    const duel = await this.duels.require(invitation.duelId);
+    const invitation = await this.deps.invitations.find(input.inviteCode, input.duelId);
+    const duel = await this.deps.duels.require(invitation.duelId);
     const member = getAddress(caller.address);
-    if (sameAddress(duel.creatorAddress, member) || (await this.directory.isMember(duel.duelId, member))) {
+    if (sameAddress(duel.creatorAddress, member) || (await this.deps.directory.isMember(duel.duelId, member))) {
       throw new DomainError('ALREADY_MEMBER', 'Already a member of this private market', {
         details: { duelId: duel.duelId },
       });
     }
-    const state = invitationState(invitation, this.clock.now());
+    const state = invitationState(invitation, this.deps.clock.now());
     if (state !== 'active') throw inviteUnusable(state, invitation);
-    const reserved = await this.repo.reserveUse(invitation.id);
+    const reserved = await this.deps.repo.reserveUse(invitation.id);
     if (!reserved) {
       // Lost the race for the last use, or it expired or was revoked meanwhile.
-      const fresh = (await this.repo.invitationByHash(invitation.codeHash)) ?? invitation;
-      const now = invitationState(fresh, this.clock.now() + 1_000);
+      const fresh = (await this.deps.repo.invitationByHash(invitation.codeHash)) ?? invitation;
+      const now = invitationState(fresh, this.deps.clock.now() + 1_000);
       throw inviteUnusable(now === 'active' ? 'exhausted' : now, fresh);
     }
     const duelId = duel.duelId as `0x${string}`;
@@ -68,15 +73,15 @@ export class MembershipService {
     try {
       txHash =
         signedBy === 'user'
-          ? await this.chain.join(await this.signers.forUser(caller.userId), duelId, codeHash, {
+          ? await this.deps.membership.join(await this.deps.signers.forUser(caller.userId), duelId, codeHash, {
               write: ctx.writeKey('join'),
             })
-          : await this.chain.joinFor(duelId, codeHash, member, { write: ctx.writeKey('join') });
+          : await this.deps.membership.joinFor(duelId, codeHash, member, { write: ctx.writeKey('join') });
     } catch (err) {
-      await this.repo.releaseUse(invitation.id);
+      await this.deps.repo.releaseUse(invitation.id);
       throw err;
     }
-    const row = await this.repo.recordJoin({
+    const row = await this.deps.repo.recordJoin({
       duelId: duel.duelId,
       memberAddress: member,
       userId: caller.userId,
@@ -94,9 +99,9 @@ export class MembershipService {
    * MemberAdded for this duel and the caller, who is still a member.
    */
   async syncJoin(caller: Caller, input: SyncJoinInput): Promise<MembershipDto> {
-    const duel = await this.duels.require(input.duelId);
+    const duel = await this.deps.duels.require(input.duelId);
     const txHash = input.txHash.toLowerCase() as `0x${string}`;
-    const status = await this.chain.transactionStatus(txHash);
+    const status = await this.deps.reads.transactionStatus(txHash);
     if (status === 'pending') {
       throw new DomainError('JOIN_TX_PENDING', 'The join transaction is not mined yet; retry shortly', {
         details: { txHash },
@@ -105,7 +110,7 @@ export class MembershipService {
     }
     if (status === 'reverted') throw notVerified('reverted', 'The join transaction reverted');
     const mine = [caller.address, caller.eoaAddress].filter((a): a is string => Boolean(a));
-    const event = (await this.chain.transactionEvents(txHash)).find(
+    const event = (await this.deps.reads.transactionEvents(txHash)).find(
       (e) =>
         e.kind === 'member_added' &&
         e.duelId.toLowerCase() === duel.duelId &&
@@ -115,13 +120,13 @@ export class MembershipService {
       throw notVerified('no_member_event', 'The transaction did not make you a member of this market');
     }
     const member = getAddress(event.member);
-    if (!(await this.chain.isMember(duel.duelId as `0x${string}`, member))) {
+    if (!(await this.deps.membership.isMember(duel.duelId as `0x${string}`, member))) {
       throw notVerified('no_longer_member', 'You were removed from this market after that join');
     }
     const invitation =
-      event.codeHash.toLowerCase() === zeroHash ? null : await this.repo.invitationByHash(event.codeHash);
+      event.codeHash.toLowerCase() === zeroHash ? null : await this.deps.repo.invitationByHash(event.codeHash);
     const invitationId = invitation?.duelId === duel.duelId ? invitation.id : null;
-    await this.repo.recordJoin({
+    await this.deps.repo.recordJoin({
       duelId: duel.duelId,
       memberAddress: member,
       userId: caller.userId,
@@ -131,12 +136,12 @@ export class MembershipService {
       useCounted: false,
       chainState: 'confirmed',
     });
-    if (invitationId) await this.repo.countUseOnce(duel.duelId, member, invitationId);
+    if (invitationId) await this.deps.repo.countUseOnce(duel.duelId, member, invitationId);
     return toMembershipDto(await this.required(duel.duelId, member));
   }
 
   async addMember(ctx: OperationContext, caller: Caller, input: MemberMutationInput): Promise<MembershipDto> {
-    const duel = await this.duels.require(input.duelId);
+    const duel = await this.deps.duels.require(input.duelId);
     assertCreator(duel, caller, 'add members');
     if (!duel.isPrivate) {
       throw new DomainError('INVALID_STATE', 'Public markets have no members to add', {
@@ -144,14 +149,14 @@ export class MembershipService {
       });
     }
     const member = getAddress(input.memberAddress);
-    if (sameAddress(member, duel.creatorAddress) || (await this.directory.isMember(duel.duelId, member))) {
+    if (sameAddress(member, duel.creatorAddress) || (await this.deps.directory.isMember(duel.duelId, member))) {
       throw new DomainError('ALREADY_MEMBER', 'The address is already a member', { details: { member } });
     }
-    const signer = await this.signers.forUser(caller.userId);
-    const txHash = await this.chain.addMember(signer, duel.duelId as `0x${string}`, member, {
+    const signer = await this.deps.signers.forUser(caller.userId);
+    const txHash = await this.deps.membership.addMember(signer, duel.duelId as `0x${string}`, member, {
       write: ctx.writeKey('add-member'),
     });
-    const row = await this.repo.recordJoin({
+    const row = await this.deps.repo.recordJoin({
       duelId: duel.duelId,
       memberAddress: member,
       userId: null,
@@ -165,41 +170,41 @@ export class MembershipService {
   }
 
   async removeMember(ctx: OperationContext, caller: Caller, input: MemberMutationInput): Promise<RemoveMemberDto> {
-    const duel = await this.duels.require(input.duelId);
+    const duel = await this.deps.duels.require(input.duelId);
     assertCreator(duel, caller, 'remove members');
     const member = getAddress(input.memberAddress);
     if (sameAddress(member, duel.creatorAddress)) {
       throw new DomainError('FORBIDDEN', 'The creator cannot be removed from their market');
     }
     // The chain decides: a join still pending there cannot be removed yet.
-    if (!duel.isPrivate || !(await this.chain.isMember(duel.duelId as `0x${string}`, member))) {
+    if (!duel.isPrivate || !(await this.deps.membership.isMember(duel.duelId as `0x${string}`, member))) {
       throw new DomainError('NOT_MEMBER', 'The address is not a member of this market', { details: { member } });
     }
-    const signer = await this.signers.forUser(caller.userId);
-    const txHash = await this.chain.removeMember(signer, duel.duelId as `0x${string}`, member, {
+    const signer = await this.deps.signers.forUser(caller.userId);
+    const txHash = await this.deps.membership.removeMember(signer, duel.duelId as `0x${string}`, member, {
       write: ctx.writeKey('remove-member'),
     });
-    await this.repo.recordRemoval(duel.duelId, member, txHash);
+    await this.deps.repo.recordRemoval(duel.duelId, member, txHash);
     return { duelId: duel.duelId, userAddress: member, removed: true, txHash };
   }
 
   /** Database first, then the chain. Public markets are open to everyone. */
   async check(duelId: string, userAddress: string): Promise<MembershipCheckDto> {
-    const duel = await this.duels.require(duelId);
+    const duel = await this.deps.duels.require(duelId);
     const address = getAddress(userAddress);
     const isCreator = sameAddress(address, duel.creatorAddress);
     const base = { duelId: duel.duelId, userAddress: address, isCreator };
     if (!duel.isPrivate) return { ...base, isMember: true, source: 'public' };
     if (isCreator) return { ...base, isMember: true, source: 'database' };
-    const found = await this.directory.lookup(duel.duelId, address);
+    const found = await this.deps.directory.lookup(duel.duelId, address);
     return { ...base, isMember: found.isMember, source: found.source };
   }
 
   async membershipsOf(userAddress: string, page: number, limit: number): Promise<MembershipPageDto> {
     const address = getAddress(userAddress);
     const [rows, total] = await Promise.all([
-      this.repo.membershipsOf(address, page, limit),
-      this.repo.countMembershipsOf(address),
+      this.deps.repo.membershipsOf(address, page, limit),
+      this.deps.repo.countMembershipsOf(address),
     ]);
     return {
       data: rows.map(toMembershipDto),
@@ -208,7 +213,7 @@ export class MembershipService {
   }
 
   private async required(duelId: string, member: string): Promise<DuelMembershipRow> {
-    const row = await this.repo.membership(duelId, member);
+    const row = await this.deps.repo.membership(duelId, member);
     if (!row) throw new DomainError('INTERNAL', 'membership vanished after recording');
     return row;
   }

@@ -1,6 +1,7 @@
 import type { BuyEstimate, SellEstimate } from '@duelkit/contract';
 import { getAddress } from 'viem';
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { CollateralPort } from '../../adapters/chain/collateral.port.js';
+import type { MarketTradingPort } from '../../adapters/chain/market-trading.port.js';
 import { BPS, buy, maxReturnForShares, MIN_STAKE } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
 import { assertCollateralAllowed, type Region } from '../../platform/geo/region.js';
@@ -9,7 +10,7 @@ import type { Duel } from './duel.entity.js';
 import type { DuelRepository } from './duel.repository.js';
 import type { DuelService } from './duel.service.js';
 import type { MarketAccess } from './market-access.js';
-import { Quoter } from './bet-quotes.js';
+import type { Quoter } from './bet-quotes.js';
 import { reject, Rejected, type Rejection } from './bet-rejection.js';
 import type { Clock } from '../../platform/clock.js';
 import type { OperationContext } from '../../platform/operation.context.js';
@@ -27,22 +28,26 @@ export interface Trader {
   readonly region: Region;
 }
 
+/** What the bets service works with. */
+export interface BetsDeps {
+  readonly trading: MarketTradingPort;
+  readonly collateral: Pick<CollateralPort, 'collateralBalance'>;
+  readonly duels: Pick<DuelService, 'require' | 'requireForTrading'>;
+  readonly repo: Pick<DuelRepository, 'positionsOf' | 'openExposure'>;
+  readonly access: Pick<MarketAccess, 'assertCanView'>;
+  readonly signers: Pick<ManagedSigners, 'forUser'>;
+  readonly quoter: Quoter;
+  readonly settings: BetSettings;
+  readonly clock: Clock;
+}
+
 /**
  * Trading against the market maker. Estimates price the live on-chain pool with the same integer
  * arithmetic as the contract; placing re-prices against the live pool and rejects only when the
  * live result is worse than the estimate's slippage floor.
  */
 export class BetsService {
-  constructor(
-    private readonly chain: ChainPort,
-    private readonly duels: DuelService,
-    private readonly repo: DuelRepository,
-    private readonly access: MarketAccess,
-    private readonly signers: ManagedSigners,
-    private readonly quoter: Quoter,
-    private readonly settings: BetSettings,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: BetsDeps) {}
 
   async estimateBuy(
     trader: Trader | undefined,
@@ -53,7 +58,7 @@ export class BetsService {
       const amount = BigInt(input.betAmountUsdc);
       this.assertMinimum(amount);
       if (trader) await this.assertWithinLimit(trader.address, amount);
-      const estimate = this.quoter.buy(
+      const estimate = this.deps.quoter.buy(
         duel,
         balances,
         input.optionIndex,
@@ -75,7 +80,7 @@ export class BetsService {
       const { duel, balances } = await this.tradable(input.duelId, input.optionIndex, viewer, trader);
       const shares = BigInt(input.shares);
       if (trader) await this.assertHolds(duel, trader.address, input.optionIndex, shares);
-      const estimate = this.quoter.sell(
+      const estimate = this.deps.quoter.sell(
         duel,
         balances,
         input.optionIndex,
@@ -91,8 +96,8 @@ export class BetsService {
     caller: string | undefined,
     input: { duelId: string; optionIndex: number; betAmountUsdc: string },
   ) {
-    const duel = await this.duels.require(input.duelId);
-    await this.access.assertCanView(duel, caller);
+    const duel = await this.deps.duels.require(input.duelId);
+    await this.deps.access.assertCanView(duel, caller);
     this.assertOption(duel, input.optionIndex);
     const amount = BigInt(input.betAmountUsdc);
     if (amount < MIN_STAKE) {
@@ -133,7 +138,7 @@ export class BetsService {
         fieldErrors: { 'body.tokenDecimals': ['must be 18 for this collateral'] },
       });
     }
-    this.quoter.verify(estimate, trader.address);
+    this.deps.quoter.verify(estimate, trader.address);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -165,13 +170,13 @@ export class BetsService {
         details: { liveSharesOut: live.sharesOut.toString(), minSharesOut: floor.toString() },
       });
     }
-    const available = await this.chain.collateralBalance(duel.collateralStack, getAddress(trader.address));
+    const available = await this.deps.collateral.collateralBalance(duel.collateralStack, getAddress(trader.address));
     if (available < amount) {
       throw new DomainError('INSUFFICIENT_CREDITS', 'Insufficient Credits: the managed wallet cannot cover the stake', {
         details: { required: amount.toString(), available: available.toString() },
       });
     }
-    const signer = await this.signers.forUser(trader.userId);
+    const signer = await this.deps.signers.forUser(trader.userId);
     const answer = (txHash: `0x${string}`) => ({
       success: true as const,
       txHash,
@@ -182,10 +187,17 @@ export class BetsService {
       minSharesOut: floor.toString(),
       chainState: 'pending' as const,
     });
-    const txHash = await this.chain.buy(signer, duel.duelId as `0x${string}`, estimate.optionIndex, amount, floor, {
-      write: ctx.writeKey('buy'),
-      result: answer,
-    });
+    const txHash = await this.deps.trading.buy(
+      signer,
+      duel.duelId as `0x${string}`,
+      estimate.optionIndex,
+      amount,
+      floor,
+      {
+        write: ctx.writeKey('buy'),
+        result: answer,
+      },
+    );
     return answer(txHash);
   }
 
@@ -196,7 +208,7 @@ export class BetsService {
     input: { estimate: SellEstimate; duelId: string; optionIndex: number; shares: string; slippageBps: number },
   ) {
     const { estimate } = input;
-    this.quoter.verify(estimate, trader.address);
+    this.deps.quoter.verify(estimate, trader.address);
     const mismatch: Record<string, string[]> = {};
     if (estimate.duelId.toLowerCase() !== input.duelId.toLowerCase())
       mismatch['body.duelId'] = ['differs from the estimate'];
@@ -208,7 +220,7 @@ export class BetsService {
     }
     const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader);
     const shares = BigInt(estimate.shares);
-    const held = await this.chain.sharesOf(
+    const held = await this.deps.trading.sharesOf(
       duel.duelId as `0x${string}`,
       getAddress(trader.address),
       estimate.optionIndex,
@@ -225,7 +237,7 @@ export class BetsService {
         details: { liveAmountOut: liveReturn.toString(), minAmountOut: floor.toString() },
       });
     }
-    const signer = await this.signers.forUser(trader.userId);
+    const signer = await this.deps.signers.forUser(trader.userId);
     const answer = (txHash: `0x${string}`) => ({
       success: true as const,
       txHash,
@@ -235,7 +247,7 @@ export class BetsService {
       maxSharesIn: shares.toString(),
       chainState: 'pending' as const,
     });
-    const txHash = await this.chain.sellForReturn(
+    const txHash = await this.deps.trading.sellForReturn(
       signer,
       duel.duelId as `0x${string}`,
       estimate.optionIndex,
@@ -247,10 +259,10 @@ export class BetsService {
   }
 
   async userShares(caller: string | undefined, duelId: string, address: string) {
-    const duel = await this.duels.require(duelId);
-    await this.access.assertCanView(duel, caller);
+    const duel = await this.deps.duels.require(duelId);
+    await this.deps.access.assertCanView(duel, caller);
     const holder = getAddress(address);
-    const positions = await this.repo.positionsOf(duel.duelId, holder);
+    const positions = await this.deps.repo.positionsOf(duel.duelId, holder);
     const balances = duel.poolBalances.map((b) => BigInt(b));
     const sellable = duel.status === 'open' && balances.length > 1 && balances.every((b) => b > 0n);
     return {
@@ -275,8 +287,8 @@ export class BetsService {
 
   async userBetLimit(address: string) {
     const holder = getAddress(address);
-    const used = await this.repo.openExposure(holder);
-    const limit = this.settings.userBetLimit;
+    const used = await this.deps.repo.openExposure(holder);
+    const limit = this.deps.settings.userBetLimit;
     return {
       address: holder,
       limit: limit === 0n ? null : limit.toString(),
@@ -291,12 +303,14 @@ export class BetsService {
    * floor((min other balance − 1) × (10000 − fee) / 10000): the pool stays solvent whatever sells.
    */
   async sellUnlockLiquidity(caller: string | undefined, duelId: string) {
-    const duel = await this.duels.require(duelId);
-    await this.access.assertCanView(duel, caller);
+    const duel = await this.deps.duels.require(duelId);
+    await this.deps.access.assertCanView(duel, caller);
     const balances = duel.poolBalances.map((b) => BigInt(b));
     const fee = BigInt(duel.feeBps);
     const sellable =
-      duel.status === 'open' && duel.chainState === 'confirmed' && new Date(duel.endTime).getTime() > this.clock.now();
+      duel.status === 'open' &&
+      duel.chainState === 'confirmed' &&
+      new Date(duel.endTime).getTime() > this.deps.clock.now();
     return {
       duelId: duel.duelId,
       status: duel.status,
@@ -328,8 +342,8 @@ export class BetsService {
 
   /** The duel and its live pool, or a rejection when it does not trade now. */
   private async tradable(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
-    const duel = await this.duels.requireForTrading(duelId);
-    await this.access.assertCanView(duel, caller);
+    const duel = await this.deps.duels.requireForTrading(duelId);
+    await this.deps.access.assertCanView(duel, caller);
     if (trader) assertCollateralAllowed(trader.region, duel.collateralStack);
     this.assertOption(duel, option);
     const why = this.notTradable(duel);
@@ -352,7 +366,7 @@ export class BetsService {
   private notTradable(duel: Duel): string | undefined {
     if (duel.chainState !== 'confirmed') return 'The market is not confirmed on chain yet';
     if (duel.status !== 'open') return `The market is ${duel.status}`;
-    if (new Date(duel.endTime).getTime() <= this.clock.now()) return 'The market has ended';
+    if (new Date(duel.endTime).getTime() <= this.deps.clock.now()) return 'The market has ended';
     return undefined;
   }
 
@@ -373,9 +387,9 @@ export class BetsService {
   }
 
   private async assertWithinLimit(address: string, amount: bigint): Promise<void> {
-    const limit = this.settings.userBetLimit;
+    const limit = this.deps.settings.userBetLimit;
     if (limit === 0n) return;
-    const used = await this.repo.openExposure(getAddress(address));
+    const used = await this.deps.repo.openExposure(getAddress(address));
     if (used + amount > limit) {
       reject('BET_LIMIT_EXCEEDED', 'This bet would exceed your exposure limit', {
         limit: limit.toString(),
@@ -396,7 +410,7 @@ export class BetsService {
   }
 
   private async assertHolds(duel: Duel, address: string, option: number, shares: bigint): Promise<void> {
-    const held = await this.chain.sharesOf(duel.duelId as `0x${string}`, getAddress(address), option);
+    const held = await this.deps.trading.sharesOf(duel.duelId as `0x${string}`, getAddress(address), option);
     if (held < shares) {
       reject('INSUFFICIENT_SHARES', 'Not enough shares to sell', {
         held: held.toString(),
@@ -408,6 +422,6 @@ export class BetsService {
   /** The live pool on chain: estimates must price exactly what the contract will compute. */
   private async balances(duel: Duel): Promise<bigint[]> {
     if (duel.chainState !== 'confirmed') return duel.options.map(() => 0n);
-    return this.chain.poolBalances(duel.duelId as `0x${string}`);
+    return this.deps.trading.poolBalances(duel.duelId as `0x${string}`);
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contract';
 import { getAddress, keccak256, toHex } from 'viem';
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { CollateralPort } from '../../adapters/chain/collateral.port.js';
+import type { MarketLifecyclePort } from '../../adapters/chain/market-lifecycle.port.js';
 import { MIN_STAKE } from './fpmm.math.js';
 import type { OperationContext } from '../../platform/operation.context.js';
 import { DomainError } from '../../errors.js';
@@ -36,6 +37,18 @@ export interface DuelPage {
   pagination: { page: number; limit: number; total: number; hasMore: boolean };
 }
 
+/** What the duel service works with. */
+export interface DuelDeps {
+  readonly collateral: Pick<CollateralPort, 'collateralBalance'>;
+  readonly lifecycle: Pick<MarketLifecyclePort, 'createMarket'>;
+  readonly signers: Pick<ManagedSigners, 'forUser'>;
+  readonly repo: DuelRepository;
+  readonly access: Pick<MarketAccess, 'assertCanView'>;
+  readonly listCache: ListCache<DuelPage>;
+  readonly settings: DuelSettings;
+  readonly clock: Clock;
+}
+
 /**
  * Markets: creation on chain (accepted, not final), and reads of the read model the indexer keeps.
  */
@@ -48,15 +61,8 @@ export class DuelService {
    */
   private readonly trading: ListCache<Duel>;
 
-  constructor(
-    private readonly chain: ChainPort,
-    private readonly signers: ManagedSigners,
-    private readonly repo: DuelRepository,
-    private readonly access: MarketAccess,
-    private readonly listCache: ListCache<DuelPage>,
-    private readonly settings: DuelSettings,
-    private readonly clock: Clock,
-  ) {
+  constructor(private readonly deps: DuelDeps) {
+    const { listCache } = deps;
     this.trading = new ListCache<Duel>(Math.min(TRADING_VIEW_MS, listCache.ttlMs));
     listCache.onInvalidate(() => this.trading.invalidate());
   }
@@ -77,7 +83,7 @@ export class DuelService {
     const start = Date.parse(input.startTime);
     const end = Date.parse(input.endTime);
     const now = ctx.now.getTime();
-    const lead = isPrivate ? this.settings.privateLeadSeconds : this.settings.publicLeadSeconds;
+    const lead = isPrivate ? this.deps.settings.privateLeadSeconds : this.deps.settings.publicLeadSeconds;
     const minStart = now + lead * 1000;
     if (start <= now || start < minStart) {
       throw new DomainError(
@@ -100,7 +106,7 @@ export class DuelService {
       });
     }
     const options = input.options ?? ['YES', 'NO'];
-    const funding = input.initialLiquidity ? BigInt(input.initialLiquidity) : this.settings.initialLiquidity;
+    const funding = input.initialLiquidity ? BigInt(input.initialLiquidity) : this.deps.settings.initialLiquidity;
     if (funding < MIN_STAKE) {
       throw new DomainError('BET_BELOW_MINIMUM', 'The initial liquidity is below the 5-unit minimum', {
         details: { minimum: MIN_STAKE.toString() },
@@ -110,7 +116,7 @@ export class DuelService {
     const creatorAddress = getAddress(creator.address);
     // A resumed request may already have funded this very duel: the chain's simulation decides then.
     const { resumed } = ctx;
-    const available = resumed ? funding : await this.chain.collateralBalance(stack, creatorAddress);
+    const available = resumed ? funding : await this.deps.collateral.collateralBalance(stack, creatorAddress);
     if (available < funding) {
       throw new DomainError(
         'INSUFFICIENT_CREDITS',
@@ -120,7 +126,7 @@ export class DuelService {
         },
       );
     }
-    const signer = await this.signers.forUser(creator.userId);
+    const signer = await this.deps.signers.forUser(creator.userId);
     // A request retried after a crash must create the same duel, so its id comes from the
     // request's Idempotency-Key when it has one.
     const scoped = ctx.scopedKey('duel');
@@ -143,12 +149,12 @@ export class DuelService {
       startTime: new Date(start),
       endTime: new Date(end),
       yesBps: Math.floor(10_000 / options.length),
-      feeBps: this.settings.feeBps,
+      feeBps: this.deps.settings.feeBps,
       initialLiquidity: funding,
       parentMarketId,
     };
     const answer = (txHash: `0x${string}`) => ({ duelId, txHash, chainState: 'pending' as const });
-    const txHash = await this.chain.createMarket(
+    const txHash = await this.deps.lifecycle.createMarket(
       signer,
       {
         duelId,
@@ -156,22 +162,22 @@ export class DuelService {
         options: options.length,
         startTime: Math.floor(start / 1000),
         endTime: Math.floor(end / 1000),
-        feeBps: this.settings.feeBps,
+        feeBps: this.deps.settings.feeBps,
         isPrivate,
         funding,
         // The chain re-checks a slightly shorter lead, so a request valid here never reverts for it.
         minLeadSeconds: Math.max(0, lead - 60),
-        contestPeriodSeconds: this.settings.contestPeriodSeconds,
+        contestPeriodSeconds: this.deps.settings.contestPeriodSeconds,
       },
       {
         write: ctx.writeKey(`create-duel:${duelId}`),
         // The duel row exists exactly when its creation is recorded: same transaction.
-        record: (sql, hash) => this.repo.insertPending(sql, row, hash),
+        record: (sql, hash) => this.deps.repo.insertPending(sql, row, hash),
         // A sub-market's creation is one write of its parent's request, not that request's answer.
         ...(parentMarketId === null ? { result: answer } : {}),
       },
     );
-    this.listCache.invalidate();
+    this.deps.listCache.invalidate();
     return answer(txHash);
   }
 
@@ -194,26 +200,26 @@ export class DuelService {
       sortOrder: query.sortOrder,
     };
     const load = async (): Promise<DuelPage> => {
-      const [rows, total] = await Promise.all([this.repo.page(req), this.repo.count(req)]);
+      const [rows, total] = await Promise.all([this.deps.repo.page(req), this.deps.repo.count(req)]);
       return {
         data: rows.map((r) => toDuelDto(r)),
         pagination: { page: req.page, limit: req.limit, total, hasMore: req.page * req.limit < total },
       };
     };
     if (req.includePrivate) return load();
-    return this.listCache.get(JSON.stringify(req), load);
+    return this.deps.listCache.get(JSON.stringify(req), load);
   }
 
   async canonical(status: 'live' | 'upcoming' | 'all', limit: number): Promise<{ data: DuelDto[] }> {
-    const rows = await this.repo.canonical(status, limit, new Date(this.clock.now()));
+    const rows = await this.deps.repo.canonical(status, limit, new Date(this.deps.clock.now()));
     return { data: rows.map((r) => toDuelDto(r)) };
   }
 
   /** A duel by its on-chain id, with private access enforced for `caller`. */
   async get(duelId: string, caller?: string, userAddress?: string): Promise<DuelDto> {
     const duel = await this.require(duelId);
-    await this.access.assertCanView(duel, caller);
-    const participated = userAddress ? await this.repo.hasTraded(duel.duelId, getAddress(userAddress)) : undefined;
+    await this.deps.access.assertCanView(duel, caller);
+    const participated = userAddress ? await this.deps.repo.hasTraded(duel.duelId, getAddress(userAddress)) : undefined;
     return toDuelDto(duel, participated);
   }
 
@@ -233,9 +239,9 @@ export class DuelService {
 
   /** The duel row or a 404 that says which id is expected. */
   async require(duelId: string): Promise<Duel> {
-    const duel = /^0x[0-9a-fA-F]{64}$/.test(duelId) ? await this.repo.byDuelId(duelId) : null;
+    const duel = /^0x[0-9a-fA-F]{64}$/.test(duelId) ? await this.deps.repo.byDuelId(duelId) : null;
     if (duel) return duel;
-    const hint = (await this.repo.existsByRowId(duelId))
+    const hint = (await this.deps.repo.existsByRowId(duelId))
       ? ' That is the database id: pass the on-chain duelId (0x + 64 hex) instead.'
       : ' Pass the on-chain duelId (0x + 64 hex).';
     throw new DomainError('NOT_FOUND', `No duel with duelId ${duelId}.${hint}`, { details: { duelId } });
@@ -243,8 +249,8 @@ export class DuelService {
 
   async participants(duelId: string, caller: string) {
     const duel = await this.require(duelId);
-    await this.access.assertCanView(duel, caller);
-    const rows = await this.repo.participants(duel.duelId);
+    await this.deps.access.assertCanView(duel, caller);
+    const rows = await this.deps.repo.participants(duel.duelId);
     const value = valuer(duel);
     const byHolder = new Map<string, (typeof rows)[number][]>();
     for (const r of rows) byHolder.set(r.holder, [...(byHolder.get(r.holder) ?? []), r]);

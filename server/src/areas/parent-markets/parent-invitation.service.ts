@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { MarketMembershipPort } from '../../adapters/chain/market-membership.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { OperationContext } from '../../platform/operation.context.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
@@ -29,36 +29,39 @@ import type { Clock } from '../../platform/clock.js';
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const iso = (d: Date | string): string => new Date(d).toISOString();
 
+/** What the ParentInvitationService works with. */
+export interface ParentInvitationDeps {
+  readonly repo: ParentMarketRepository;
+  readonly parents: ParentMarketService;
+  readonly memberships: InvitationRepository;
+  readonly directory: MembershipDirectory;
+  readonly membership: MarketMembershipPort;
+  readonly clock: Clock;
+}
+
 /**
  * Parent-level invitations. They live in the database only (the chain knows invitations per duel):
  * joining takes a use atomically, then the platform adds the member on chain to every private
  * sub-market.
  */
 export class ParentInvitationService {
-  constructor(
-    private readonly repo: ParentMarketRepository,
-    private readonly parents: ParentMarketService,
-    private readonly memberships: InvitationRepository,
-    private readonly directory: MembershipDirectory,
-    private readonly chain: ChainPort,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: ParentInvitationDeps) {}
 
   async create(caller: Caller, input: CreateParentInvitationInput): Promise<ParentInvitationDto> {
-    const parent = await this.parents.require(input.parentMarketId);
+    const parent = await this.deps.parents.require(input.parentMarketId);
     this.assertCreator(parent, caller);
-    const children = await this.repo.children([parent.id]);
+    const children = await this.deps.repo.children([parent.id]);
     if (!parent.isPrivate && !children.some((c) => c.isPrivate)) {
       throw new DomainError(
         'INVALID_STATE',
         'Invitations are for private parent markets or parents with private sub-markets',
       );
     }
-    const expiresAt = expiryOf(input.expiresAt, this.clock.now());
+    const expiresAt = expiryOf(input.expiresAt, this.deps.clock.now());
     for (let attempt = 0; ; attempt++) {
       const code = input.inviteCode ?? generateInviteCode();
       try {
-        const row = await this.repo.insertInvitation({
+        const row = await this.deps.repo.insertInvitation({
           id: randomUUID(),
           parentMarketId: parent.id,
           code,
@@ -81,19 +84,19 @@ export class ParentInvitationService {
 
   /** Active codes of the parent, for its creator. */
   async list(caller: Caller, parentId: string) {
-    const parent = await this.parents.require(parentId);
+    const parent = await this.deps.parents.require(parentId);
     this.assertCreator(parent, caller);
-    const rows = await this.repo.activeInvitations(parent.id);
+    const rows = await this.deps.repo.activeInvitations(parent.id);
     return { parentMarketId: parent.id, invitations: rows.map((r) => this.toDto(r)) };
   }
 
   async validate(inviteCode: string): Promise<ValidateParentInviteDto> {
-    const row = await this.repo.invitationByHash(codeHashOf(inviteCode));
+    const row = await this.deps.repo.invitationByHash(codeHashOf(inviteCode));
     if (!row) return { valid: false, reason: 'unknown' };
-    const state = invitationState(row, this.clock.now());
+    const state = invitationState(row, this.deps.clock.now());
     if (state !== 'active') return { valid: false, reason: state };
-    const parent = await this.parents.require(row.parentMarketId);
-    const children = await this.repo.children([parent.id]);
+    const parent = await this.deps.parents.require(row.parentMarketId);
+    const children = await this.deps.repo.children([parent.id]);
     return {
       valid: true,
       parentMarketId: parent.id,
@@ -111,34 +114,36 @@ export class ParentInvitationService {
    * signed), records the memberships. The use is given back when no sub-market could be joined.
    */
   async join(ctx: OperationContext, caller: Caller, inviteCode: string): Promise<JoinParentDto> {
-    const invitation = await this.repo.invitationByHash(codeHashOf(inviteCode));
+    const invitation = await this.deps.repo.invitationByHash(codeHashOf(inviteCode));
     if (!invitation) throw new DomainError('INVITE_NOT_FOUND', 'No parent-market invitation with this code');
-    const parent = await this.parents.require(invitation.parentMarketId);
+    const parent = await this.deps.parents.require(invitation.parentMarketId);
     const member = getAddress(caller.address);
-    if (same(parent.creatorAddress, member) || (await this.repo.isMember(parent.id, member))) {
+    if (same(parent.creatorAddress, member) || (await this.deps.repo.isMember(parent.id, member))) {
       throw new DomainError('ALREADY_MEMBER', 'Already a member of this parent market', {
         details: { parentMarketId: parent.id },
       });
     }
-    const state = invitationState(invitation, this.clock.now());
+    const state = invitationState(invitation, this.deps.clock.now());
     if (state !== 'active') throw inviteUnusable(state, invitation);
-    if (!(await this.repo.reserveUse(invitation.id))) {
-      const fresh = (await this.repo.invitationByHash(invitation.codeHash)) ?? invitation;
-      const now = invitationState(fresh, this.clock.now() + 1_000);
+    if (!(await this.deps.repo.reserveUse(invitation.id))) {
+      const fresh = (await this.deps.repo.invitationByHash(invitation.codeHash)) ?? invitation;
+      const now = invitationState(fresh, this.deps.clock.now() + 1_000);
       throw inviteUnusable(now === 'active' ? 'exhausted' : now, fresh);
     }
-    const children = (await this.repo.children([parent.id])).filter((c) => c.isPrivate && c.chainState !== 'failed');
+    const children = (await this.deps.repo.children([parent.id])).filter(
+      (c) => c.isPrivate && c.chainState !== 'failed',
+    );
     const duels: JoinParentDto['duels'] = [];
     for (const child of children) duels.push(await this.grant(ctx, child, member, caller.userId));
     const failures = duels.filter((d) => d.result === 'failed');
     if (children.length > 0 && failures.length === children.length) {
-      await this.repo.releaseUse(invitation.id);
+      await this.deps.repo.releaseUse(invitation.id);
       const first = failures[0]?.error;
       throw new DomainError(first?.code ?? 'INTERNAL', first?.message ?? 'Could not join any sub-market', {
         details: { duels },
       });
     }
-    await this.repo.addMember({
+    await this.deps.repo.addMember({
       parentMarketId: parent.id,
       memberAddress: member,
       userId: caller.userId,
@@ -154,14 +159,14 @@ export class ParentInvitationService {
     userId: string,
   ): Promise<JoinParentDto['duels'][number]> {
     const entry = { duelId: child.duelId, txHash: null, error: null };
-    if (same(child.creatorAddress, member) || (await this.directory.isMember(child.duelId, member))) {
+    if (same(child.creatorAddress, member) || (await this.deps.directory.isMember(child.duelId, member))) {
       return { ...entry, result: 'already_member' };
     }
     try {
-      const txHash = await this.chain.addMember('platform', child.duelId as `0x${string}`, member, {
+      const txHash = await this.deps.membership.addMember('platform', child.duelId as `0x${string}`, member, {
         write: ctx.writeKey(`add-member:${child.duelId}:${member}`),
       });
-      await this.memberships.recordJoin({
+      await this.deps.memberships.recordJoin({
         duelId: child.duelId,
         memberAddress: member,
         userId,
@@ -200,7 +205,7 @@ export class ParentInvitationService {
       remainingUses: remainingUses(row),
       expiresAt: row.expiresAt ? iso(row.expiresAt) : null,
       revokedAt: row.revokedAt ? iso(row.revokedAt) : null,
-      status: invitationState(row, this.clock.now()),
+      status: invitationState(row, this.deps.clock.now()),
       createdAt: iso(row.createdAt),
     };
   }

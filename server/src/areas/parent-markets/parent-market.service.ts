@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateDuelRequest } from '@duelkit/contract';
 import { getAddress } from 'viem';
-import type { ChainPort } from '../../adapters/chain/chain.port.js';
+import type { MarketMembershipPort } from '../../adapters/chain/market-membership.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
 import type { Logger } from '../../logger.js';
@@ -27,21 +27,24 @@ import type {
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+/** What the ParentMarketService works with. */
+export interface ParentMarketDeps {
+  readonly repo: ParentMarketRepository;
+  readonly duels: DuelService;
+  readonly duelRepo: DuelRepository;
+  readonly access: MarketAccess;
+  readonly memberships: InvitationRepository;
+  readonly membership: MarketMembershipPort;
+  readonly logger: Logger;
+}
+
 /**
  * Parent markets: a group of sub-markets (duels with `parent_market_id`). A private parent and its
  * private sub-markets are seen by their creator and members only.
  */
 
 export class ParentMarketService {
-  constructor(
-    private readonly repo: ParentMarketRepository,
-    private readonly duels: DuelService,
-    private readonly duelRepo: DuelRepository,
-    private readonly access: MarketAccess,
-    private readonly memberships: InvitationRepository,
-    private readonly chain: ChainPort,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: ParentMarketDeps) {}
 
   /**
    * Creates the parent, then each sub-market in order through duels/create. Partial failure is
@@ -55,7 +58,7 @@ export class ParentMarketService {
     input.markets.forEach((child, index) => assertPrivacy(input.isPrivate, child, `body.markets.${index}.isPrivate`));
     // A request resumed after a crash finds the parent (and its sub-markets) it already created.
     const scoped = ctx.scopedKey('parent-market');
-    const parent = await this.repo.insert({
+    const parent = await this.deps.repo.insert({
       id: scoped ? uuidFrom(`${creator.builderAppId}:${scoped}`) : randomUUID(),
       builderAppId: creator.builderAppId,
       creatorUserId: creator.userId,
@@ -71,7 +74,7 @@ export class ParentMarketService {
     const results: ChildResultDto[] = [];
     for (const [index, child] of input.markets.entries()) {
       try {
-        const created = await this.duels.create(ctx, creator, childRequest(parent, child), parent.id);
+        const created = await this.deps.duels.create(ctx, creator, childRequest(parent, child), parent.id);
         results.push({ index, status: 'created', duelId: created.duelId, txHash: created.txHash });
       } catch (err) {
         results.push({ index, status: 'failed', ...this.failure(err, parent.id, index) });
@@ -79,7 +82,7 @@ export class ParentMarketService {
     }
     const createdCount = results.filter((r) => r.status === 'created').length;
     if (createdCount === 0) {
-      await this.repo.delete(parent.id);
+      await this.deps.repo.delete(parent.id);
       throw new DomainError('ALL_CHILDREN_FAILED', 'All sub-market creations failed', { details: { results } });
     }
     return { parentMarketId: parent.id, results, createdCount, failedCount: results.length - createdCount };
@@ -90,7 +93,7 @@ export class ParentMarketService {
    * `userId` is null when the platform owns the group.
    */
   async createGroup(owner: GroupOwner, input: GroupInput): Promise<ParentMarketRow> {
-    return this.repo.insert({
+    return this.deps.repo.insert({
       id: randomUUID(),
       builderAppId: owner.builderAppId,
       creatorUserId: owner.userId,
@@ -112,7 +115,7 @@ export class ParentMarketService {
   async attachDuel(parentId: string, duel: Duel): Promise<Duel> {
     const parent = await this.require(parentId);
     assertPrivacy(parent.isPrivate, { isPrivate: duel.isPrivate }, 'body.marketId');
-    if (duel.parentMarketId || !(await this.repo.attachChild(parent.id, duel.duelId))) {
+    if (duel.parentMarketId || !(await this.deps.repo.attachChild(parent.id, duel.duelId))) {
       throw new DomainError('INVALID_STATE', `Duel ${duel.duelId} already belongs to a parent market`, {
         details: { duelId: duel.duelId, parentMarketId: duel.parentMarketId },
       });
@@ -131,16 +134,16 @@ export class ParentMarketService {
     }
     assertPrivacy(parent.isPrivate, child, 'body.isPrivate');
     const request = childRequest(parent, child);
-    const created = await this.duels.create(ctx, creator, request, parent.id);
+    const created = await this.deps.duels.create(ctx, creator, request, parent.id);
     const grants = { granted: 0, failed: 0 };
     if (request.isPrivate) {
-      for (const m of await this.repo.members(parent.id)) {
+      for (const m of await this.deps.repo.members(parent.id)) {
         try {
           const member = getAddress(m.memberAddress);
-          const txHash = await this.chain.addMember('platform', created.duelId, member, {
+          const txHash = await this.deps.membership.addMember('platform', created.duelId, member, {
             write: ctx.writeKey(`add-member:${created.duelId}:${member}`),
           });
-          await this.memberships.recordJoin({
+          await this.deps.memberships.recordJoin({
             duelId: created.duelId,
             memberAddress: getAddress(m.memberAddress),
             userId: m.userId,
@@ -153,7 +156,7 @@ export class ParentMarketService {
           grants.granted += 1;
         } catch (err) {
           grants.failed += 1;
-          this.logger.warn(
+          this.deps.logger.warn(
             { err, parentId, duelId: created.duelId },
             'could not add a parent member to a new sub-market',
           );
@@ -192,7 +195,7 @@ export class ParentMarketService {
         details: { parentMarketId: parent.id },
       });
     }
-    const rows = await this.repo.members(parent.id);
+    const rows = await this.deps.repo.members(parent.id);
     return {
       parentMarketId: parent.id,
       members: [
@@ -209,15 +212,15 @@ export class ParentMarketService {
   async accessible(caller: string, page: number, limit: number): Promise<AccessibleDto> {
     const address = getAddress(caller);
     const [rows, total] = await Promise.all([
-      this.repo.accessiblePage(address, page, limit),
-      this.repo.accessibleCount(address),
+      this.deps.repo.accessiblePage(address, page, limit),
+      this.deps.repo.accessibleCount(address),
     ]);
     const data = await Promise.all(rows.map((p) => this.hydrate(p, address, undefined)));
     return { data, pagination: { page, limit, total, hasMore: page * limit < total } };
   }
 
   async require(parentId: string): Promise<ParentMarketRow> {
-    const parent = await this.repo.byId(parentId);
+    const parent = await this.deps.repo.byId(parentId);
     if (!parent)
       throw new DomainError('NOT_FOUND', `No parent market ${parentId}`, { details: { parentMarketId: parentId } });
     return parent;
@@ -226,7 +229,7 @@ export class ParentMarketService {
   private async canSeeParent(parent: ParentMarketRow, caller: string | undefined, view: ParentMarketDto) {
     if (!caller) return false;
     if (same(caller, parent.creatorAddress)) return true;
-    if (await this.repo.isMember(parent.id, getAddress(caller))) return true;
+    if (await this.deps.repo.isMember(parent.id, getAddress(caller))) return true;
     return view.duels.some((d) => d.isPrivate);
   }
 
@@ -235,16 +238,16 @@ export class ParentMarketService {
     caller: string | undefined,
     userAddress: string | undefined,
   ): Promise<ParentMarketDto> {
-    const refs = await this.repo.children([parent.id]);
-    const rows = (await Promise.all(refs.map((r) => this.duelRepo.byDuelId(r.duelId)))).filter(
+    const refs = await this.deps.repo.children([parent.id]);
+    const rows = (await Promise.all(refs.map((r) => this.deps.duelRepo.byDuelId(r.duelId)))).filter(
       (d): d is Duel => d !== null,
     );
     const visible: Duel[] = [];
-    for (const d of rows) if (await this.access.canView(d, caller)) visible.push(d);
+    for (const d of rows) if (await this.deps.access.canView(d, caller)) visible.push(d);
     const participant = userAddress ? getAddress(userAddress) : undefined;
     const duels = await Promise.all(
       visible.map(async (d) =>
-        toDuelDto(d, participant ? await this.duelRepo.hasTraded(d.duelId, participant) : undefined),
+        toDuelDto(d, participant ? await this.deps.duelRepo.hasTraded(d.duelId, participant) : undefined),
       ),
     );
     return {
@@ -265,7 +268,7 @@ export class ParentMarketService {
 
   private failure(err: unknown, parentId: string, index: number): { code: ChildFailureCode; message: string } {
     if (isDomainError(err)) return { code: err.code, message: err.message };
-    this.logger.error({ err, parentId, index }, 'sub-market creation failed unexpectedly');
+    this.deps.logger.error({ err, parentId, index }, 'sub-market creation failed unexpectedly');
     return { code: 'INTERNAL', message: 'Unexpected error creating this sub-market' };
   }
 }

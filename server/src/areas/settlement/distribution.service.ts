@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { getAddress, type Address } from 'viem';
-import type { Bytes32, ChainPort, MarketEvent } from '../../adapters/chain/chain.port.js';
+import type { Bytes32, MarketEvent } from '../../adapters/chain/chain.port.js';
+import type { MarketLifecyclePort } from '../../adapters/chain/market-lifecycle.port.js';
+import type { ChainReadsPort } from '../../adapters/chain/chain-reads.port.js';
 import { isDomainError } from '../../errors.js';
 import type { WriteKey } from '../../platform/operation.context.js';
 import type { MarketEventSink } from '../markets/market-indexer.js';
@@ -49,6 +51,16 @@ export interface DistributionOptions {
 const kindOf = (status: Duel['status']): DistributionKind | undefined =>
   status === 'settled' ? 'payout' : status === 'cancelled' ? 'refund' : undefined;
 
+/** What the DistributionService works with. */
+export interface DistributionDeps {
+  readonly ledger: DistributionLedgerRepository;
+  readonly lifecycle: MarketLifecyclePort;
+  readonly reads: ChainReadsPort;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly options?: DistributionOptions;
+}
+
 /**
  * Payouts of settled markets and refunds of cancelled ones, as durable jobs with exactly one
  * effect per participant: the ledger holds one row per (duel, holder, kind), every write to it is
@@ -59,20 +71,14 @@ const kindOf = (status: Duel['status']): DistributionKind | undefined =>
 export class DistributionService {
   private jobs: JobEngine | undefined;
 
-  constructor(
-    private readonly ledger: DistributionLedgerRepository,
-    private readonly chain: ChainPort,
-    private readonly logger: Logger,
-    private readonly clock: Clock,
-    private readonly options: DistributionOptions = {},
-  ) {}
+  constructor(private readonly deps: DistributionDeps) {}
 
   /** Runs the payment worker on `jobs`; without it this instance only records work for another. */
   attach(jobs: JobEngine): void {
     this.jobs = jobs;
     jobs.work<PayJob>({
       queue: SETTLEMENT_QUEUE,
-      concurrency: this.options.concurrency ?? 4,
+      concurrency: this.deps.options?.concurrency ?? 4,
       handler: (data, job) => this.handle(data, job),
     });
   }
@@ -83,12 +89,12 @@ export class DistributionService {
    */
   async dispatch(duel: Duel, batchId: string | null): Promise<{ kind: DistributionKind; participants: number }> {
     const kind = kindOf(duel.status);
-    assertTransition(duel, kind ?? 'payout', 'system', this.clock.now());
+    assertTransition(duel, kind ?? 'payout', 'system', this.deps.clock.now());
     if (!kind) throw new Error('unreachable: a terminal market has a distribution kind');
     const holders = await this.holders(duel, kind);
     for (const holder of holders) {
       const isCreator = holder.toLowerCase() === duel.creatorAddress.toLowerCase();
-      await this.ledger.ensureEntry({ duelId: duel.duelId, holder, kind, isCreator, batchId });
+      await this.deps.ledger.ensureEntry({ duelId: duel.duelId, holder, kind, isCreator, batchId });
     }
     await this.enqueueReady(duel.duelId, kind);
     return { kind, participants: holders.length };
@@ -100,17 +106,17 @@ export class DistributionService {
    */
   async requeue(duel: Duel, batchId: string | null) {
     const { kind } = await this.dispatch(duel, batchId);
-    const rows = await this.ledger.rows(duel.duelId, kind);
+    const rows = await this.deps.ledger.rows(duel.duelId, kind);
     let requeued = 0;
     let alreadyPaid = 0;
     for (const row of rows.filter((r) => r.status !== 'paid')) {
-      const onChain = await this.chain.owed(duel.duelId as Bytes32, row.holder as Address);
+      const onChain = await this.deps.lifecycle.owed(duel.duelId as Bytes32, row.holder as Address);
       if (onChain.paid) {
-        await this.ledger.markPaid(row);
+        await this.deps.ledger.markPaid(row);
         alreadyPaid++;
         continue;
       }
-      await this.ledger.requeue(row.id);
+      await this.deps.ledger.requeue(row.id);
       requeued++;
     }
     await this.enqueueReady(duel.duelId, kind);
@@ -124,9 +130,9 @@ export class DistributionService {
    * transaction, never a second one. The creator, paid from what remains, waits for the others.
    */
   async claim(duel: Duel, holder: Address, write?: WriteKey): Promise<ClaimOutcome> {
-    assertTransition(duel, 'payout', 'participant', this.clock.now());
+    assertTransition(duel, 'payout', 'participant', this.deps.clock.now());
     await this.dispatch(duel, null);
-    const rows = await this.ledger.rows(duel.duelId, 'payout');
+    const rows = await this.deps.ledger.rows(duel.duelId, 'payout');
     const row = rows.find((r) => r.holder.toLowerCase() === holder.toLowerCase());
     const outcome = (
       status: ClaimStatus,
@@ -140,27 +146,27 @@ export class DistributionService {
     });
     if (!row) return outcome('nothing_to_claim');
     const recorded = () =>
-      this.ledger.rows(duel.duelId, 'payout').then((all) => all.find((r) => r.id === row.id) ?? row);
+      this.deps.ledger.rows(duel.duelId, 'payout').then((all) => all.find((r) => r.id === row.id) ?? row);
     if (row.status === 'paid') return outcome('already_paid', BigInt(row.amount ?? '0'), row.tx_hash);
     if (row.is_creator && rows.some((r) => !r.is_creator && r.status !== 'paid')) return outcome('deferred');
-    const owed = await this.chain.owed(duel.duelId as Bytes32, row.holder as Address);
+    const owed = await this.deps.lifecycle.owed(duel.duelId as Bytes32, row.holder as Address);
     if (owed.paid) {
-      await this.ledger.markPaid(row);
+      await this.deps.ledger.markPaid(row);
       const r = await recorded();
       return outcome('already_paid', r.amount === null ? null : BigInt(r.amount), r.tx_hash);
     }
-    await this.ledger.markClaimSubmitted(row, owed.amount);
+    await this.deps.ledger.markClaimSubmitted(row, owed.amount);
     try {
-      const txHash = await this.chain.payout(duel.duelId as Bytes32, row.holder as Address, {
+      const txHash = await this.deps.lifecycle.payout(duel.duelId as Bytes32, row.holder as Address, {
         ...(write ? { write } : {}),
-        record: (sql, hash) => this.ledger.recordClaimTxHash(row, hash, sql),
+        record: (sql, hash) => this.deps.ledger.recordClaimTxHash(row, hash, sql),
       });
-      await this.ledger.recordClaimTxHash(row, txHash);
+      await this.deps.ledger.recordClaimTxHash(row, txHash);
       const r = await recorded();
       return outcome('submitted', BigInt(r.amount ?? owed.amount.toString()), txHash);
     } catch (err) {
       if (!isDomainError(err) || err.code !== 'ALREADY_PAID') throw err;
-      await this.ledger.markPaid(row);
+      await this.deps.ledger.markPaid(row);
       const r = await recorded();
       return outcome('already_paid', r.amount === null ? null : BigInt(r.amount), r.tx_hash);
     }
@@ -169,8 +175,8 @@ export class DistributionService {
   /** Progress of a market's distribution. */
   async status(duel: Duel) {
     const kind = kindOf(duel.status) ?? null;
-    const rows = kind ? await this.ledger.rows(duel.duelId, kind) : [];
-    const cancellation = await this.ledger.cancellation(duel.duelId);
+    const rows = kind ? await this.deps.ledger.rows(duel.duelId, kind) : [];
+    const cancellation = await this.deps.ledger.cancellation(duel.duelId);
     const count = (s: DistributionStatus[]) => rows.filter((r) => s.includes(r.status)).length;
     const paid = count(['paid']);
     return {
@@ -213,17 +219,17 @@ export class DistributionService {
    */
   async sweep(): Promise<void> {
     // Settlement pays its winners by itself: a settled market without a ledger gets one here.
-    for (const s of await this.ledger.settledWithoutPayouts(50)) {
-      const duel = await this.ledger.duel(s.duel_id);
+    for (const s of await this.deps.ledger.settledWithoutPayouts(50)) {
+      const duel = await this.deps.ledger.duel(s.duel_id);
       if (duel) await this.dispatch(duel, null);
     }
-    for (const c of await this.ledger.undispatchedCancellations(50)) {
-      const duel = await this.ledger.duel(c.duel_id);
+    for (const c of await this.deps.ledger.undispatchedCancellations(50)) {
+      const duel = await this.deps.ledger.duel(c.duel_id);
       if (!duel) continue;
       await this.dispatch(duel, c.batch_id);
-      await this.ledger.markRefundsDispatched(c.duel_id);
+      await this.deps.ledger.markRefundsDispatched(c.duel_id);
     }
-    for (const r of await this.ledger.unqueued(100)) await this.enqueueReady(r.duel_id, r.kind);
+    for (const r of await this.deps.ledger.unqueued(100)) await this.enqueueReady(r.duel_id, r.kind);
   }
 
   /** Records a Paid event, whoever triggered the payment: the chain's amount is the truth. */
@@ -231,19 +237,19 @@ export class DistributionService {
     apply: async (em: EntityManager, e: MarketEvent) => {
       if (e.kind !== 'paid') return;
       // Inside the indexer's transaction: recorded exactly when its cursor moves past the event.
-      await this.ledger.recordPaidEvent(em, e);
+      await this.deps.ledger.recordPaidEvent(em, e);
     },
   };
 
   /** The job: pays one holder once. */
   async handle(data: PayJob, job: Pick<Job, 'attemptsMade' | 'opts'>): Promise<void> {
-    const row = await this.ledger.entry(data.duelId, data.holder, data.kind);
+    const row = await this.deps.ledger.entry(data.duelId, data.holder, data.kind);
     if (!row || row.status === 'paid' || row.generation !== data.generation) return;
     try {
       await this.pay(row);
     } catch (err) {
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      await this.ledger.recordFailure(row, String((err as Error).message), final);
+      await this.deps.ledger.recordFailure(row, String((err as Error).message), final);
       throw err;
     }
     await this.enqueueReady(row.duel_id, row.kind);
@@ -252,53 +258,53 @@ export class DistributionService {
   private async pay(row: LedgerRow): Promise<void> {
     const duelId = row.duel_id as Bytes32;
     const holder = row.holder as Address;
-    const owed = await this.chain.owed(duelId, holder);
+    const owed = await this.deps.lifecycle.owed(duelId, holder);
     if (owed.paid) {
-      await this.ledger.markPaid(row);
+      await this.deps.ledger.markPaid(row);
       return;
     }
-    await this.options.faults?.beforeSubmit?.({ duelId: row.duel_id, holder: row.holder });
+    await this.deps.options?.faults?.beforeSubmit?.({ duelId: row.duel_id, holder: row.holder });
     // Record the intent first: a crash after sending leaves a row the next attempt can explain.
-    await this.ledger.markSubmitted(row, owed.amount);
+    await this.deps.ledger.markSubmitted(row, owed.amount);
     let txHash: `0x${string}`;
     try {
       // Keyed by (duel, holder): a rerun job finds the recorded payment instead of sending another.
-      txHash = await this.chain.payout(duelId, holder, {
-        record: (sql, hash) => this.ledger.recordTxHash(row, hash, sql),
+      txHash = await this.deps.lifecycle.payout(duelId, holder, {
+        record: (sql, hash) => this.deps.ledger.recordTxHash(row, hash, sql),
       });
     } catch (err) {
       if (isDomainError(err) && err.code === 'ALREADY_PAID') {
-        await this.ledger.markPaid(row);
+        await this.deps.ledger.markPaid(row);
         return;
       }
       throw err;
     }
-    await this.ledger.recordTxHash(row, txHash);
-    await this.options.faults?.afterSubmit?.({ duelId: row.duel_id, holder: row.holder });
+    await this.deps.ledger.recordTxHash(row, txHash);
+    await this.deps.options?.faults?.afterSubmit?.({ duelId: row.duel_id, holder: row.holder });
     // Waiting for the node is I/O, measured on the wall clock whatever clock the rules run on.
-    const deadline = systemClock.now() + (this.options.confirmTimeoutMs ?? 20_000);
+    const deadline = systemClock.now() + (this.deps.options?.confirmTimeoutMs ?? 20_000);
     for (;;) {
-      const state = await this.chain.transactionStatus(txHash);
+      const state = await this.deps.reads.transactionStatus(txHash);
       if (state === 'success') break;
       if (state === 'reverted') throw new Error(`payout transaction ${txHash} reverted`);
       if (systemClock.now() > deadline) throw new Error(`payout transaction ${txHash} not mined yet`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    await this.ledger.markPaid(row);
+    await this.deps.ledger.markPaid(row);
   }
 
   /** Queues entries not yet queued in their generation; the creator only once everyone else is paid. */
   private async enqueueReady(duelId: string, kind: DistributionKind): Promise<void> {
     const jobs = this.jobs;
     if (!jobs) return;
-    const rows = await this.ledger.rows(duelId, kind);
+    const rows = await this.deps.ledger.rows(duelId, kind);
     const othersUnpaid = rows.some((r) => !r.is_creator && r.status !== 'paid');
     for (const r of rows) {
       if (r.status !== 'queued' || r.enqueued_at) continue;
       if (r.is_creator && othersUnpaid) continue;
       const data: PayJob = { duelId, holder: r.holder, kind, generation: r.generation };
       await jobs.add(SETTLEMENT_QUEUE, 'pay', data, { jobId: `${kind}_${duelId}_${r.holder}_g${r.generation}` });
-      await this.ledger.markEnqueued(r);
+      await this.deps.ledger.markEnqueued(r);
     }
   }
 
@@ -309,8 +315,8 @@ export class DistributionService {
   private async holders(duel: Duel, kind: DistributionKind): Promise<string[]> {
     const owed =
       kind === 'refund'
-        ? await this.ledger.netDepositors(duel.duelId)
-        : await this.ledger.winningHolders(duel.duelId, duel.winningOptionIndex ?? -1);
+        ? await this.deps.ledger.netDepositors(duel.duelId)
+        : await this.deps.ledger.winningHolders(duel.duelId, duel.winningOptionIndex ?? -1);
     const creator = getAddress(duel.creatorAddress);
     const holders = owed.map((h) => getAddress(h)).filter((h) => h !== creator);
     return [...holders, creator];

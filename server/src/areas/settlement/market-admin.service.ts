@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@duelkit/contract';
-import type { Bytes32, ChainPort } from '../../adapters/chain/chain.port.js';
+import type { Bytes32 } from '../../adapters/chain/chain.port.js';
+import type { MarketLifecyclePort } from '../../adapters/chain/market-lifecycle.port.js';
 import { isDomainError } from '../../errors.js';
 import type { OperationContext } from '../../platform/operation.context.js';
 import type { Logger } from '../../logger.js';
@@ -20,30 +21,33 @@ export interface AdminActor {
 
 type CancelSource = DuelCancellationRow['source'];
 
+/** What the MarketAdminService works with. */
+export interface MarketAdminDeps {
+  readonly repo: MarketAdminRepository;
+  readonly lifecycle: MarketLifecyclePort;
+  readonly duels: DuelLookup;
+  readonly distribution: DistributionService;
+  readonly queries: MarketAdminQueries;
+  readonly settings: MarketSettingsStore;
+  readonly threshold: BootstrapThreshold;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
 /**
  * §4.16 market administration writes: cancellations (discard, cancel-expired) whose refunds follow
  * as durable jobs, payouts, timings, and closing ended markets (docs/admin-markets.md). The
  * admin's views live in MarketAdminQueries.
  */
 export class MarketAdminService {
-  constructor(
-    private readonly repo: MarketAdminRepository,
-    private readonly chain: ChainPort,
-    private readonly duels: DuelLookup,
-    private readonly distribution: DistributionService,
-    private readonly queries: MarketAdminQueries,
-    private readonly settings: MarketSettingsStore,
-    private readonly threshold: BootstrapThreshold,
-    private readonly logger: Logger,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: MarketAdminDeps) {}
 
   /** Cancels the named markets; the whole batch is checked first. Refunds follow once the chain confirms. */
   async discard(ctx: OperationContext, admin: AdminActor, duelIds: readonly string[], reason: string) {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const duels: Duel[] = [];
     for (const id of duelIds) {
-      const duel = await this.duels.require(id);
+      const duel = await this.deps.duels.require(id);
       assertTransition(duel, 'cancel', 'admin', now);
       duels.push(duel);
     }
@@ -55,7 +59,7 @@ export class MarketAdminService {
 
   /** Cancels markets that missed their bootstrap threshold or stayed unresolved past the grace period. */
   async cancelExpired(ctx: OperationContext, admin: AdminActor, opts: { dryRun: boolean; limit: number }) {
-    const candidates = await this.queries.expiredCandidates({ page: 1, limit: opts.limit });
+    const candidates = await this.deps.queries.expiredCandidates({ page: 1, limit: opts.limit });
     if (opts.dryRun) {
       return {
         batchId: null,
@@ -78,8 +82,8 @@ export class MarketAdminService {
     for (const { duel, reason } of candidates.rows) {
       const text =
         reason === 'bootstrap_threshold'
-          ? `fewer than ${this.threshold.minParticipants} participants or less than ${this.threshold.minVolume} volume by the start`
-          : `not resolved within ${this.settings.resolutionGraceSeconds} s after the end`;
+          ? `fewer than ${this.deps.threshold.minParticipants} participants or less than ${this.deps.threshold.minVolume} volume by the start`
+          : `not resolved within ${this.deps.settings.resolutionGraceSeconds} s after the end`;
       const r = await this.cancelOne(ctx, duel, reason, text, admin, batchId);
       results.push(r.success ? { ...r, reason, txHash: r.txHash } : { ...r, reason });
     }
@@ -88,15 +92,15 @@ export class MarketAdminService {
 
   /** Queues the payouts of settled markets (named, or every settled one with unpaid holders). */
   async autoDistribute(admin: AdminActor, duelIds: readonly string[] | undefined) {
-    const ids = duelIds ?? (await this.repo.settledAwaitingPayout(100));
+    const ids = duelIds ?? (await this.deps.repo.settledAwaitingPayout(100));
     const duels = [];
-    for (const id of ids) duels.push(await this.duels.require(id));
+    for (const id of ids) duels.push(await this.deps.duels.require(id));
     const batchId = await this.batch('auto_distribute', admin, duels, null);
     const out = [];
     for (const duel of duels) {
       try {
-        assertTransition(duel, 'payout', 'admin', this.clock.now());
-        const r = await this.distribution.requeue(duel, batchId);
+        assertTransition(duel, 'payout', 'admin', this.deps.clock.now());
+        const r = await this.deps.distribution.requeue(duel, batchId);
         out.push({
           duelId: duel.duelId,
           enqueued: true,
@@ -121,26 +125,26 @@ export class MarketAdminService {
   }
 
   async continueRefunds(duelId: string) {
-    const duel = await this.duels.require(duelId);
-    assertTransition(duel, 'refund', 'admin', this.clock.now());
-    const r = await this.distribution.requeue(duel, null);
-    await this.repo.markRefundsDispatched(duel.duelId);
+    const duel = await this.deps.duels.require(duelId);
+    assertTransition(duel, 'refund', 'admin', this.deps.clock.now());
+    const r = await this.deps.distribution.requeue(duel, null);
+    await this.deps.repo.markRefundsDispatched(duel.duelId);
     return {
       duelId: duel.duelId,
       requeued: r.requeued,
       alreadyPaid: r.alreadyPaid,
-      status: await this.distribution.status(duel),
+      status: await this.deps.distribution.status(duel),
     };
   }
 
   async setDuration(admin: AdminActor, changes: TimingChanges) {
-    await this.settings.update(changes, admin.email);
-    return this.queries.duration();
+    await this.deps.settings.update(changes, admin.email);
+    return this.deps.queries.duration();
   }
 
   /** System job: marks markets past their end as pending (awaiting resolution). */
   async closeEnded(): Promise<number> {
-    return this.repo.closeEnded(new Date(this.clock.now()));
+    return this.deps.repo.closeEnded(new Date(this.deps.clock.now()));
   }
 
   /**
@@ -155,7 +159,7 @@ export class MarketAdminService {
     admin: AdminActor,
     batchId: string,
   ) {
-    const inserted = await this.repo.recordCancellation({
+    const inserted = await this.deps.repo.recordCancellation({
       duelId: duel.duelId,
       source,
       reason,
@@ -163,19 +167,19 @@ export class MarketAdminService {
       batchId,
     });
     try {
-      const txHash = await this.chain.cancel(duel.duelId as Bytes32, {
+      const txHash = await this.deps.lifecycle.cancel(duel.duelId as Bytes32, {
         write: ctx.writeKey(`cancel:${duel.duelId}`),
-        record: (sql, hash) => this.repo.recordCancellationTx(duel.duelId, hash, sql),
+        record: (sql, hash) => this.deps.repo.recordCancellationTx(duel.duelId, hash, sql),
       });
-      await this.repo.recordCancellationTx(duel.duelId, txHash);
+      await this.deps.repo.recordCancellationTx(duel.duelId, txHash);
       return { duelId: duel.duelId, success: true as const, txHash };
     } catch (err) {
       // Only a refusal before recording (a DomainError from simulation) proves nothing was sent.
       if (inserted && isDomainError(err)) {
-        await this.repo.deleteCancellation(duel.duelId);
+        await this.deps.repo.deleteCancellation(duel.duelId);
       }
       if (!isDomainError(err)) {
-        this.logger.error({ duelId: duel.duelId, err }, 'cancel failed');
+        this.deps.logger.error({ duelId: duel.duelId, err }, 'cancel failed');
         const code: ErrorCode = 'INTERNAL';
         return {
           duelId: duel.duelId,
@@ -189,7 +193,7 @@ export class MarketAdminService {
   }
 
   private batch(kind: BatchKind, admin: AdminActor, duels: Duel[], reason: string | null) {
-    return this.repo.insertBatch(
+    return this.deps.repo.insertBatch(
       kind,
       admin.adminId,
       duels.map((d) => d.duelId),

@@ -103,10 +103,13 @@ async function index() {
 }
 
 function services(faults?: DistributionFaults) {
-  const distribution = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, systemClock, {
-    concurrency: 1,
-    confirmTimeoutMs: 5_000,
-    ...(faults ? { faults } : {}),
+  const distribution = new DistributionService({
+    ledger: new DistributionLedgerRepository(orm),
+    lifecycle: chain,
+    reads: chain,
+    logger,
+    clock: systemClock,
+    options: { concurrency: 1, confirmTimeoutMs: 5_000, ...(faults ? { faults } : {}) },
   });
   const repo = new DuelRepository(orm);
   const duels = {
@@ -126,17 +129,17 @@ function services(faults?: DistributionFaults) {
   });
   const threshold = { minParticipants: 2, minVolume: 0n };
   const queries = new MarketAdminQueries(orm, duels, distribution, settings, threshold, systemClock);
-  const admin = new MarketAdminService(
-    new MarketAdminRepository(orm),
-    chain,
+  const admin = new MarketAdminService({
+    repo: new MarketAdminRepository(orm),
+    lifecycle: chain,
     duels,
     distribution,
     queries,
     settings,
     threshold,
     logger,
-    systemClock,
-  );
+    clock: systemClock,
+  });
   return { distribution, admin, queries };
 }
 
@@ -193,7 +196,13 @@ beforeAll(async () => {
   orm = await initOrm(entities, db.url, 4, false);
   chain = await ViemChainAdapter.connect(chainConfig(), logger, chainStores(orm));
   pub = createPublicClient({ transport: http(chain.embeddedRpcUrl) });
-  const sink = new DistributionService(new DistributionLedgerRepository(orm), chain, logger, systemClock).paidSink;
+  const sink = new DistributionService({
+    ledger: new DistributionLedgerRepository(orm),
+    lifecycle: chain,
+    reads: chain,
+    logger,
+    clock: systemClock,
+  }).paidSink;
   indexer = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'test', 30_000), logger, 2_000n, () => {}, [
     sink,
   ]);

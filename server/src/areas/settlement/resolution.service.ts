@@ -5,7 +5,8 @@ import type {
   ResolveRequest,
   SubmitContestRequest,
 } from '@duelkit/contract';
-import type { Bytes32, ChainPort, Signer } from '../../adapters/chain/chain.port.js';
+import type { Bytes32, Signer } from '../../adapters/chain/chain.port.js';
+import type { MarketLifecyclePort } from '../../adapters/chain/market-lifecycle.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import { jobContext, type OperationContext, type WriteKey } from '../../platform/operation.context.js';
 import type { Logger } from '../../logger.js';
@@ -43,21 +44,24 @@ export function withoutAddress({ userAddress: _omit, ...contest }: ContestWithAd
   return contest;
 }
 
+/** What the ResolutionService works with. */
+export interface ResolutionDeps {
+  readonly contests: ContestRepository;
+  readonly lifecycle: MarketLifecyclePort;
+  readonly duels: DuelLookup;
+  readonly signers: SignerLookup;
+  readonly access: MarketAccess;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
 /**
  * Resolution of ended markets by their creator, contests by participants during the contest
  * period, and finalization (creator, admin, or the platform for uncontested markets). Every
  * write goes to the chain, which holds the truth; the indexer moves the read model.
  */
 export class ResolutionService {
-  constructor(
-    private readonly contests: ContestRepository,
-    private readonly chain: ChainPort,
-    private readonly duels: DuelLookup,
-    private readonly signers: SignerLookup,
-    private readonly access: MarketAccess,
-    private readonly logger: Logger,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: ResolutionDeps) {}
 
   /**
    * Checks the whole batch first (404, 403, 409 name the duel; nothing is sent then), then
@@ -68,18 +72,20 @@ export class ResolutionService {
     const now = ctx.now.getTime();
     const checked: { duel: Duel; outcome: number }[] = [];
     for (const [i, item] of request.duelIds.entries()) {
-      const duel = await this.duels.require(item.duelId);
+      const duel = await this.deps.duels.require(item.duelId);
       assertCreator(duel, caller, 'resolve it');
       assertTransition(duel, 'resolve', 'creator', now);
       this.assertOption(duel, item.winningOptionIndex, `body.duelIds.${i}.winningOptionIndex`);
       checked.push({ duel, outcome: item.winningOptionIndex });
     }
-    const signer = await this.signers.forUser(caller.userId);
+    const signer = await this.deps.signers.forUser(caller.userId);
     const results = [];
     for (const { duel, outcome } of checked) {
       const write = ctx.writeKey(`resolve:${duel.duelId}`);
       results.push(
-        await this.send(duel.duelId, () => this.chain.resolve(signer, duel.duelId as Bytes32, outcome, { write })),
+        await this.send(duel.duelId, () =>
+          this.deps.lifecycle.resolve(signer, duel.duelId as Bytes32, outcome, { write }),
+        ),
       );
     }
     return { results };
@@ -90,10 +96,10 @@ export class ResolutionService {
    * result is its markets' own outcomes). Refusals as for the creator's resolve.
    */
   async resolveAsAdmin(duelId: string, winningOptionIndex: number, write?: WriteKey) {
-    const duel = await this.duels.require(duelId);
-    assertTransition(duel, 'resolve', 'admin', this.clock.now());
+    const duel = await this.deps.duels.require(duelId);
+    assertTransition(duel, 'resolve', 'admin', this.deps.clock.now());
     this.assertOption(duel, winningOptionIndex, 'body.winningOptionIndex');
-    const txHash = await this.chain.resolve(
+    const txHash = await this.deps.lifecycle.resolve(
       'platform',
       duel.duelId as Bytes32,
       winningOptionIndex,
@@ -103,14 +109,14 @@ export class ResolutionService {
   }
 
   async submitContest(caller: Caller, body: SubmitContestRequest): Promise<ContestWithAddress> {
-    const duel = await this.duels.require(body.duelId);
-    await this.access.assertCanView(duel, caller.address);
+    const duel = await this.deps.duels.require(body.duelId);
+    await this.deps.access.assertCanView(duel, caller.address);
     if (same(duel.creatorAddress, caller.address)) {
       throw new DomainError('FORBIDDEN', 'The creator cannot contest their own resolution', {
         details: { duelId: duel.duelId },
       });
     }
-    if (!(await this.contests.isParticipant(duel.duelId, caller.address))) {
+    if (!(await this.deps.contests.isParticipant(duel.duelId, caller.address))) {
       throw new DomainError(
         'NOT_PARTICIPANT',
         'Only participants (traders and holders) of this market may contest it',
@@ -119,7 +125,7 @@ export class ResolutionService {
         },
       );
     }
-    assertTransition(duel, 'contest', 'participant', this.clock.now());
+    assertTransition(duel, 'contest', 'participant', this.deps.clock.now());
     if (body.proposedOptionIndex !== undefined) {
       this.assertOption(duel, body.proposedOptionIndex, 'body.proposedOptionIndex');
       if (body.proposedOptionIndex === duel.winningOptionIndex) {
@@ -128,7 +134,7 @@ export class ResolutionService {
         });
       }
     }
-    const contest = await this.contests.insert({
+    const contest = await this.deps.contests.insert({
       duelId: duel.duelId,
       userAddress: caller.address,
       userId: caller.userId,
@@ -145,34 +151,34 @@ export class ResolutionService {
 
   /** Contests of a market, newest first, without addresses; private markets for members only. */
   async publicContests(duelId: string, page: Page, viewer: string | undefined) {
-    const duel = await this.duels.require(duelId);
-    await this.access.assertCanView(duel, viewer);
+    const duel = await this.deps.duels.require(duelId);
+    await this.deps.access.assertCanView(duel, viewer);
     const list = await this.contestPage(duel.duelId, page);
     return { data: list.data.map(withoutAddress), pagination: list.pagination };
   }
 
   /** Contests with addresses: the creator's view. */
   async creatorContests(caller: Caller, duelId: string, page: Page) {
-    const duel = await this.duels.require(duelId);
+    const duel = await this.deps.duels.require(duelId);
     assertCreator(duel, caller, 'list its contests with addresses');
     return this.contestPage(duel.duelId, page);
   }
 
   /** Contests with addresses: the admins' view. */
   async adminContests(duelId: string, page: Page) {
-    const duel = await this.duels.require(duelId);
+    const duel = await this.deps.duels.require(duelId);
     return this.contestPage(duel.duelId, page);
   }
 
   async myContest(caller: Caller, duelId: string) {
-    const duel = await this.duels.require(duelId);
-    await this.access.assertCanView(duel, caller.address);
-    const contest = await this.contests.byParticipant(duel.duelId, caller.address);
+    const duel = await this.deps.duels.require(duelId);
+    await this.deps.access.assertCanView(duel, caller.address);
+    const contest = await this.deps.contests.byParticipant(duel.duelId, caller.address);
     const canContest =
       !contest &&
       !same(duel.creatorAddress, caller.address) &&
-      canTransition(duel, 'contest', 'participant', this.clock.now()) &&
-      (await this.contests.isParticipant(duel.duelId, caller.address));
+      canTransition(duel, 'contest', 'participant', this.deps.clock.now()) &&
+      (await this.deps.contests.isParticipant(duel.duelId, caller.address));
     return {
       duelId: duel.duelId,
       contest,
@@ -191,13 +197,13 @@ export class ResolutionService {
     body: FinalizeContestRequest,
     by: { actor: 'creator'; caller: Caller } | { actor: 'admin' } | { actor: 'system' },
   ) {
-    const duel = await this.duels.require(body.duelId);
+    const duel = await this.deps.duels.require(body.duelId);
     if (by.actor === 'creator') assertCreator(duel, by.caller, 'finalize it');
     assertTransition(duel, 'finalize', by.actor, ctx.now.getTime());
     const resolved = duel.winningOptionIndex ?? 0;
     const final = body.winningOptionIndex ?? resolved;
     this.assertOption(duel, final, 'body.winningOptionIndex');
-    const contests = await this.contests.count(duel.duelId);
+    const contests = await this.deps.contests.count(duel.duelId);
     if (final !== resolved && by.actor === 'creator' && contests === 0) {
       throw new DomainError(
         'INVALID_STATE',
@@ -205,7 +211,7 @@ export class ResolutionService {
         { details: { duelId: duel.duelId, status: duel.status, contests, resolvedOptionIndex: resolved } },
       );
     }
-    const signer: Signer = by.actor === 'creator' ? await this.signers.forUser(by.caller.userId) : 'platform';
+    const signer: Signer = by.actor === 'creator' ? await this.deps.signers.forUser(by.caller.userId) : 'platform';
     const answer = (txHash: `0x${string}`) => ({
       duelId: duel.duelId,
       winningOptionIndex: final,
@@ -216,7 +222,7 @@ export class ResolutionService {
       chainState: 'pending' as const,
     });
     return answer(
-      await this.chain.finalize(signer, duel.duelId as Bytes32, final, {
+      await this.deps.lifecycle.finalize(signer, duel.duelId as Bytes32, final, {
         write: ctx.writeKey('finalize'),
         result: answer,
       }),
@@ -225,22 +231,22 @@ export class ResolutionService {
 
   /** System job: settles uncontested markets whose contest period is over, with the resolved outcome. */
   async finalizeUncontested(now: Date, limit = 50): Promise<number> {
-    const due = await this.contests.uncontestedDue(now, limit);
+    const due = await this.deps.contests.uncontestedDue(now, limit);
     let sent = 0;
     for (const duel_id of due) {
       try {
-        await this.finalize(jobContext(this.clock), { duelId: duel_id }, { actor: 'system' });
+        await this.finalize(jobContext(this.deps.clock), { duelId: duel_id }, { actor: 'system' });
         sent++;
       } catch (err) {
         // Usually the chain settled it already and the indexer has not caught up: the next run sees it.
-        this.logger.debug({ duelId: duel_id, err: (err as Error).message }, 'auto-finalize skipped');
+        this.deps.logger.debug({ duelId: duel_id, err: (err as Error).message }, 'auto-finalize skipped');
       }
     }
     return sent;
   }
 
   private async contestPage(duelId: string, page: Page) {
-    const { rows, total } = await this.contests.page(duelId, page.limit, (page.page - 1) * page.limit);
+    const { rows, total } = await this.deps.contests.page(duelId, page.limit, (page.page - 1) * page.limit);
     return {
       data: rows,
       pagination: { page: page.page, limit: page.limit, total, hasMore: page.page * page.limit < total },
@@ -260,7 +266,7 @@ export class ResolutionService {
       return { duelId, success: true as const, txHash: await write(), chainState: 'pending' as const };
     } catch (err) {
       if (isDomainError(err)) return { duelId, success: false as const, code: err.code, message: err.message };
-      this.logger.error({ duelId, err }, 'chain write failed');
+      this.deps.logger.error({ duelId, err }, 'chain write failed');
       const code: ErrorCode = 'INTERNAL';
       return { duelId, success: false as const, code, message: 'The chain could not take the transaction; retry' };
     }
