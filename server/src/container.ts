@@ -1,4 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import type { ExternalExchange } from './adapters/extmarket/external-exchange.port.js';
+import { startLocalExchange, type RunningLocalExchange } from './adapters/extmarket/local-exchange/local-exchange.server.js';
+import { PolymarketExchangeAdapter } from './adapters/extmarket/polymarket-exchange.adapter.js';
+import { ExtDiscoveryService } from './areas/extmarket/extmarket-discovery.service.js';
+import { ExtTradingService } from './areas/extmarket/extmarket-trading.service.js';
+import { ExtMarketService } from './areas/extmarket/extmarket.service.js';
+import { ExtMarketRepository } from './areas/extmarket/extmarket.repository.js';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { MarketIndexer, type MarketEventSink } from './areas/markets/market-indexer.js';
@@ -199,6 +206,14 @@ export interface Container {
    * host reaches it — in-process, or over HTTP when the hosts run apart (SERVE_HOSTS=markets).
    */
   readonly tournamentsAdmin: { readonly local: TournamentsAdminPort; readonly markets: ParlayTournamentsAdminService };
+  /** §4.15 the external prediction market; `local` is the loopback exchange when no upstream is configured. */
+  readonly extmarket: {
+    readonly accounts: ExtMarketService;
+    readonly trading: ExtTradingService;
+    readonly discovery: ExtDiscoveryService;
+    readonly exchange: ExternalExchange;
+    readonly local: RunningLocalExchange | undefined;
+  };
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   close(): Promise<void>;
@@ -252,6 +267,49 @@ async function createStorage(config: Config): Promise<{ storage: StoragePort; me
     config.storage.localDir ??
     (config.database.dataDir ? join(config.database.dataDir, 'media') : mkdtempSync(join(tmpdir(), 'duelkit-media-')));
   return { storage: new LocalDiskStorage(root, config.storage.publicBaseUrl), mediaRoot: root };
+}
+
+/** The external exchange: the configured upstream, or the local exchange served on loopback. */
+async function createExtMarket(config: Config, clock: Clock, box: SecretBox, orm: Orm, closers: (() => Promise<void>)[]) {
+  const x = config.extMarket;
+  const policy = {
+    timeoutMs: x.timeoutMs,
+    maxRetryWaitMs: 2_000,
+    maxRetries: 2,
+    breakerThreshold: x.breakerThreshold,
+    breakerCooldownMs: x.breakerCooldownMs,
+    defaultRetryAfterMs: 5_000,
+  };
+  let local: RunningLocalExchange | undefined;
+  let upstream = x.upstream;
+  if (!upstream) {
+    const builder = { key: randomUUID(), secret: randomBytes(32).toString('base64url'), passphrase: randomBytes(16).toString('hex') };
+    local = await startLocalExchange({ clock, builder, seed: randomUUID() });
+    const running = local;
+    closers.push(() => running.close());
+    const u = local.urls;
+    upstream = {
+      clobUrl: u.clob,
+      gammaUrl: u.gamma,
+      dataUrl: u.data,
+      relayerUrl: u.relayer,
+      bridgeUrl: u.bridge,
+      rpcUrl: u.rpc,
+      sportsWsUrl: u.sportsWs,
+      builder,
+    };
+  }
+  // Breakers and Retry-After are wall-clock time; relayer deadlines and signatures follow the domain clock.
+  const exchange = new PolymarketExchangeAdapter({ ...upstream, policy }, clock, systemClock);
+  closers.push(() => exchange.close());
+  const deps = { store: new ExtMarketRepository(orm), exchange, box };
+  return {
+    accounts: new ExtMarketService(deps, clock),
+    trading: new ExtTradingService(deps, clock),
+    discovery: new ExtDiscoveryService(exchange, clock),
+    exchange,
+    local,
+  };
 }
 
 /** The real provider when configured; otherwise the local fake, served on loopback. */
@@ -569,7 +627,9 @@ export async function createContainer(
     await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
     await tournaments.attach(jobs);
   }
+  const extmarket = await createExtMarket(config, clock, box, orm, closers);
   const container: Container = {
+    extmarket,
     config,
     logger,
     orm,

@@ -22,6 +22,7 @@ import { priceHistoryContract } from './price-history.contract.js';
 import { resolutionContract } from './resolution.contract.js';
 import { statsContract } from './stats.contract.js';
 import { walletContract } from './wallet.contract.js';
+import { extmarketContract } from './extmarket.contract.js';
 
 /**
  * Root router of the markets host. Each spec area lives in its own `<area>.contract.ts` and is
@@ -53,6 +54,7 @@ export const marketsContract = c.router(
     packs: packsContract,
     packsAdmin: packsAdminContract,
     parlayTournamentsAdmin: parlayTournamentsAdminContract,
+    extmarket: extmarketContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -19,6 +19,7 @@ import { parentMarketRoutes } from './parent-markets.routes.js';
 import { parlayTournamentsAdminRoutes } from './parlay-tournaments-admin.routes.js';
 import { priceHistoryRoutes } from './price-history.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
+import { extmarketRoutes } from './extmarket.routes.js';
 
 const s = initServer();
 
@@ -48,6 +49,7 @@ export function marketsRouter(c: Container) {
     packs: packRoutes(c.packs),
     packsAdmin: packAdminRoutes(c.packs),
     parlayTournamentsAdmin: parlayTournamentsAdminRoutes(c.tournamentsAdmin.markets),
+    extmarket: extmarketRoutes(c.extmarket),
     adminAuth: adminAuthRoutes({
       admins: c.identity.admins,
       loginPerEmail: c.limits.adminLoginPerEmail,

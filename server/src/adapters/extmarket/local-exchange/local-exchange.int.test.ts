@@ -48,7 +48,7 @@ describe('the official CLOB client against the local exchange', () => {
   it('derives the same API key again for the same signer and nonce, and authenticates L2 calls with it', async () => {
     const t = await trader();
     expect(await t.base.deriveApiKey()).toEqual(t.creds);
-    const keys = (await t.client.getApiKeys()) as { apiKeys: string[] };
+    const keys = (await t.client.getApiKeys()) as unknown as { apiKeys: string[] };
     expect(keys.apiKeys).toEqual([t.creds.key]);
   });
 

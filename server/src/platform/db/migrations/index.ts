@@ -21,6 +21,7 @@ import { Migration20261127010000Withdrawals } from './Migration20261127010000Wit
 import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 import { Migration20261127040000BridgeDepositConflicts } from './Migration20261127040000BridgeDepositConflicts.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
+import { Migration20261128010000ExternalMarkets } from './Migration20261128010000ExternalMarkets.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -53,4 +54,5 @@ export const migrationsList = [
     class: Migration20261127040000BridgeDepositConflicts,
   },
   { name: 'Migration20261127100000FundReservations', class: Migration20261127100000FundReservations },
+  { name: 'Migration20261128010000ExternalMarkets', class: Migration20261128010000ExternalMarkets },
 ];
