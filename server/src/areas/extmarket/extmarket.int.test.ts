@@ -269,10 +269,11 @@ describe('external markets: money in, trading, money out', () => {
 });
 
 describe('external markets: discovery', () => {
-  it('lists events by tags, highest 24 h volume first', async () => {
-    const r = await call('discovery/events-by-tags?tagIds=1', { token: alice });
-    expect(r.body['events'].map((e: Body) => e['slug'])).toEqual(['lal-bos-2026-11-28', 'ars-che-2026-11-28']);
-    expect(r.body['events'][0]['markets'][0]).toMatchObject({ negRisk: true, outcomes: ['Lakers', 'Celtics'] });
+  it('lists active events by tags, highest 24 h volume first', async () => {
+    const r = await call('discovery/events-by-tags?tagIds=1,2', { token: alice });
+    // The Arsenal market resolved above, so its event is no longer active.
+    expect(r.body['events'].map((e: Body) => e['slug'])).toEqual(['fed-december-2026', 'lal-bos-2026-11-28']);
+    expect(r.body['events'][1]['markets'][0]).toMatchObject({ negRisk: true, outcomes: ['Lakers', 'Celtics'] });
     const bad = await call('discovery/events-by-tags?tagIds=soccer', { token: alice });
     expect([bad.status, bad.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
   });
@@ -288,7 +289,8 @@ describe('external markets: discovery', () => {
 
   it('prices cards in one batch call', async () => {
     const token = sim.events()[2]!.markets[0]!.tokens[0].tokenId;
-    await call('place-order', { token: alice, body: { tokenId: token, side: 'BUY', price: '0.321', size: '5' } });
+    const bid = await call('place-order', { token: bob, body: { tokenId: token, side: 'BUY', price: '0.321', size: '5' } });
+    expect(bid.body['status']).toBe('live');
     const r = await call('discovery/card-prices', { token: alice, body: { tokenIds: [token] } });
     expect(r.body['prices']).toEqual([{ tokenId: token, buy: null, sell: '0.321', mid: '0.321' }]);
     const bad = await call('discovery/card-prices', { token: alice, body: { tokenIds: [] } });
