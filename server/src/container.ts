@@ -1,5 +1,8 @@
 import type { ExternalExchange } from './adapters/extmarket/external-exchange.port.js';
-import { startLocalExchange, type RunningLocalExchange } from './adapters/extmarket/local-exchange/local-exchange.server.js';
+import {
+  startLocalExchange,
+  type RunningLocalExchange,
+} from './adapters/extmarket/local-exchange/local-exchange.server.js';
 import { PolymarketExchangeAdapter } from './adapters/extmarket/polymarket-exchange.adapter.js';
 import { ExtDiscoveryService } from './areas/extmarket/extmarket-discovery.service.js';
 import { ExtTradingService } from './areas/extmarket/extmarket-trading.service.js';
@@ -270,7 +273,13 @@ async function createStorage(config: Config): Promise<{ storage: StoragePort; me
 }
 
 /** The external exchange: the configured upstream, or the local exchange served on loopback. */
-async function createExtMarket(config: Config, clock: Clock, box: SecretBox, orm: Orm, closers: (() => Promise<void>)[]) {
+async function createExtMarket(
+  config: Config,
+  clock: Clock,
+  box: SecretBox,
+  orm: Orm,
+  closers: (() => Promise<void>)[],
+) {
   const x = config.extMarket;
   const policy = {
     timeoutMs: x.timeoutMs,
@@ -283,7 +292,11 @@ async function createExtMarket(config: Config, clock: Clock, box: SecretBox, orm
   let local: RunningLocalExchange | undefined;
   let upstream = x.upstream;
   if (!upstream) {
-    const builder = { key: randomUUID(), secret: randomBytes(32).toString('base64url'), passphrase: randomBytes(16).toString('hex') };
+    const builder = {
+      key: randomUUID(),
+      secret: randomBytes(32).toString('base64url'),
+      passphrase: randomBytes(16).toString('hex'),
+    };
     local = await startLocalExchange({ clock, builder, seed: randomUUID() });
     const running = local;
     closers.push(() => running.close());

@@ -26,13 +26,21 @@ export const ExtWalletKindSchema = z
 
 export const ExtAuthStatusSchema = z
   .object({
-    signerAddress: AddressSchema.nullable().describe('The service-held EOA that signs for the caller upstream (null: none yet)'),
+    signerAddress: AddressSchema.nullable().describe(
+      'The service-held EOA that signs for the caller upstream (null: none yet)',
+    ),
     walletKind: ExtWalletKindSchema.nullable(),
     tradingWallet: AddressSchema.nullable().describe('The wallet that holds pUSD and shares upstream (null: none yet)'),
     hasCredentials: z.boolean().describe('Whether exchange credentials are stored (they are never returned)'),
     credentialsVersion: z.number().int().nonnegative().describe('Rotations so far (the L1 nonce of the current key)'),
-    apiKeyActive: z.boolean().nullable().describe('Whether the exchange still lists the stored key (null: no credentials)'),
-    closedOnly: z.boolean().nullable().describe('Whether the exchange restricts the account to closing orders (null: no credentials)'),
+    apiKeyActive: z
+      .boolean()
+      .nullable()
+      .describe('Whether the exchange still lists the stored key (null: no credentials)'),
+    closedOnly: z
+      .boolean()
+      .nullable()
+      .describe('Whether the exchange restricts the account to closing orders (null: no credentials)'),
   })
   .strict();
 
@@ -64,7 +72,16 @@ export const ExtRelayerTxSchema = z
     state: ExtRelayerStateSchema,
     type: z.string().describe('WALLET-CREATE, SAFE-CREATE, WALLET or SAFE'),
     operation: z
-      .enum(['deploy-wallet', 'deploy-safe', 'approve-trading', 'wrap-legacy-collateral', 'withdraw', 'withdraw-clob', 'recover-funds', 'redeem'])
+      .enum([
+        'deploy-wallet',
+        'deploy-safe',
+        'approve-trading',
+        'wrap-legacy-collateral',
+        'withdraw',
+        'withdraw-clob',
+        'recover-funds',
+        'redeem',
+      ])
       .describe('Which route started it'),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -93,7 +110,10 @@ export const ExtBalanceSchema = z
 const WalletBalancesSchema = z
   .object({
     address: AddressSchema,
-    pol: z.string().regex(/^[0-9]+$/).describe('POL in wei (18 decimals)'),
+    pol: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .describe('POL in wei (18 decimals)'),
     usdcE: ExtAmountSchema,
     usdc: ExtAmountSchema,
     pUsd: ExtAmountSchema,
@@ -136,14 +156,20 @@ export const ExtDepositStatusSchema = z
 export const ExtWithdrawRequestSchema = z
   .object({
     amount: PositiveExtAmountSchema.describe('pUSD base units taken from the trading wallet'),
-    toChainId: z.string().regex(/^[0-9]{1,12}$/).describe('Destination chain id'),
+    toChainId: z
+      .string()
+      .regex(/^[0-9]{1,12}$/)
+      .describe('Destination chain id'),
     toTokenAddress: z.string().min(1).max(128).describe('Token received on the destination chain'),
     recipientAddress: z.string().min(1).max(128).describe('Receiver on the destination chain'),
   })
   .strict();
 
 export const ExtWithdrawSchema = z
-  .object({ withdrawalAddress: AddressSchema.describe('The bridge address the pUSD was sent to'), transaction: ExtRelayerTxSchema })
+  .object({
+    withdrawalAddress: AddressSchema.describe('The bridge address the pUSD was sent to'),
+    transaction: ExtRelayerTxSchema,
+  })
   .strict();
 
 export const ExtWithdrawClobRequestSchema = z
@@ -250,7 +276,10 @@ export const ExtTradesSchema = z.object({ trades: z.array(ExtTradeSchema) }).str
 export const ExtPositionsQuerySchema = z
   .object({
     market: Bytes32Schema.optional(),
-    redeemable: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+    redeemable: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional(),
   })
   .strict();
 
@@ -274,7 +303,9 @@ export const ExtPositionSchema = z
   })
   .strict();
 
-export const ExtPositionsSchema = z.object({ tradingWallet: AddressSchema, positions: z.array(ExtPositionSchema) }).strict();
+export const ExtPositionsSchema = z
+  .object({ tradingWallet: AddressSchema, positions: z.array(ExtPositionSchema) })
+  .strict();
 
 const ExtTagSchema = z.object({ id: z.string(), label: z.string(), slug: z.string() }).strict();
 
@@ -324,7 +355,14 @@ export const ExtSportsMapSchema = z
   .object({
     sports: z.array(
       z
-        .object({ sport: z.string(), image: z.string(), resolution: z.string(), ordering: z.string(), tagIds: z.array(z.string()), series: z.string() })
+        .object({
+          sport: z.string(),
+          image: z.string(),
+          resolution: z.string(),
+          ordering: z.string(),
+          tagIds: z.array(z.string()),
+          series: z.string(),
+        })
         .strict(),
     ),
     cachedAt: TimestampSchema,

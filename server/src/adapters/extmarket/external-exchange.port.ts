@@ -226,7 +226,9 @@ export interface ExternalExchange {
   apiKeys(session: ExtSession): Promise<{ apiKeys: readonly string[]; closedOnly: boolean }>;
 
   marketInfo(tokenId: string): Promise<ExtMarketInfo>;
-  prices(items: readonly { tokenId: string; side: ExtSide }[]): Promise<Record<string, Partial<Record<ExtSide, string>>>>;
+  prices(
+    items: readonly { tokenId: string; side: ExtSide }[],
+  ): Promise<Record<string, Partial<Record<ExtSide, string>>>>;
   midpoints(tokenIds: readonly string[]): Promise<Record<string, string>>;
 
   signOrder(session: ExtSession, order: ExtOrderRequest, market: ExtMarketInfo): Promise<ExtSignedOrder>;
@@ -242,21 +244,36 @@ export interface ExternalExchange {
 
   isDeployed(wallet: Address, kind: ExtRelayerKind): Promise<boolean>;
   deployWallet(signer: LocalAccount, kind: ExtRelayerKind): Promise<ExtRelayerTx>;
-  execute(signer: LocalAccount, kind: ExtRelayerKind, wallet: Address, calls: readonly ExtRelayerCall[], metadata: string): Promise<ExtRelayerTx>;
+  execute(
+    signer: LocalAccount,
+    kind: ExtRelayerKind,
+    wallet: Address,
+    calls: readonly ExtRelayerCall[],
+    metadata: string,
+  ): Promise<ExtRelayerTx>;
   relayerTransaction(transactionId: string): Promise<ExtRelayerTx | undefined>;
 
   bridgeDeposit(wallet: Address): Promise<ExtBridgeAddresses>;
-  bridgeWithdraw(wallet: Address, to: { chainId: string; tokenAddress: string; recipient: string }): Promise<ExtBridgeAddresses>;
+  bridgeWithdraw(
+    wallet: Address,
+    to: { chainId: string; tokenAddress: string; recipient: string },
+  ): Promise<ExtBridgeAddresses>;
   bridgeStatus(address: string): Promise<readonly ExtBridgeTx[]>;
 
   positions(user: Address, filter: { market?: string; redeemable?: boolean }): Promise<readonly ExtPosition[]>;
   events(filter: { tagIds: readonly string[]; limit: number; offset: number }): Promise<readonly ExtEvent[]>;
   sports(): Promise<readonly ExtSport[]>;
-  search(q: string, limitPerType: number): Promise<{ events: readonly ExtEvent[]; tags: readonly { id: string; label: string; slug: string }[] }>;
+  search(
+    q: string,
+    limitPerType: number,
+  ): Promise<{ events: readonly ExtEvent[]; tags: readonly { id: string; label: string; slug: string }[] }>;
   liveScores(): Promise<readonly ExtLiveScore[]>;
 
   /** pUSD allowance and CTF operator approval of a wallet for each spender, read on Polygon. */
-  approvals(wallet: Address, spenders: readonly Address[]): Promise<{ spender: Address; allowance: bigint; approved: boolean }[]>;
+  approvals(
+    wallet: Address,
+    spenders: readonly Address[],
+  ): Promise<{ spender: Address; allowance: bigint; approved: boolean }[]>;
 
   /** ERC-20 balances (and POL) of addresses on Polygon, base units by token address. */
   polygonBalances(addresses: readonly Address[]): Promise<Record<string, Record<string, string>>>;

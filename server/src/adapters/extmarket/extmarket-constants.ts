@@ -98,3 +98,10 @@ export function fromMicro(value: bigint): string {
   const frac = (v % EXT_UNIT).toString().padStart(6, '0').replace(/0+$/, '');
   return `${neg ? '-' : ''}${v / EXT_UNIT}${frac ? `.${frac}` : ''}`;
 }
+
+/** A JSON scalar as text; anything else (absent, an object) is `fallback`. */
+export function text(v: unknown, fallback = ''): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  return fallback;
+}

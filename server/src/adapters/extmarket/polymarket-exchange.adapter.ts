@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ApiError, Chain, ClobClient, OrderType, Side, SignatureTypeV2, type SignedOrder } from '@polymarket/clob-client-v2';
+import { ApiError, Chain, ClobClient, OrderType, Side, type SignedOrder } from '@polymarket/clob-client-v2';
 import {
   createPublicClient,
   createWalletClient,
@@ -15,7 +15,14 @@ import {
 import { polygon } from 'viem/chains';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { EXT_CALL_ABI, EXT_CONTRACTS, POLYGON_CHAIN_ID, depositWalletAddressOf, safeAddressOf } from './extmarket-constants.js';
+import {
+  text,
+  EXT_CALL_ABI,
+  EXT_CONTRACTS,
+  POLYGON_CHAIN_ID,
+  depositWalletAddressOf,
+  safeAddressOf,
+} from './extmarket-constants.js';
 import {
   ExtOrderRejected,
   type ExtBridgeAddresses,
@@ -112,7 +119,10 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   ) {
     this.http = new UpstreamHttp(config.policy, wallClock);
     this.scores = new LiveScoreFeed(config.sportsWsUrl, config.policy.timeoutMs);
-    this.rpc = createPublicClient({ chain: polygon, transport: http(config.rpcUrl, { retryCount: 0, timeout: config.policy.timeoutMs }) });
+    this.rpc = createPublicClient({
+      chain: polygon,
+      transport: http(config.rpcUrl, { retryCount: 0, timeout: config.policy.timeoutMs }),
+    });
   }
 
   breakerOf(host: string) {
@@ -125,7 +135,11 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
       chain: Chain.POLYGON,
       signer: walletOf(signer),
       ...(session
-        ? { creds: session.creds, signatureType: session.signatureType as SignatureTypeV2, funderAddress: session.funder }
+        ? {
+            creds: session.creds,
+            signatureType: session.signatureType,
+            funderAddress: session.funder,
+          }
         : {}),
       useServerTime: true,
       throwOnError: true,
@@ -147,12 +161,21 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
 
   private upstreamRefusal(host: string, status: number, body: unknown): DomainError {
     return new DomainError('UPSTREAM_ERROR', `The external exchange (${host}) refused the request`, {
-      details: { host, status, error: typeof body === 'object' && body && 'error' in body ? String((body as { error: unknown }).error) : String(body) },
+      details: {
+        host,
+        status,
+        error: typeof body === 'object' && body && 'error' in body ? String(body.error) : String(body),
+      },
     });
   }
 
   private async get(host: 'gamma' | 'data' | 'bridge' | 'relayer', path: string): Promise<unknown> {
-    const base = { gamma: this.config.gammaUrl, data: this.config.dataUrl, bridge: this.config.bridgeUrl, relayer: this.config.relayerUrl }[host];
+    const base = {
+      gamma: this.config.gammaUrl,
+      data: this.config.dataUrl,
+      bridge: this.config.bridgeUrl,
+      relayer: this.config.relayerUrl,
+    }[host];
     const res = await this.http.json(host, `${base}${path}`);
     if (res.status >= 400) throw this.upstreamRefusal(host, res.status, res.body);
     return res.body;
@@ -189,7 +212,8 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
         return await c.createApiKey(nonce);
       } catch (err) {
         // A key already exists for this nonce: derive it (the same key comes back).
-        if (err instanceof ApiError && err.status !== undefined && err.status < 500 && err.status !== 429) return c.deriveApiKey(nonce);
+        if (err instanceof ApiError && err.status !== undefined && err.status < 500 && err.status !== 429)
+          return c.deriveApiKey(nonce);
         throw err;
       }
     });
@@ -211,12 +235,20 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   async marketInfo(tokenId: string): Promise<ExtMarketInfo> {
     const res = await this.http.json('clob', `${this.config.clobUrl}/markets-by-token/${encodeURIComponent(tokenId)}`);
     if (res.status === 404 || res.status === 400)
-      throw new DomainError('EXTMARKET_TOKEN_UNKNOWN', 'The external exchange has no market for this token', { details: { tokenId } });
+      throw new DomainError('EXTMARKET_TOKEN_UNKNOWN', 'The external exchange has no market for this token', {
+        details: { tokenId },
+      });
     const cid = (res.body as { condition_id?: string }).condition_id ?? '';
     const info = await this.http.json('clob', `${this.config.clobUrl}/clob-markets/${cid}`);
     if (info.status >= 400) throw this.upstreamRefusal('clob', info.status, info.body);
     const b = info.body as { mts: number; mos?: number; nr?: boolean };
-    return { tokenId, conditionId: cid, tickSize: String(b.mts), minOrderSize: String(b.mos ?? 0), negRisk: b.nr === true };
+    return {
+      tokenId,
+      conditionId: cid,
+      tickSize: String(b.mts),
+      minOrderSize: String(b.mos ?? 0),
+      negRisk: b.nr === true,
+    };
   }
 
   async prices(items: readonly { tokenId: string; side: ExtSide }[]) {
@@ -266,15 +298,15 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
       types: ORDER_TYPES,
       primaryType: 'Order',
       message: {
-        salt: BigInt(signed['salt']!),
+        salt: BigInt(signed['salt']),
         maker: signed['maker'] as Address,
         signer: signed['signer'] as Address,
-        tokenId: BigInt(signed['tokenId']!),
-        makerAmount: BigInt(signed['makerAmount']!),
-        takerAmount: BigInt(signed['takerAmount']!),
-        side: signed['side'] === 'BUY' ? 0 : 1,
+        tokenId: BigInt(signed['tokenId']),
+        makerAmount: BigInt(signed['makerAmount']),
+        takerAmount: BigInt(signed['takerAmount']),
+        side: signed['side'] === Side.BUY ? 0 : 1,
         signatureType: Number(signed['signatureType']),
-        timestamp: BigInt(signed['timestamp']!),
+        timestamp: BigInt(signed['timestamp']),
         metadata: signed['metadata'] as Hex,
         builder: signed['builder'] as Hex,
       },
@@ -287,7 +319,12 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     const p = signed.payload as { order: SignedOrder; orderType: string; postOnly: boolean };
     try {
       const res = (await this.clob(() => c.postOrder(p.order, p.orderType as OrderType, p.postOnly))) as {
-        orderID: string; status: string; makingAmount: string; takingAmount: string; tradeIDs?: string[]; transactionsHashes?: string[];
+        orderID: string;
+        status: string;
+        makingAmount: string;
+        takingAmount: string;
+        tradeIDs?: string[];
+        transactionsHashes?: string[];
       };
       return {
         orderId: res.orderID,
@@ -307,21 +344,29 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async getOrder(session: ExtSession, orderId: string): Promise<ExtOpenOrder | null> {
-    const res = await this.clob(() => this.client(session.signer, session).getOrder(orderId).catch((err: unknown) => {
-      if (err instanceof ApiError && err.status === 404) return null;
-      throw err;
-    }));
-    return (res as ExtOpenOrder | null) ?? null;
+    const res = await this.clob(() =>
+      this.client(session.signer, session)
+        .getOrder(orderId)
+        .catch((err: unknown) => {
+          if (err instanceof ApiError && err.status === 404) return null;
+          throw err;
+        }),
+    );
+    return res ?? null;
   }
 
   async openOrders(session: ExtSession, f: { market?: string; assetId?: string }) {
     const params = { ...(f.market ? { market: f.market } : {}), ...(f.assetId ? { asset_id: f.assetId } : {}) };
-    return (await this.clob(() => this.client(session.signer, session).getOpenOrders(params))) as readonly ExtOpenOrder[];
+    return (await this.clob(() =>
+      this.client(session.signer, session).getOpenOrders(params),
+    )) as readonly ExtOpenOrder[];
   }
 
   async trades(session: ExtSession, f: { market?: string; assetId?: string }) {
     const params = { ...(f.market ? { market: f.market } : {}), ...(f.assetId ? { asset_id: f.assetId } : {}) };
-    return (await this.clob(() => this.client(session.signer, session).getTrades(params))) as unknown as readonly ExtTrade[];
+    return (await this.clob(() =>
+      this.client(session.signer, session).getTrades(params),
+    )) as unknown as readonly ExtTrade[];
   }
 
   private cancelled(res: unknown): ExtCancelResult {
@@ -330,7 +375,9 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async cancelOrder(session: ExtSession, orderId: string): Promise<ExtCancelResult> {
-    return this.cancelled(await this.clob(() => this.client(session.signer, session).cancelOrder({ orderID: orderId })));
+    return this.cancelled(
+      await this.clob(() => this.client(session.signer, session).cancelOrder({ orderID: orderId })),
+    );
   }
 
   async cancelAll(session: ExtSession): Promise<ExtCancelResult> {
@@ -346,7 +393,10 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
 
   async conditional(session: ExtSession, tokenId: string) {
     const r = (await this.clob(() =>
-      this.client(session.signer, session).getBalanceAllowance({ asset_type: 'CONDITIONAL' as never, token_id: tokenId }),
+      this.client(session.signer, session).getBalanceAllowance({
+        asset_type: 'CONDITIONAL' as never,
+        token_id: tokenId,
+      }),
     )) as { balance: string; allowances?: Record<string, string> };
     return {
       balance: r.balance,
@@ -375,7 +425,11 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
 
   async deployWallet(signer: LocalAccount, kind: ExtRelayerKind): Promise<ExtRelayerTx> {
     if (kind === 'WALLET') {
-      const res = await this.post('relayer', '/submit', { type: 'WALLET-CREATE', from: signer.address, to: EXT_CONTRACTS.depositWalletFactory });
+      const res = await this.post('relayer', '/submit', {
+        type: 'WALLET-CREATE',
+        from: signer.address,
+        to: EXT_CONTRACTS.depositWalletFactory,
+      });
       return this.tx({ ...(res as object), type: 'WALLET-CREATE' });
     }
     const zero = '0x0000000000000000000000000000000000000000';
@@ -385,18 +439,34 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
       primaryType: 'CreateProxy',
       message: { paymentToken: zero, payment: 0n, paymentReceiver: zero },
     });
-    const res = await this.post('relayer', '/submit', { type: 'SAFE-CREATE', from: signer.address, to: EXT_CONTRACTS.safeFactory, signature });
+    const res = await this.post('relayer', '/submit', {
+      type: 'SAFE-CREATE',
+      from: signer.address,
+      to: EXT_CONTRACTS.safeFactory,
+      signature,
+    });
     return this.tx({ ...(res as object), type: 'SAFE-CREATE' });
   }
 
-  async execute(signer: LocalAccount, kind: ExtRelayerKind, wallet: Address, calls: readonly ExtRelayerCall[], metadata: string): Promise<ExtRelayerTx> {
+  async execute(
+    signer: LocalAccount,
+    kind: ExtRelayerKind,
+    wallet: Address,
+    calls: readonly ExtRelayerCall[],
+    metadata: string,
+  ): Promise<ExtRelayerTx> {
     const { nonce } = (await this.get('relayer', `/nonce?address=${wallet}&type=${kind}`)) as { nonce: string };
     const deadline = BigInt(Math.floor(this.clock.now() / 1000) + BATCH_DEADLINE_SEC);
     const signature = await signer.signTypedData({
       domain: batchDomain(kind, wallet),
       types: BATCH_TYPES,
       primaryType: 'Batch',
-      message: { wallet, nonce: BigInt(nonce), deadline, calls: calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data })) },
+      message: {
+        wallet,
+        nonce: BigInt(nonce),
+        deadline,
+        calls: calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data })),
+      },
     });
     const res = await this.post('relayer', '/submit', {
       type: kind,
@@ -426,13 +496,24 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     return ((await this.post('bridge', '/deposit', { address: wallet })) as { address: ExtBridgeAddresses }).address;
   }
 
-  async bridgeWithdraw(wallet: Address, to: { chainId: string; tokenAddress: string; recipient: string }): Promise<ExtBridgeAddresses> {
-    const res = await this.post('bridge', '/withdraw', { address: wallet, toChainId: to.chainId, toTokenAddress: to.tokenAddress, recipientAddr: to.recipient });
+  async bridgeWithdraw(
+    wallet: Address,
+    to: { chainId: string; tokenAddress: string; recipient: string },
+  ): Promise<ExtBridgeAddresses> {
+    const res = await this.post('bridge', '/withdraw', {
+      address: wallet,
+      toChainId: to.chainId,
+      toTokenAddress: to.tokenAddress,
+      recipientAddr: to.recipient,
+    });
     return (res as { address: ExtBridgeAddresses }).address;
   }
 
   async bridgeStatus(address: string): Promise<readonly ExtBridgeTx[]> {
-    return ((await this.get('bridge', `/status/${encodeURIComponent(address)}`)) as { transactions?: ExtBridgeTx[] }).transactions ?? [];
+    return (
+      ((await this.get('bridge', `/status/${encodeURIComponent(address)}`)) as { transactions?: ExtBridgeTx[] })
+        .transactions ?? []
+    );
   }
 
   async positions(user: Address, f: { market?: string; redeemable?: boolean }): Promise<readonly ExtPosition[]> {
@@ -453,24 +534,26 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     };
     return {
       id: String(e['id']),
-      slug: String(e['slug'] ?? ''),
-      title: String(e['title'] ?? ''),
-      startDate: String(e['startDate'] ?? ''),
+      slug: text(e['slug'], ''),
+      title: text(e['title'], ''),
+      startDate: text(e['startDate'], ''),
       live: e['live'] === true,
       volume24hr: Number(e['volume24hr'] ?? 0),
       tags: ((e['tags'] as { id: unknown; label: unknown; slug: unknown }[] | undefined) ?? []).map((t) => ({
-        id: String(t.id), label: String(t.label), slug: String(t.slug),
+        id: String(t.id),
+        label: String(t.label),
+        slug: String(t.slug),
       })),
       markets: ((e['markets'] as Record<string, unknown>[] | undefined) ?? []).map((m) => ({
         conditionId: String(m['conditionId']),
-        question: String(m['question'] ?? ''),
-        slug: String(m['slug'] ?? ''),
+        question: text(m['question'], ''),
+        slug: text(m['slug'], ''),
         tokenIds: list(m['clobTokenIds']),
         outcomes: list(m['outcomes']),
         outcomePrices: list(m['outcomePrices']),
         negRisk: m['negRisk'] === true,
-        tickSize: String(m['orderPriceMinTickSize'] ?? '0.01'),
-        minOrderSize: String(m['orderMinSize'] ?? '0'),
+        tickSize: text(m['orderPriceMinTickSize'], '0.01'),
+        minOrderSize: text(m['orderMinSize'], '0'),
         active: m['active'] !== false,
         closed: m['closed'] === true,
       })),
@@ -478,7 +561,14 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async events(f: { tagIds: readonly string[]; limit: number; offset: number }): Promise<readonly ExtEvent[]> {
-    const q = new URLSearchParams({ active: 'true', closed: 'false', order: 'volume24hr', ascending: 'false', limit: String(f.limit), offset: String(f.offset) });
+    const q = new URLSearchParams({
+      active: 'true',
+      closed: 'false',
+      order: 'volume24hr',
+      ascending: 'false',
+      limit: String(f.limit),
+      offset: String(f.offset),
+    });
     for (const t of f.tagIds) q.append('tag_id', t);
     return ((await this.get('gamma', `/events?${q.toString()}`)) as unknown[]).map((e) => this.event(e));
   }
@@ -486,17 +576,21 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   async sports(): Promise<readonly ExtSport[]> {
     return ((await this.get('gamma', '/sports')) as Record<string, unknown>[]).map((s) => ({
       sport: String(s['sport']),
-      image: String(s['image'] ?? ''),
-      resolution: String(s['resolution'] ?? ''),
-      ordering: String(s['ordering'] ?? ''),
-      tagIds: String(s['tags'] ?? '').split(',').filter(Boolean),
-      series: String(s['series'] ?? ''),
+      image: text(s['image'], ''),
+      resolution: text(s['resolution'], ''),
+      ordering: text(s['ordering'], ''),
+      tagIds: text(s['tags'], '').split(',').filter(Boolean),
+      series: text(s['series'], ''),
     }));
   }
 
   async search(q: string, limitPerType: number) {
-    const res = (await this.get('gamma', `/public-search?${new URLSearchParams({ q, limit_per_type: String(limitPerType) }).toString()}`)) as {
-      events?: unknown[]; tags?: { id: unknown; label: unknown; slug: unknown }[];
+    const res = (await this.get(
+      'gamma',
+      `/public-search?${new URLSearchParams({ q, limit_per_type: String(limitPerType) }).toString()}`,
+    )) as {
+      events?: unknown[];
+      tags?: { id: unknown; label: unknown; slug: unknown }[];
     };
     return {
       events: (res.events ?? []).map((e) => this.event(e)),
@@ -516,7 +610,9 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
         for (const a of addresses) {
           const row: Record<string, string> = { POL: (await this.rpc.getBalance({ address: a })).toString() };
           for (const t of tokens)
-            row[t] = (await this.rpc.readContract({ address: t, abi: EXT_CALL_ABI, functionName: 'balanceOf', args: [a] })).toString();
+            row[t] = (
+              await this.rpc.readContract({ address: t, abi: EXT_CALL_ABI, functionName: 'balanceOf', args: [a] })
+            ).toString();
           out[getAddress(a)] = row;
         }
       } catch (err) {
@@ -531,8 +627,18 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
       try {
         const out = [];
         for (const spender of spenders) {
-          const allowance = await this.rpc.readContract({ address: EXT_CONTRACTS.pUsd, abi: EXT_CALL_ABI, functionName: 'allowance', args: [wallet, spender] });
-          const approved = await this.rpc.readContract({ address: EXT_CONTRACTS.ctf, abi: EXT_CALL_ABI, functionName: 'isApprovedForAll', args: [wallet, spender] });
+          const allowance = await this.rpc.readContract({
+            address: EXT_CONTRACTS.pUsd,
+            abi: EXT_CALL_ABI,
+            functionName: 'allowance',
+            args: [wallet, spender],
+          });
+          const approved = await this.rpc.readContract({
+            address: EXT_CONTRACTS.ctf,
+            abi: EXT_CALL_ABI,
+            functionName: 'isApprovedForAll',
+            args: [wallet, spender],
+          });
           out.push({ spender, allowance, approved });
         }
         return out;

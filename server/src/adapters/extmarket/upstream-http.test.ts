@@ -22,7 +22,8 @@ function setup() {
   return { clock, http, waits };
 }
 
-const rateLimited = (retryAfterMs: number) => () => Promise.reject(new UpstreamFailure('gamma', 'rate-limited', retryAfterMs, '429'));
+const rateLimited = (retryAfterMs: number) => () =>
+  Promise.reject(new UpstreamFailure('gamma', 'rate-limited', retryAfterMs, '429'));
 const down = () => Promise.reject(new UpstreamFailure('gamma', 'down', undefined, '503'));
 
 describe('UpstreamHttp', () => {
@@ -47,7 +48,8 @@ describe('UpstreamHttp', () => {
 
   it('opens the breaker after the threshold, refuses at once while open, and closes after a good trial', async () => {
     const { http, clock } = setup();
-    for (let i = 0; i < 3; i++) await expect(http.guard('gamma', down)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    for (let i = 0; i < 3; i++)
+      await expect(http.guard('gamma', down)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(http.breaker('gamma').snapshot().state).toBe('open');
     let called = false;
     const refused = await http
@@ -69,12 +71,15 @@ describe('UpstreamHttp', () => {
 
   it('counts an answered refusal as the upstream being up', async () => {
     const { http } = setup();
-    for (let i = 0; i < 5; i++) await expect(http.guard('gamma', () => Promise.reject(new Error('400 bad request')))).rejects.toThrow('400');
+    for (let i = 0; i < 5; i++)
+      await expect(http.guard('gamma', () => Promise.reject(new Error('400 bad request')))).rejects.toThrow('400');
     expect(http.breaker('gamma').snapshot().state).toBe('closed');
   });
 
   it('answers 504 when the upstream does not answer in time', async () => {
     const slow = new UpstreamHttp({ ...policy, timeoutMs: 20 }, new ManualClock(0));
-    await expect(slow.guard('data', () => new Promise(() => undefined))).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    await expect(slow.guard('data', () => new Promise(() => undefined))).rejects.toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+    });
   });
 });

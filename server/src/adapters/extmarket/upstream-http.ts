@@ -59,7 +59,10 @@ export class UpstreamHttp {
   breaker(host: string): CircuitBreaker {
     let b = this.breakers.get(host);
     if (!b) {
-      b = new CircuitBreaker({ threshold: this.policy.breakerThreshold, cooldownMs: this.policy.breakerCooldownMs }, this.clock);
+      b = new CircuitBreaker(
+        { threshold: this.policy.breakerThreshold, cooldownMs: this.policy.breakerCooldownMs },
+        this.clock,
+      );
       this.breakers.set(host, b);
     }
     return b;
@@ -71,10 +74,14 @@ export class UpstreamHttp {
     for (let tries = 0; ; tries++) {
       if (!breaker.tryAcquire()) {
         const until = breaker.snapshot().openUntil ?? this.clock.now();
-        throw new DomainError('UPSTREAM_UNAVAILABLE', `The external exchange (${host}) is unavailable; try again later`, {
-          retryAfterMs: Math.max(1000, until - this.clock.now()),
-          details: { host, breaker: 'open' },
-        });
+        throw new DomainError(
+          'UPSTREAM_UNAVAILABLE',
+          `The external exchange (${host}) is unavailable; try again later`,
+          {
+            retryAfterMs: Math.max(1000, until - this.clock.now()),
+            details: { host, breaker: 'open' },
+          },
+        );
       }
       try {
         const value = await this.withTimeout(host, attempt);
@@ -119,13 +126,21 @@ export class UpstreamHttp {
   }
 
   /** A JSON request with fetch; 429 and 5xx and network errors are `UpstreamFailure`s. */
-  async json(host: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<UpstreamAnswer> {
+  async json(
+    host: string,
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<UpstreamAnswer> {
     return this.guard(host, async () => {
       let res: Response;
       try {
         res = await fetch(url, {
           method: init.method ?? 'GET',
-          headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+          headers: {
+            accept: 'application/json',
+            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...init.headers,
+          },
           ...(init.body === undefined ? {} : { body: init.body }),
           signal: AbortSignal.timeout(this.policy.timeoutMs),
         });
@@ -133,9 +148,19 @@ export class UpstreamHttp {
         throw new UpstreamFailure(host, 'down', undefined, err instanceof Error ? err.message : 'network error');
       }
       if (res.status === 429)
-        throw new UpstreamFailure(host, 'rate-limited', retryAfterMs(res.headers.get('retry-after'), this.clock), 'rate limited');
+        throw new UpstreamFailure(
+          host,
+          'rate-limited',
+          retryAfterMs(res.headers.get('retry-after'), this.clock),
+          'rate limited',
+        );
       if (res.status >= 500)
-        throw new UpstreamFailure(host, 'down', retryAfterMs(res.headers.get('retry-after'), this.clock), `status ${res.status}`);
+        throw new UpstreamFailure(
+          host,
+          'down',
+          retryAfterMs(res.headers.get('retry-after'), this.clock),
+          `status ${res.status}`,
+        );
       const text = await res.text();
       let body: unknown = text;
       try {

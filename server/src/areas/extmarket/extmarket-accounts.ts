@@ -9,7 +9,10 @@ import type { ExtAccountRow, ExtOperationRow } from './extmarket.repository.js';
 /** What the services need of storage (the repository, or an in-memory fake in unit tests). */
 export interface ExtMarketStore {
   account(userId: string): Promise<ExtAccountRow | undefined>;
-  createAccount(row: Omit<ExtAccountRow, 'credentialsCiphertext' | 'credentialsNonce'>, now: Date): Promise<ExtAccountRow>;
+  createAccount(
+    row: Omit<ExtAccountRow, 'credentialsCiphertext' | 'credentialsNonce'>,
+    now: Date,
+  ): Promise<ExtAccountRow>;
   setCredentials(userId: string, ciphertext: string, nonce: number, now: Date): Promise<void>;
   recordOperation(op: ExtOperationRow): Promise<void>;
   operation(id: string, userId: string): Promise<ExtOperationRow | undefined>;
@@ -50,7 +53,8 @@ export class ExtAccounts {
   /** The caller's account; 409 EXTMARKET_NO_CREDENTIALS until derive-credentials made one. */
   async require(caller: ExtCaller): Promise<ExtAccountRow> {
     const row = await this.find(caller);
-    if (!row) throw new DomainError('EXTMARKET_NO_CREDENTIALS', 'Derive the exchange credentials first (derive-credentials)');
+    if (!row)
+      throw new DomainError('EXTMARKET_NO_CREDENTIALS', 'Derive the exchange credentials first (derive-credentials)');
     return row;
   }
 
@@ -77,7 +81,9 @@ export class ExtAccounts {
   }
 
   credentials(row: ExtAccountRow): ExtCredentials | undefined {
-    return row.credentialsCiphertext ? (JSON.parse(this.deps.box.open(row.credentialsCiphertext)) as ExtCredentials) : undefined;
+    return row.credentialsCiphertext
+      ? (JSON.parse(this.deps.box.open(row.credentialsCiphertext)) as ExtCredentials)
+      : undefined;
   }
 
   async storeCredentials(row: ExtAccountRow, creds: ExtCredentials, nonce: number, now: Date): Promise<void> {
@@ -88,7 +94,8 @@ export class ExtAccounts {
   async session(caller: ExtCaller): Promise<{ row: ExtAccountRow; session: ExtSession }> {
     const row = await this.require(caller);
     const creds = this.credentials(row);
-    if (!creds) throw new DomainError('EXTMARKET_NO_CREDENTIALS', 'Derive the exchange credentials first (derive-credentials)');
+    if (!creds)
+      throw new DomainError('EXTMARKET_NO_CREDENTIALS', 'Derive the exchange credentials first (derive-credentials)');
     return {
       row,
       session: {

@@ -36,7 +36,12 @@ const eventView = (e: ExtEvent) => ({
   live: e.live,
   volume24hr: String(e.volume24hr),
   tags: e.tags.map((t) => ({ ...t })),
-  markets: e.markets.map((m) => ({ ...m, tokenIds: [...m.tokenIds], outcomes: [...m.outcomes], outcomePrices: [...m.outcomePrices] })),
+  markets: e.markets.map((m) => ({
+    ...m,
+    tokenIds: [...m.tokenIds],
+    outcomes: [...m.outcomes],
+    outcomePrices: [...m.outcomePrices],
+  })),
 });
 
 /** Discovery of the external market: events, sports, search, live scores and card prices, cached. */
@@ -70,8 +75,14 @@ export class ExtDiscoveryService {
   }
 
   async publicSearch(q: { q: string; limitPerType: number }) {
-    const r = await this.search.get(`${q.q.toLowerCase()}|${q.limitPerType}`, () => this.exchange.search(q.q, q.limitPerType));
-    return { events: r.value.events.map(eventView), tags: r.value.tags.map((t) => ({ ...t })), cachedAt: new Date(r.at).toISOString() };
+    const r = await this.search.get(`${q.q.toLowerCase()}|${q.limitPerType}`, () =>
+      this.exchange.search(q.q, q.limitPerType),
+    );
+    return {
+      events: r.value.events.map(eventView),
+      tags: r.value.tags.map((t) => ({ ...t })),
+      cachedAt: new Date(r.at).toISOString(),
+    };
   }
 
   async liveScores() {
@@ -83,7 +94,12 @@ export class ExtDiscoveryService {
   async cardPrices(body: { tokenIds: string[] }) {
     const ids = [...new Set(body.tokenIds)];
     const r = await this.prices.get(ids.join(','), async () => {
-      const quotes = await this.exchange.prices(ids.flatMap((tokenId) => [{ tokenId, side: 'BUY' as const }, { tokenId, side: 'SELL' as const }]));
+      const quotes = await this.exchange.prices(
+        ids.flatMap((tokenId) => [
+          { tokenId, side: 'BUY' as const },
+          { tokenId, side: 'SELL' as const },
+        ]),
+      );
       const mids = await this.exchange.midpoints(ids);
       const price = (v: string | undefined) => (v === undefined || Number(v) === 0 ? null : v);
       return ids.map((id) => ({ buy: price(quotes[id]?.BUY), sell: price(quotes[id]?.SELL), mid: price(mids[id]) }));

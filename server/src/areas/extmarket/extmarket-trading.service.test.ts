@@ -23,7 +23,8 @@ class MemoryStore implements ExtMarketStore {
     return this.rows.get(userId);
   }
   async createAccount(row: Omit<ExtAccountRow, 'credentialsCiphertext' | 'credentialsNonce'>) {
-    if (!this.rows.has(row.userId)) this.rows.set(row.userId, { ...row, credentialsCiphertext: null, credentialsNonce: 0 });
+    if (!this.rows.has(row.userId))
+      this.rows.set(row.userId, { ...row, credentialsCiphertext: null, credentialsNonce: 0 });
     return this.rows.get(row.userId)!;
   }
   async setCredentials(userId: string, ciphertext: string, nonce: number) {
@@ -47,14 +48,20 @@ class MemoryStore implements ExtMarketStore {
   }
 }
 
-const MARKET: ExtMarketInfo = { tokenId: '42', conditionId: `0x${'1'.repeat(64)}`, tickSize: '0.01', minOrderSize: '5', negRisk: false };
+const MARKET: ExtMarketInfo = {
+  tokenId: '42',
+  conditionId: `0x${'1'.repeat(64)}`,
+  tickSize: '0.01',
+  minOrderSize: '5',
+  negRisk: false,
+};
 
 /** An exchange that books posted orders by id and can fail the next post as an outage would. */
 class FakeExchange {
   signed = 0;
   posts: string[] = [];
   book = new Map<string, ExtOpenOrder>();
-  failNextPost: unknown;
+  failNextPost: Error | undefined;
   refuse: ExtOrderRejected | undefined;
 
   asPort(): ExternalExchange {
@@ -71,18 +78,37 @@ class FakeExchange {
   async postOrder(_s: unknown, order: ExtSignedOrder) {
     this.posts.push(order.orderId);
     if (this.refuse) throw this.refuse;
-    if (this.book.has(order.orderId)) throw new ExtOrderRejected('duplicate', `order ${order.orderId} is invalid. Duplicated.`);
+    if (this.book.has(order.orderId))
+      throw new ExtOrderRejected('duplicate', `order ${order.orderId} is invalid. Duplicated.`);
     const p = order.payload as unknown as ExtOrderRequest;
     this.book.set(order.orderId, {
-      id: order.orderId, status: 'LIVE', market: MARKET.conditionId, asset_id: p.tokenId, side: p.side, original_size: p.size,
-      size_matched: '0', price: p.price, outcome: 'Yes', created_at: 0, expiration: '0', order_type: p.orderType, maker_address: '0x',
+      id: order.orderId,
+      status: 'LIVE',
+      market: MARKET.conditionId,
+      asset_id: p.tokenId,
+      side: p.side,
+      original_size: p.size,
+      size_matched: '0',
+      price: p.price,
+      outcome: 'Yes',
+      created_at: 0,
+      expiration: '0',
+      order_type: p.orderType,
+      maker_address: '0x',
     });
     if (this.failNextPost) {
       const err = this.failNextPost;
       this.failNextPost = undefined;
       throw err; // accepted upstream, but the answer was lost
     }
-    return { orderId: order.orderId, status: 'live', makingAmount: '0', takingAmount: '0', tradeIds: [], transactionHashes: [] };
+    return {
+      orderId: order.orderId,
+      status: 'live',
+      makingAmount: '0',
+      takingAmount: '0',
+      tradeIds: [],
+      transactionHashes: [],
+    };
   }
   async getOrder(_s: unknown, id: string) {
     return this.book.get(id) ?? null;
@@ -108,30 +134,54 @@ async function setup() {
   return { store, exchange, service: new ExtTradingService(deps, clock), caller, clock };
 }
 
-const order = (over: Partial<{ price: string; size: string; orderType: 'GTC' | 'GTD' | 'FOK' | 'FAK'; postOnly: boolean; expiration: number }> = {}) => ({
-  tokenId: '42', side: 'BUY' as const, price: '0.40', size: '10', orderType: 'GTC' as const, postOnly: false, ...over,
+const order = (
+  over: Partial<{
+    price: string;
+    size: string;
+    orderType: 'GTC' | 'GTD' | 'FOK' | 'FAK';
+    postOnly: boolean;
+    expiration: number;
+  }> = {},
+) => ({
+  tokenId: '42',
+  side: 'BUY' as const,
+  price: '0.40',
+  size: '10',
+  orderType: 'GTC' as const,
+  postOnly: false,
+  ...over,
 });
 
 describe('ExtTradingService.placeOrder', () => {
   it('refuses a price off the tick or outside [tick, 1 − tick] before signing', async () => {
     const { service, caller, exchange } = await setup();
     for (const price of ['0.405', '0', '0.995', '1']) {
-      await expect(service.placeOrder(caller, order({ price }), undefined)).rejects.toMatchObject({ code: 'EXTMARKET_INVALID_TICK' });
+      await expect(service.placeOrder(caller, order({ price }), undefined)).rejects.toMatchObject({
+        code: 'EXTMARKET_INVALID_TICK',
+      });
     }
     expect(exchange.signed).toBe(0);
   });
 
   it('refuses a size below the market minimum or with too many decimals', async () => {
     const { service, caller } = await setup();
-    await expect(service.placeOrder(caller, order({ size: '4.99' }), undefined)).rejects.toMatchObject({ code: 'EXTMARKET_BELOW_MIN_SIZE' });
-    await expect(service.placeOrder(caller, order({ size: '5.001' }), undefined)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(service.placeOrder(caller, order({ size: '4.99' }), undefined)).rejects.toMatchObject({
+      code: 'EXTMARKET_BELOW_MIN_SIZE',
+    });
+    await expect(service.placeOrder(caller, order({ size: '5.001' }), undefined)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 
   it('needs a future expiration on GTD orders only', async () => {
     const { service, caller, clock } = await setup();
     const past = Math.floor(clock.now() / 1000) - 1;
-    await expect(service.placeOrder(caller, order({ orderType: 'GTD', expiration: past }), undefined)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(service.placeOrder(caller, order({ expiration: past + 100 }), undefined)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      service.placeOrder(caller, order({ orderType: 'GTD', expiration: past }), undefined),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(service.placeOrder(caller, order({ expiration: past + 100 }), undefined)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
     const ok = await service.placeOrder(caller, order({ orderType: 'GTD', expiration: past + 100 }), undefined);
     expect(ok.status).toBe('live');
   });
@@ -166,13 +216,18 @@ describe('ExtTradingService.placeOrder', () => {
     ] as const;
     for (const [refusal, code] of cases) {
       exchange.refuse = new ExtOrderRejected(refusal, refusal);
-      await expect(service.placeOrder(caller, order(), undefined)).rejects.toMatchObject({ code, details: { refusal } });
+      await expect(service.placeOrder(caller, order(), undefined)).rejects.toMatchObject({
+        code,
+        details: { refusal },
+      });
     }
   });
 
   it('asks for credentials before anything else', async () => {
     const { service } = await setup();
-    await expect(service.placeOrder({ userId: 'nobody', managedAddress: '0x0' }, order(), undefined)).rejects.toMatchObject({
+    await expect(
+      service.placeOrder({ userId: 'nobody', managedAddress: '0x0' }, order(), undefined),
+    ).rejects.toMatchObject({
       code: 'EXTMARKET_NO_CREDENTIALS',
     });
   });

@@ -60,10 +60,16 @@ export class ExtTradingService {
     const size = toMicro(body.size)!;
     const tick = toMicro(tickSize) ?? 10_000n;
     if (price % tick !== 0n || price < tick || price > EXT_UNIT - tick)
-      throw new DomainError('EXTMARKET_INVALID_TICK', `The price must be a multiple of ${tickSize} between ${tickSize} and ${fromMicro(EXT_UNIT - tick)}`, {
-        details: { tickSize, price: body.price },
-        fieldErrors: { 'body.price': [`must be on the tick ${tickSize}, within [${tickSize}, ${fromMicro(EXT_UNIT - tick)}]`] },
-      });
+      throw new DomainError(
+        'EXTMARKET_INVALID_TICK',
+        `The price must be a multiple of ${tickSize} between ${tickSize} and ${fromMicro(EXT_UNIT - tick)}`,
+        {
+          details: { tickSize, price: body.price },
+          fieldErrors: {
+            'body.price': [`must be on the tick ${tickSize}, within [${tickSize}, ${fromMicro(EXT_UNIT - tick)}]`],
+          },
+        },
+      );
     const sizeDecimals = ROUNDING[tickSize]?.size ?? 2;
     if ((body.size.split('.')[1] ?? '').length > sizeDecimals)
       throw new DomainError('VALIDATION_FAILED', `The size has at most ${sizeDecimals} decimals`, {
@@ -71,16 +77,22 @@ export class ExtTradingService {
       });
     const min = toMicro(minOrderSize) ?? 0n;
     if (size < min)
-      throw new DomainError('EXTMARKET_BELOW_MIN_SIZE', `The size is below the market's minimum of ${minOrderSize} shares`, {
-        details: { minOrderSize, size: body.size },
-        fieldErrors: { 'body.size': [`must be at least ${minOrderSize}`] },
-      });
+      throw new DomainError(
+        'EXTMARKET_BELOW_MIN_SIZE',
+        `The size is below the market's minimum of ${minOrderSize} shares`,
+        {
+          details: { minOrderSize, size: body.size },
+          fieldErrors: { 'body.size': [`must be at least ${minOrderSize}`] },
+        },
+      );
     if (body.orderType === 'GTD' && (body.expiration === undefined || body.expiration * 1000 <= this.clock.now()))
       throw new DomainError('VALIDATION_FAILED', 'A GTD order needs an expiration in the future', {
         fieldErrors: { 'body.expiration': ['required for GTD, in the future (unix seconds)'] },
       });
     if (body.orderType !== 'GTD' && body.expiration !== undefined)
-      throw new DomainError('VALIDATION_FAILED', 'Only GTD orders expire', { fieldErrors: { 'body.expiration': ['only for GTD orders'] } });
+      throw new DomainError('VALIDATION_FAILED', 'Only GTD orders expire', {
+        fieldErrors: { 'body.expiration': ['only for GTD orders'] },
+      });
     if (body.postOnly && (body.orderType === 'FOK' || body.orderType === 'FAK'))
       throw new DomainError('VALIDATION_FAILED', 'Only GTC and GTD orders can be post-only', {
         fieldErrors: { 'body.postOnly': ['only for GTC and GTD orders'] },
@@ -114,7 +126,13 @@ export class ExtTradingService {
         retry = true;
       } else {
         const fresh = await this.deps.exchange.signOrder(session, request, market);
-        const stored = await this.deps.store.keepOrderIntent(caller.userId, idempotencyKey, fresh.orderId, fresh.payload, new Date(this.clock.now()));
+        const stored = await this.deps.store.keepOrderIntent(
+          caller.userId,
+          idempotencyKey,
+          fresh.orderId,
+          fresh.payload,
+          new Date(this.clock.now()),
+        );
         signed = { orderId: stored.orderId as `0x${string}`, payload: stored.payload };
         retry = stored.orderId !== fresh.orderId;
       }
@@ -137,7 +155,9 @@ export class ExtTradingService {
         // The order was placed by an earlier attempt: answer it as it stands.
         const existing = await this.deps.exchange.getOrder(session, signed.orderId);
         if (existing) {
-          const trades = (await this.deps.exchange.trades(session, { assetId: body.tokenId })).filter((t) => t.taker_order_id === signed.orderId);
+          const trades = (await this.deps.exchange.trades(session, { assetId: body.tokenId })).filter(
+            (t) => t.taker_order_id === signed.orderId,
+          );
           return {
             orderId: existing.id,
             status: (existing.status.toUpperCase() === 'LIVE' ? 'live' : 'matched') as PlacedStatus,
@@ -157,7 +177,10 @@ export class ExtTradingService {
   async cancelOrder(caller: ExtCaller, orderId: string) {
     const { session } = await this.accounts.session(caller);
     const order = await this.deps.exchange.getOrder(session, orderId);
-    if (!order) throw new DomainError('EXTMARKET_ORDER_NOT_FOUND', 'No order of the caller has this id', { details: { orderId } });
+    if (!order)
+      throw new DomainError('EXTMARKET_ORDER_NOT_FOUND', 'No order of the caller has this id', {
+        details: { orderId },
+      });
     const r = await this.deps.exchange.cancelOrder(session, orderId);
     return { canceled: [...r.canceled], notCanceled: { ...r.notCanceled } };
   }
@@ -170,7 +193,10 @@ export class ExtTradingService {
 
   async orders(caller: ExtCaller, q: { market?: string | undefined; assetId?: string | undefined }) {
     const { session } = await this.accounts.session(caller);
-    const list = await this.deps.exchange.openOrders(session, { ...(q.market ? { market: q.market } : {}), ...(q.assetId ? { assetId: q.assetId } : {}) });
+    const list = await this.deps.exchange.openOrders(session, {
+      ...(q.market ? { market: q.market } : {}),
+      ...(q.assetId ? { assetId: q.assetId } : {}),
+    });
     return {
       orders: list.map((o) => ({
         id: o.id,
@@ -191,7 +217,10 @@ export class ExtTradingService {
 
   async trades(caller: ExtCaller, q: { market?: string | undefined; assetId?: string | undefined }) {
     const { session } = await this.accounts.session(caller);
-    const list = await this.deps.exchange.trades(session, { ...(q.market ? { market: q.market } : {}), ...(q.assetId ? { assetId: q.assetId } : {}) });
+    const list = await this.deps.exchange.trades(session, {
+      ...(q.market ? { market: q.market } : {}),
+      ...(q.assetId ? { assetId: q.assetId } : {}),
+    });
     return {
       trades: list.map((t) => ({
         id: t.id,
@@ -201,7 +230,9 @@ export class ExtTradingService {
         side: t.side === 'SELL' ? ('SELL' as const) : ('BUY' as const),
         size: t.size,
         price: t.price,
-        status: (TRADE_STATUSES as readonly string[]).includes(t.status) ? (t.status as (typeof TRADE_STATUSES)[number]) : 'MATCHED',
+        status: (TRADE_STATUSES as readonly string[]).includes(t.status)
+          ? (t.status as (typeof TRADE_STATUSES)[number])
+          : 'MATCHED',
         matchTime: isoOfSeconds(t.match_time),
         outcome: t.outcome,
         traderSide: t.trader_side === 'MAKER' ? ('MAKER' as const) : ('TAKER' as const),
@@ -213,7 +244,10 @@ export class ExtTradingService {
   async positions(caller: ExtCaller, q: { market?: string | undefined; redeemable?: boolean | undefined }) {
     const row = await this.accounts.require(caller);
     const wallet = getAddress(row.tradingWallet);
-    const list = await this.deps.exchange.positions(wallet, { ...(q.market ? { market: q.market } : {}), ...(q.redeemable === undefined ? {} : { redeemable: q.redeemable }) });
+    const list = await this.deps.exchange.positions(wallet, {
+      ...(q.market ? { market: q.market } : {}),
+      ...(q.redeemable === undefined ? {} : { redeemable: q.redeemable }),
+    });
     return {
       tradingWallet: wallet,
       positions: list.map((p) => ({

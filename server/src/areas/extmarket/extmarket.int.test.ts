@@ -46,7 +46,10 @@ const market = () => sim.events()[0]!.markets[0]!;
 const yes = () => market().tokens[0].tokenId;
 
 beforeAll(async () => {
-  server = await startTestServer({ EXTMARKET_BREAKER_THRESHOLD: '3', EXTMARKET_BREAKER_COOLDOWN_MS: '60000' }, { clock });
+  server = await startTestServer(
+    { EXTMARKET_BREAKER_THRESHOLD: '3', EXTMARKET_BREAKER_COOLDOWN_MS: '60000' },
+    { clock },
+  );
   sim = server.container.extmarket.local!.exchange;
   alice = await user('ext_alice');
   bob = await user('ext_bob');
@@ -68,7 +71,13 @@ describe('external markets: credentials and wallets', () => {
   it('derives credentials once, stores them without returning them, and rotates them', async () => {
     const first = await call('derive-credentials', { token: alice, body: {}, idempotencyKey: 'derive-alice' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ hasCredentials: true, walletKind: 'deposit-wallet', apiKeyActive: true, closedOnly: false, credentialsVersion: 0 });
+    expect(first.body).toMatchObject({
+      hasCredentials: true,
+      walletKind: 'deposit-wallet',
+      apiKeyActive: true,
+      closedOnly: false,
+      credentialsVersion: 0,
+    });
     expect(JSON.stringify(first.body)).not.toMatch(/secret|passphrase/i);
     const again = await call('derive-credentials', { token: alice, body: {} });
     expect(again.body['signerAddress']).toBe(first.body['signerAddress']);
@@ -84,7 +93,10 @@ describe('external markets: credentials and wallets', () => {
   });
 
   it('deploys the deposit wallet through the relayer, whose transaction the caller polls', async () => {
-    expect((await call('wallet-status', { token: alice })).body).toMatchObject({ deployed: false, isTradingWallet: true });
+    expect((await call('wallet-status', { token: alice })).body).toMatchObject({
+      deployed: false,
+      isTradingWallet: true,
+    });
     const safe = await call('safe-status', { token: alice });
     expect(safe.body).toMatchObject({ walletKind: 'safe', deployed: false, isTradingWallet: false });
     const early = await call('approve-trading', { token: alice, body: {} });
@@ -97,7 +109,9 @@ describe('external markets: credentials and wallets', () => {
     const replay = await call('deploy-wallet', { token: alice, body: {}, idempotencyKey: 'deploy-alice' });
     expect(replay.body['transactionId']).toBe(tx.body['transactionId']);
     clock.advance(1_000);
-    expect((await call(`relayer-tx/${tx.body['transactionId']}`, { token: alice })).body['state']).toBe('STATE_EXECUTED');
+    expect((await call(`relayer-tx/${tx.body['transactionId']}`, { token: alice })).body['state']).toBe(
+      'STATE_EXECUTED',
+    );
     clock.advance(2_000);
     expect((await call(`relayer-tx/${tx.body['transactionId']}`, { token: alice })).body['state']).toBe('STATE_MINED');
     expect((await call('wallet-status', { token: alice })).body['deployed']).toBe(true);
@@ -129,7 +143,10 @@ describe('external markets: money in, trading, money out', () => {
     expect([tooMuch.status, tooMuch.body['code']]).toEqual([400, 'EXTMARKET_INSUFFICIENT_BALANCE']);
     await call('wrap-legacy-collateral', { token: alice, body: { amount: '100000000' }, idempotencyKey: 'wrap-1' });
     settle();
-    expect((await call('polygon-balances', { token: alice })).body['tradingWallet']).toMatchObject({ usdcE: '0', pUsd: '100000000' });
+    expect((await call('polygon-balances', { token: alice })).body['tradingWallet']).toMatchObject({
+      usdcE: '0',
+      pUsd: '100000000',
+    });
 
     expect((await call('approval-status', { token: alice })).body['ready']).toBe(false);
     await call('approve-trading', { token: alice, body: {}, idempotencyKey: 'approve-alice' });
@@ -137,12 +154,20 @@ describe('external markets: money in, trading, money out', () => {
     const approvals = await call('approval-status', { token: alice });
     expect(approvals.body['ready']).toBe(true);
     expect(approvals.body['conditional']).toHaveLength(3);
-    expect((await call('balance', { token: alice })).body).toMatchObject({ balance: '100000000', token: EXT_CONTRACTS.pUsd });
+    expect((await call('balance', { token: alice })).body).toMatchObject({
+      balance: '100000000',
+      token: EXT_CONTRACTS.pUsd,
+    });
   });
 
   it('reads the tick size of a token and refuses an unknown one', async () => {
     const t = await call(`tick-size?tokenId=${yes()}`, { token: alice });
-    expect(t.body).toMatchObject({ tickSize: '0.01', minOrderSize: '5', negRisk: false, conditionId: market().conditionId });
+    expect(t.body).toMatchObject({
+      tickSize: '0.01',
+      minOrderSize: '5',
+      negRisk: false,
+      conditionId: market().conditionId,
+    });
     const unknown = await call('tick-size?tokenId=123', { token: alice });
     expect([unknown.status, unknown.body['code']]).toEqual([404, 'EXTMARKET_TOKEN_UNKNOWN']);
   });
@@ -157,7 +182,10 @@ describe('external markets: money in, trading, money out', () => {
     expect([small.status, small.body['code']]).toEqual([400, 'EXTMARKET_BELOW_MIN_SIZE']);
     const rich = await call('place-order', { token: alice, body: order('0.50', '201') });
     expect([rich.status, rich.body['code']]).toEqual([400, 'EXTMARKET_INSUFFICIENT_BALANCE']);
-    const fokPostOnly = await call('place-order', { token: alice, body: { ...order('0.40', '10'), orderType: 'FOK', postOnly: true } });
+    const fokPostOnly = await call('place-order', {
+      token: alice,
+      body: { ...order('0.40', '10'), orderType: 'FOK', postOnly: true },
+    });
     expect([fokPostOnly.status, fokPostOnly.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
@@ -170,7 +198,9 @@ describe('external markets: money in, trading, money out', () => {
     const retry = await call('place-order', { token: alice, body, idempotencyKey: 'order-1' });
     expect(retry.body['orderId']).toBe(first.body['orderId']);
     const orders = await call(`orders?assetId=${yes()}`, { token: alice });
-    expect(orders.body['orders']).toEqual([expect.objectContaining({ id: first.body['orderId'], price: '0.4', originalSize: '10', side: 'BUY' })]);
+    expect(orders.body['orders']).toEqual([
+      expect.objectContaining({ id: first.body['orderId'], price: '0.4', originalSize: '10', side: 'BUY' }),
+    ]);
     restingId = first.body['orderId'] as string;
     expect((await call('balance', { token: alice })).body['balance']).toBe('96000000');
   });
@@ -183,19 +213,33 @@ describe('external markets: money in, trading, money out', () => {
     sim.fund(bobWallet, yes(), 10_000_000n);
     await call('approve-trading', { token: bob, body: {} });
     settle();
-    const crossing = await call('place-order', { token: bob, body: { tokenId: yes(), side: 'SELL', price: '0.40', size: '10', postOnly: true } });
+    const crossing = await call('place-order', {
+      token: bob,
+      body: { tokenId: yes(), side: 'SELL', price: '0.40', size: '10', postOnly: true },
+    });
     expect([crossing.status, crossing.body['code']]).toEqual([400, 'EXTMARKET_POST_ONLY_CROSSES']);
-    const fok = await call('place-order', { token: bob, body: { tokenId: yes(), side: 'SELL', price: '0.40', size: '20', orderType: 'FOK' } });
+    const fok = await call('place-order', {
+      token: bob,
+      body: { tokenId: yes(), side: 'SELL', price: '0.40', size: '20', orderType: 'FOK' },
+    });
     expect([fok.status, fok.body['code']]).toEqual([400, 'EXTMARKET_INSUFFICIENT_BALANCE']);
-    const sold = await call('place-order', { token: bob, body: { tokenId: yes(), side: 'SELL', price: '0.40', size: '10', orderType: 'FAK' }, idempotencyKey: 'sell-1' });
+    const sold = await call('place-order', {
+      token: bob,
+      body: { tokenId: yes(), side: 'SELL', price: '0.40', size: '10', orderType: 'FAK' },
+      idempotencyKey: 'sell-1',
+    });
     expect(sold.body).toMatchObject({ status: 'matched', makingAmount: '10', takingAmount: '4' });
 
     const trades = await call('trades', { token: alice });
-    expect(trades.body['trades']).toEqual([expect.objectContaining({ traderSide: 'MAKER', status: 'MATCHED', size: '10', price: '0.4', side: 'BUY' })]);
+    expect(trades.body['trades']).toEqual([
+      expect.objectContaining({ traderSide: 'MAKER', status: 'MATCHED', size: '10', price: '0.4', side: 'BUY' }),
+    ]);
     settle();
     expect((await call('trades', { token: alice })).body['trades'][0]['status']).toBe('CONFIRMED');
     const positions = await call('positions', { token: alice });
-    expect(positions.body['positions']).toEqual([expect.objectContaining({ asset: yes(), size: '10', avgPrice: '0.4', initialValue: '4', outcome: 'Yes' })]);
+    expect(positions.body['positions']).toEqual([
+      expect.objectContaining({ asset: yes(), size: '10', avgPrice: '0.4', initialValue: '4', outcome: 'Yes' }),
+    ]);
     expect((await call('balance', { token: alice })).body['balance']).toBe('96000000');
     expect((await call('balance', { token: bob })).body['balance']).toBe('4000000');
     expect((await call('orders', { token: alice })).body['orders']).toEqual([]);
@@ -203,7 +247,10 @@ describe('external markets: money in, trading, money out', () => {
   });
 
   it('cancels only the caller’s own orders', async () => {
-    const placed = await call('place-order', { token: alice, body: { tokenId: yes(), side: 'BUY', price: '0.10', size: '5' } });
+    const placed = await call('place-order', {
+      token: alice,
+      body: { tokenId: yes(), side: 'BUY', price: '0.10', size: '5' },
+    });
     const id = placed.body['orderId'] as string;
     const theirs = await call(`cancel-order/${id}`, { token: bob, method: 'DELETE' });
     expect([theirs.status, theirs.body['code']]).toEqual([404, 'EXTMARKET_ORDER_NOT_FOUND']);
@@ -235,7 +282,12 @@ describe('external markets: money in, trading, money out', () => {
 
     const out = await call('withdraw', {
       token: alice,
-      body: { amount: '50000000', toChainId: '1', toTokenAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', recipientAddress: '0x000000000000000000000000000000000000dEaD' },
+      body: {
+        amount: '50000000',
+        toChainId: '1',
+        toTokenAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+        recipientAddress: '0x000000000000000000000000000000000000dEaD',
+      },
       idempotencyKey: 'w-1',
     });
     expect(out.body['transaction']).toMatchObject({ operation: 'withdraw' });
@@ -249,9 +301,15 @@ describe('external markets: money in, trading, money out', () => {
     const dep = await call('deposit', { token: alice, body: {}, idempotencyKey: 'dep-1' });
     expect(dep.body['tradingWallet']).toBe(wallet);
     const id = dep.body['depositId'] as string;
-    expect((await call(`deposit-status/${id}`, { token: alice })).body).toEqual({ depositId: id, completed: false, transactions: [] });
+    expect((await call(`deposit-status/${id}`, { token: alice })).body).toEqual({
+      depositId: id,
+      completed: false,
+      transactions: [],
+    });
     sim.detectDeposit(id, 25_000_000n);
-    expect((await call(`deposit-status/${id}`, { token: alice })).body['transactions'][0]['status']).toBe('DEPOSIT_DETECTED');
+    expect((await call(`deposit-status/${id}`, { token: alice })).body['transactions'][0]['status']).toBe(
+      'DEPOSIT_DETECTED',
+    );
     settle();
     const done = await call(`deposit-status/${id}`, { token: alice });
     expect(done.body).toMatchObject({ completed: true });
@@ -272,7 +330,7 @@ describe('external markets: discovery', () => {
   it('lists active events by tags, highest 24 h volume first', async () => {
     const r = await call('discovery/events-by-tags?tagIds=1,2', { token: alice });
     // The Arsenal market resolved above, so its event is no longer active.
-    expect(r.body['events'].map((e: Body) => e['slug'])).toEqual(['fed-december-2026', 'lal-bos-2026-11-28']);
+    expect((r.body['events'] as Body[]).map((e) => e['slug'] as string)).toEqual(['fed-december-2026', 'lal-bos-2026-11-28']);
     expect(r.body['events'][1]['markets'][0]).toMatchObject({ negRisk: true, outcomes: ['Lakers', 'Celtics'] });
     const bad = await call('discovery/events-by-tags?tagIds=soccer', { token: alice });
     expect([bad.status, bad.body['code']]).toEqual([400, 'VALIDATION_FAILED']);
@@ -280,16 +338,23 @@ describe('external markets: discovery', () => {
 
   it('maps sports to tags, searches, and snapshots live scores', async () => {
     const sports = await call('discovery/sports-map', { token: alice });
-    expect(sports.body['sports']).toEqual(expect.arrayContaining([expect.objectContaining({ sport: 'nba', tagIds: ['1', '200'] })]));
+    expect(sports.body['sports']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sport: 'nba', tagIds: ['1', '200'] })]),
+    );
     const search = await call('discovery/public-search?q=lakers', { token: alice });
-    expect(search.body['events'].map((e: Body) => e['id'])).toEqual(['9002']);
+    expect((search.body['events'] as Body[]).map((e) => e['id'] as string)).toEqual(['9002']);
     const scores = await call('discovery/live-scores', { token: alice });
-    expect(scores.body['scores']).toEqual(expect.arrayContaining([expect.objectContaining({ gameId: 7001, score: '54-49', live: true })]));
+    expect(scores.body['scores']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ gameId: 7001, score: '54-49', live: true })]),
+    );
   });
 
   it('prices cards in one batch call', async () => {
     const token = sim.events()[2]!.markets[0]!.tokens[0].tokenId;
-    const bid = await call('place-order', { token: bob, body: { tokenId: token, side: 'BUY', price: '0.321', size: '5' } });
+    const bid = await call('place-order', {
+      token: bob,
+      body: { tokenId: token, side: 'BUY', price: '0.321', size: '5' },
+    });
     expect(bid.body['status']).toBe('live');
     const r = await call('discovery/card-prices', { token: alice, body: { tokenIds: [token] } });
     expect(r.body['prices']).toEqual([{ tokenId: token, buy: null, sell: '0.321', mid: '0.321' }]);

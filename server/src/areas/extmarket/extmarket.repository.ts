@@ -49,7 +49,9 @@ export class ExtMarketRepository {
   }
 
   async account(userId: string): Promise<ExtAccountRow | undefined> {
-    const rows = await this.conn().execute<AccountDb[]>('select * from ext_market_accounts where user_id = ?', [userId]);
+    const rows = await this.conn().execute<AccountDb[]>('select * from ext_market_accounts where user_id = ?', [
+      userId,
+    ]);
     const r = rows[0];
     return r
       ? {
@@ -65,7 +67,10 @@ export class ExtMarketRepository {
   }
 
   /** Creates the account once; a concurrent creation keeps the first row (the answer is that row). */
-  async createAccount(row: Omit<ExtAccountRow, 'credentialsCiphertext' | 'credentialsNonce'>, now: Date): Promise<ExtAccountRow> {
+  async createAccount(
+    row: Omit<ExtAccountRow, 'credentialsCiphertext' | 'credentialsNonce'>,
+    now: Date,
+  ): Promise<ExtAccountRow> {
     await this.conn().execute(
       `insert into ext_market_accounts (user_id, signer_address, signer_key_ciphertext, wallet_kind, trading_wallet, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?) on conflict (user_id) do nothing`,
@@ -82,12 +87,10 @@ export class ExtMarketRepository {
   }
 
   async setWallet(userId: string, kind: 'WALLET' | 'SAFE', wallet: string, now: Date): Promise<void> {
-    await this.conn().execute('update ext_market_accounts set wallet_kind = ?, trading_wallet = ?, updated_at = ? where user_id = ?', [
-      kind,
-      wallet,
-      now,
-      userId,
-    ]);
+    await this.conn().execute(
+      'update ext_market_accounts set wallet_kind = ?, trading_wallet = ?, updated_at = ? where user_id = ?',
+      [kind, wallet, now, userId],
+    );
   }
 
   async recordOperation(op: ExtOperationRow): Promise<void> {
@@ -102,10 +105,15 @@ export class ExtMarketRepository {
       { id: string; user_id: string; kind: ExtOperationKind; details: Record<string, unknown>; created_at: Date }[]
     >('select * from ext_market_operations where id = ? and user_id = ?', [id, userId]);
     const r = rows[0];
-    return r ? { id: r.id, userId: r.user_id, kind: r.kind, details: r.details, createdAt: new Date(r.created_at) } : undefined;
+    return r
+      ? { id: r.id, userId: r.user_id, kind: r.kind, details: r.details, createdAt: new Date(r.created_at) }
+      : undefined;
   }
 
-  async orderIntent(userId: string, key: string): Promise<{ orderId: string; payload: Record<string, unknown> } | undefined> {
+  async orderIntent(
+    userId: string,
+    key: string,
+  ): Promise<{ orderId: string; payload: Record<string, unknown> } | undefined> {
     const rows = await this.conn().execute<{ order_id: string; payload: Record<string, unknown> }[]>(
       'select order_id, payload from ext_market_order_intents where user_id = ? and idempotency_key = ?',
       [userId, key],

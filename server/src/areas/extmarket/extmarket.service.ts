@@ -1,14 +1,33 @@
 import { encodeFunctionData, getAddress, type Address, type Hex } from 'viem';
 import type { ExtRelayerCall, ExtRelayerTx } from '../../adapters/extmarket/external-exchange.port.js';
-import { EXT_CALL_ABI, EXT_CONTRACTS, MAX_UINT256, TRADING_SPENDERS } from '../../adapters/extmarket/extmarket-constants.js';
+import {
+  EXT_CALL_ABI,
+  EXT_CONTRACTS,
+  MAX_UINT256,
+  TRADING_SPENDERS,
+} from '../../adapters/extmarket/extmarket-constants.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { ExtAccounts, kindOf, relayerKindOf, type ExtCaller, type ExtDeps, type WalletKind } from './extmarket-accounts.js';
+import {
+  ExtAccounts,
+  kindOf,
+  relayerKindOf,
+  type ExtCaller,
+  type ExtDeps,
+  type WalletKind,
+} from './extmarket-accounts.js';
 import type { ExtOperationKind } from './extmarket.repository.js';
 
 const call = (target: Address, data: Hex): ExtRelayerCall => ({ target, value: '0', data });
 const ZERO32: Hex = `0x${'0'.repeat(64)}`;
-const RELAYER_STATES = ['STATE_NEW', 'STATE_EXECUTED', 'STATE_MINED', 'STATE_CONFIRMED', 'STATE_FAILED', 'STATE_INVALID'] as const;
+const RELAYER_STATES = [
+  'STATE_NEW',
+  'STATE_EXECUTED',
+  'STATE_MINED',
+  'STATE_CONFIRMED',
+  'STATE_FAILED',
+  'STATE_INVALID',
+] as const;
 type RelayerState = (typeof RELAYER_STATES)[number];
 
 export interface RelayerTxView {
@@ -67,7 +86,15 @@ export class ExtMarketService {
   async authStatus(caller: ExtCaller) {
     const row = await this.accounts.find(caller);
     if (!row)
-      return { signerAddress: null, walletKind: null, tradingWallet: null, hasCredentials: false, credentialsVersion: 0, apiKeyActive: null, closedOnly: null };
+      return {
+        signerAddress: null,
+        walletKind: null,
+        tradingWallet: null,
+        hasCredentials: false,
+        credentialsVersion: 0,
+        apiKeyActive: null,
+        closedOnly: null,
+      };
     const creds = this.accounts.credentials(row);
     let apiKeyActive: boolean | null = null;
     let closedOnly: boolean | null = null;
@@ -104,10 +131,14 @@ export class ExtMarketService {
   async deploy(caller: ExtCaller, kind: WalletKind): Promise<RelayerTxView> {
     const row = await this.accounts.require(caller);
     if (kindOf(row) !== kind)
-      throw new DomainError('EXTMARKET_WALLET_KIND_MISMATCH', `The caller trades from a ${kindOf(row)}`, { details: { walletKind: kindOf(row) } });
+      throw new DomainError('EXTMARKET_WALLET_KIND_MISMATCH', `The caller trades from a ${kindOf(row)}`, {
+        details: { walletKind: kindOf(row) },
+      });
     const address = this.accounts.walletOf(row, kind);
     if (await this.deps.exchange.isDeployed(address, relayerKindOf(kind)))
-      throw new DomainError('EXTMARKET_WALLET_ALREADY_DEPLOYED', 'The trading wallet is deployed already', { details: { address } });
+      throw new DomainError('EXTMARKET_WALLET_ALREADY_DEPLOYED', 'The trading wallet is deployed already', {
+        details: { address },
+      });
     const tx = await this.deps.exchange.deployWallet(this.accounts.signer(row), relayerKindOf(kind));
     return this.record(caller, kind === 'safe' ? 'deploy-safe' : 'deploy-wallet', tx, { address });
   }
@@ -118,18 +149,36 @@ export class ExtMarketService {
     const kind = kindOf(row);
     const wallet = getAddress(row.tradingWallet);
     if (!(await this.deps.exchange.isDeployed(wallet, relayerKindOf(kind))))
-      throw new DomainError('EXTMARKET_WALLET_NOT_DEPLOYED', `Deploy the ${kind} first`, { details: { walletKind: kind, address: wallet } });
+      throw new DomainError('EXTMARKET_WALLET_NOT_DEPLOYED', `Deploy the ${kind} first`, {
+        details: { walletKind: kind, address: wallet },
+      });
     return { row, kind, wallet };
   }
 
-  private async execute(caller: ExtCaller, op: Exclude<ExtOperationKind, 'deposit'>, calls: ExtRelayerCall[], details: Record<string, unknown>) {
+  private async execute(
+    caller: ExtCaller,
+    op: Exclude<ExtOperationKind, 'deposit'>,
+    calls: ExtRelayerCall[],
+    details: Record<string, unknown>,
+  ) {
     const { row, kind, wallet } = await this.deployedWallet(caller);
     const tx = await this.deps.exchange.execute(this.accounts.signer(row), relayerKindOf(kind), wallet, calls, op);
     return this.record(caller, op, tx, details);
   }
 
-  private async record(caller: ExtCaller, op: RelayerTxView['operation'], tx: ExtRelayerTx, details: Record<string, unknown>): Promise<RelayerTxView> {
-    await this.deps.store.recordOperation({ id: tx.transactionId, userId: caller.userId, kind: op, details, createdAt: this.now() });
+  private async record(
+    caller: ExtCaller,
+    op: RelayerTxView['operation'],
+    tx: ExtRelayerTx,
+    details: Record<string, unknown>,
+  ): Promise<RelayerTxView> {
+    await this.deps.store.recordOperation({
+      id: tx.transactionId,
+      userId: caller.userId,
+      kind: op,
+      details,
+      createdAt: this.now(),
+    });
     return this.view(tx, op);
   }
 
@@ -148,8 +197,14 @@ export class ExtMarketService {
 
   async approveTrading(caller: ExtCaller) {
     const calls = TRADING_SPENDERS.flatMap((spender) => [
-      call(EXT_CONTRACTS.pUsd, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'approve', args: [spender, MAX_UINT256] })),
-      call(EXT_CONTRACTS.ctf, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'setApprovalForAll', args: [spender, true] })),
+      call(
+        EXT_CONTRACTS.pUsd,
+        encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'approve', args: [spender, MAX_UINT256] }),
+      ),
+      call(
+        EXT_CONTRACTS.ctf,
+        encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'setApprovalForAll', args: [spender, true] }),
+      ),
     ]);
     return this.execute(caller, 'approve-trading', calls, { spenders: TRADING_SPENDERS });
   }
@@ -171,7 +226,11 @@ export class ExtMarketService {
   async balance(caller: ExtCaller) {
     const { row, session } = await this.accounts.session(caller);
     const c = await this.deps.exchange.collateral(session);
-    return { tradingWallet: getAddress(row.tradingWallet), token: EXT_CONTRACTS.pUsd, balance: BigInt(c.balance).toString() };
+    return {
+      tradingWallet: getAddress(row.tradingWallet),
+      token: EXT_CONTRACTS.pUsd,
+      balance: BigInt(c.balance).toString(),
+    };
   }
 
   async polygonBalances(caller: ExtCaller) {
@@ -199,9 +258,13 @@ export class ExtMarketService {
   private async requireHeld(wallet: Address, token: Address, amount: bigint, what: string) {
     const held = await this.held(wallet, token);
     if (held < amount)
-      throw new DomainError('EXTMARKET_INSUFFICIENT_BALANCE', `The trading wallet holds ${held} base units of ${what}, less than ${amount}`, {
-        details: { token, held: held.toString(), amount: amount.toString() },
-      });
+      throw new DomainError(
+        'EXTMARKET_INSUFFICIENT_BALANCE',
+        `The trading wallet holds ${held} base units of ${what}, less than ${amount}`,
+        {
+          details: { token, held: held.toString(), amount: amount.toString() },
+        },
+      );
   }
 
   // ---- money in and out --------------------------------------------------------------------
@@ -214,8 +277,14 @@ export class ExtMarketService {
       caller,
       'wrap-legacy-collateral',
       [
-        call(EXT_CONTRACTS.usdcE, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'approve', args: [EXT_CONTRACTS.onramp, amount] })),
-        call(EXT_CONTRACTS.onramp, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'wrap', args: [EXT_CONTRACTS.usdcE, wallet, amount] })),
+        call(
+          EXT_CONTRACTS.usdcE,
+          encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'approve', args: [EXT_CONTRACTS.onramp, amount] }),
+        ),
+        call(
+          EXT_CONTRACTS.onramp,
+          encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'wrap', args: [EXT_CONTRACTS.usdcE, wallet, amount] }),
+        ),
       ],
       { amount: amount.toString() },
     );
@@ -226,38 +295,72 @@ export class ExtMarketService {
     const wallet = getAddress(row.tradingWallet);
     const addresses = await this.deps.exchange.bridgeDeposit(wallet);
     const depositId = getAddress(addresses.evm);
-    await this.deps.store.recordOperation({ id: depositId.toLowerCase(), userId: caller.userId, kind: 'deposit', details: { wallet }, createdAt: this.now() });
+    await this.deps.store.recordOperation({
+      id: depositId.toLowerCase(),
+      userId: caller.userId,
+      kind: 'deposit',
+      details: { wallet },
+      createdAt: this.now(),
+    });
     return { depositId, tradingWallet: wallet, addresses: { evm: depositId, svm: addresses.svm, btc: addresses.btc } };
   }
 
   async depositStatus(caller: ExtCaller, depositId: string) {
     const op = await this.deps.store.operation(depositId.toLowerCase(), caller.userId);
-    if (!op || op.kind !== 'deposit') throw new DomainError('EXTMARKET_DEPOSIT_NOT_FOUND', 'No deposit of the caller has this id', { details: { depositId } });
+    if (!op || op.kind !== 'deposit')
+      throw new DomainError('EXTMARKET_DEPOSIT_NOT_FOUND', 'No deposit of the caller has this id', {
+        details: { depositId },
+      });
     const txs = await this.deps.exchange.bridgeStatus(depositId);
-    const statuses = ['DEPOSIT_DETECTED', 'PROCESSING', 'ORIGIN_TX_CONFIRMED', 'SUBMITTED', 'COMPLETED', 'FAILED'] as const;
+    const statuses = [
+      'DEPOSIT_DETECTED',
+      'PROCESSING',
+      'ORIGIN_TX_CONFIRMED',
+      'SUBMITTED',
+      'COMPLETED',
+      'FAILED',
+    ] as const;
     const transactions = txs.map((t) => ({
       fromChainId: t.fromChainId,
       fromTokenAddress: t.fromTokenAddress,
       fromAmountBaseUnit: t.fromAmountBaseUnit,
       toChainId: t.toChainId,
       toTokenAddress: t.toTokenAddress,
-      status: (statuses as readonly string[]).includes(t.status) ? (t.status as (typeof statuses)[number]) : 'PROCESSING',
+      status: (statuses as readonly string[]).includes(t.status)
+        ? (t.status as (typeof statuses)[number])
+        : 'PROCESSING',
       txHash: t.txHash ?? null,
       createdAt: t.createdTimeMs === undefined ? null : new Date(t.createdTimeMs).toISOString(),
     }));
-    return { depositId: getAddress(depositId), completed: transactions.length > 0 && transactions.every((t) => t.status === 'COMPLETED'), transactions };
+    return {
+      depositId: getAddress(depositId),
+      completed: transactions.length > 0 && transactions.every((t) => t.status === 'COMPLETED'),
+      transactions,
+    };
   }
 
-  async withdraw(caller: ExtCaller, body: { amount: string; toChainId: string; toTokenAddress: string; recipientAddress: string }) {
+  async withdraw(
+    caller: ExtCaller,
+    body: { amount: string; toChainId: string; toTokenAddress: string; recipientAddress: string },
+  ) {
     const amount = BigInt(body.amount);
     const { wallet } = await this.deployedWallet(caller);
     await this.requireHeld(wallet, EXT_CONTRACTS.pUsd, amount, 'pUSD');
-    const addresses = await this.deps.exchange.bridgeWithdraw(wallet, { chainId: body.toChainId, tokenAddress: body.toTokenAddress, recipient: body.recipientAddress });
+    const addresses = await this.deps.exchange.bridgeWithdraw(wallet, {
+      chainId: body.toChainId,
+      tokenAddress: body.toTokenAddress,
+      recipient: body.recipientAddress,
+    });
     const to = getAddress(addresses.evm);
     const transaction = await this.execute(
       caller,
       'withdraw',
-      [call(EXT_CONTRACTS.pUsd, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [to, amount] }))],
+      [
+        call(
+          EXT_CONTRACTS.pUsd,
+          encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [to, amount] }),
+        ),
+      ],
       { amount: amount.toString(), to, toChainId: body.toChainId, recipient: body.recipientAddress },
     );
     return { withdrawalAddress: to, transaction };
@@ -269,9 +372,27 @@ export class ExtMarketService {
     await this.requireHeld(wallet, EXT_CONTRACTS.pUsd, amount, 'pUSD');
     const managed = getAddress(caller.managedAddress);
     const calls = body.unwrap
-      ? [call(EXT_CONTRACTS.offramp, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'unwrap', args: [EXT_CONTRACTS.usdcE, managed, amount] }))]
-      : [call(EXT_CONTRACTS.pUsd, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] }))];
-    return this.execute(caller, 'withdraw-clob', calls, { amount: amount.toString(), to: managed, unwrap: body.unwrap });
+      ? [
+          call(
+            EXT_CONTRACTS.offramp,
+            encodeFunctionData({
+              abi: EXT_CALL_ABI,
+              functionName: 'unwrap',
+              args: [EXT_CONTRACTS.usdcE, managed, amount],
+            }),
+          ),
+        ]
+      : [
+          call(
+            EXT_CONTRACTS.pUsd,
+            encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] }),
+          ),
+        ];
+    return this.execute(caller, 'withdraw-clob', calls, {
+      amount: amount.toString(),
+      to: managed,
+      unwrap: body.unwrap,
+    });
   }
 
   /** Sweeps collateral tokens out of every deployed wallet of the caller to the managed wallet. */
@@ -288,11 +409,19 @@ export class ExtMarketService {
       for (const token of [EXT_CONTRACTS.pUsd, EXT_CONTRACTS.usdcE, EXT_CONTRACTS.usdc]) {
         const amount = BigInt(balances[token] ?? '0');
         if (amount === 0n) continue;
-        calls.push(call(token, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] })));
+        calls.push(
+          call(token, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] })),
+        );
         swept.push({ from: wallet, token, amount: amount.toString() });
       }
       if (calls.length === 0) continue;
-      const tx = await this.deps.exchange.execute(this.accounts.signer(row), relayerKindOf(kind), wallet, calls, 'recover-funds');
+      const tx = await this.deps.exchange.execute(
+        this.accounts.signer(row),
+        relayerKindOf(kind),
+        wallet,
+        calls,
+        'recover-funds',
+      );
       transactions.push(await this.record(caller, 'recover-funds', tx, { wallet, to: managed }));
     }
     return { swept, transactions };
@@ -302,10 +431,16 @@ export class ExtMarketService {
     const { wallet } = await this.deployedWallet(caller);
     const positions = await this.deps.exchange.positions(wallet, { market: body.conditionId, redeemable: true });
     if (positions.length === 0)
-      throw new DomainError('EXTMARKET_NOTHING_TO_REDEEM', 'The trading wallet holds no redeemable shares of this market', {
-        details: { conditionId: body.conditionId },
-      });
-    const adapter = positions.some((p) => p.negativeRisk) ? EXT_CONTRACTS.negRiskCtfCollateralAdapter : EXT_CONTRACTS.ctfCollateralAdapter;
+      throw new DomainError(
+        'EXTMARKET_NOTHING_TO_REDEEM',
+        'The trading wallet holds no redeemable shares of this market',
+        {
+          details: { conditionId: body.conditionId },
+        },
+      );
+    const adapter = positions.some((p) => p.negativeRisk)
+      ? EXT_CONTRACTS.negRiskCtfCollateralAdapter
+      : EXT_CONTRACTS.ctfCollateralAdapter;
     const data = encodeFunctionData({
       abi: EXT_CALL_ABI,
       functionName: 'redeemPositions',
@@ -317,9 +452,14 @@ export class ExtMarketService {
   async relayerTx(caller: ExtCaller, txId: string): Promise<RelayerTxView> {
     const op = await this.deps.store.operation(txId, caller.userId);
     if (!op || op.kind === 'deposit')
-      throw new DomainError('EXTMARKET_RELAYER_TX_NOT_FOUND', 'No relayer transaction of the caller has this id', { details: { txId } });
+      throw new DomainError('EXTMARKET_RELAYER_TX_NOT_FOUND', 'No relayer transaction of the caller has this id', {
+        details: { txId },
+      });
     const tx = await this.deps.exchange.relayerTransaction(txId);
-    if (!tx) throw new DomainError('EXTMARKET_RELAYER_TX_NOT_FOUND', 'The relayer does not know this transaction', { details: { txId } });
+    if (!tx)
+      throw new DomainError('EXTMARKET_RELAYER_TX_NOT_FOUND', 'The relayer does not know this transaction', {
+        details: { txId },
+      });
     return this.view(tx, op.kind);
   }
 }

@@ -59,7 +59,13 @@ export function simConditionId(label: string): string {
 /** A binary market with outcomes Yes/No (or the two names given). */
 export function simMarket(
   label: string,
-  opts: { question?: string; tickSize?: string; minOrderSize?: bigint; negRisk?: boolean; outcomes?: [string, string] } = {},
+  opts: {
+    question?: string;
+    tickSize?: string;
+    minOrderSize?: bigint;
+    negRisk?: boolean;
+    outcomes?: [string, string];
+  } = {},
 ): SimMarket {
   const [a, b] = opts.outcomes ?? ['Yes', 'No'];
   return {
@@ -86,8 +92,22 @@ export function seedCatalog(): { events: SimEvent[]; tags: SimTag[]; sports: Sim
     { id: '2', label: 'Politics', slug: 'politics' },
   ];
   const sports: SimSport[] = [
-    { sport: 'epl', image: 'https://example.org/epl.png', resolution: 'https://www.premierleague.com', ordering: 'home', tags: '1,100', series: '10' },
-    { sport: 'nba', image: 'https://example.org/nba.png', resolution: 'https://www.nba.com', ordering: 'away', tags: '1,200', series: '20' },
+    {
+      sport: 'epl',
+      image: 'https://example.org/epl.png',
+      resolution: 'https://www.premierleague.com',
+      ordering: 'home',
+      tags: '1,100',
+      series: '10',
+    },
+    {
+      sport: 'nba',
+      image: 'https://example.org/nba.png',
+      resolution: 'https://www.nba.com',
+      ordering: 'away',
+      tags: '1,200',
+      series: '20',
+    },
   ];
   const events: SimEvent[] = [
     {
@@ -110,7 +130,9 @@ export function seedCatalog(): { events: SimEvent[]; tags: SimTag[]; sports: Sim
       startDate: '2026-11-28T01:00:00Z',
       live: true,
       volume24hr: 480000,
-      markets: [simMarket('lal-bos', { question: 'Lakers vs. Celtics', outcomes: ['Lakers', 'Celtics'], negRisk: true })],
+      markets: [
+        simMarket('lal-bos', { question: 'Lakers vs. Celtics', outcomes: ['Lakers', 'Celtics'], negRisk: true }),
+      ],
     },
     {
       id: '9003',
@@ -144,7 +166,31 @@ export interface SportResult {
 
 export function seedScores(): SportResult[] {
   return [
-    { gameId: 7001, leagueAbbreviation: 'nba', slug: 'lal-bos-2026-11-28', homeTeam: 'Lakers', awayTeam: 'Celtics', status: 'InProgress', score: '54-49', period: 'Q3', elapsed: '04:12', live: true, ended: false },
-    { gameId: 7002, leagueAbbreviation: 'epl', slug: 'ars-che-2026-11-28', homeTeam: 'Arsenal', awayTeam: 'Chelsea', status: 'Scheduled', score: '0-0', period: 'NS', elapsed: '', live: false, ended: false },
+    {
+      gameId: 7001,
+      leagueAbbreviation: 'nba',
+      slug: 'lal-bos-2026-11-28',
+      homeTeam: 'Lakers',
+      awayTeam: 'Celtics',
+      status: 'InProgress',
+      score: '54-49',
+      period: 'Q3',
+      elapsed: '04:12',
+      live: true,
+      ended: false,
+    },
+    {
+      gameId: 7002,
+      leagueAbbreviation: 'epl',
+      slug: 'ars-che-2026-11-28',
+      homeTeam: 'Arsenal',
+      awayTeam: 'Chelsea',
+      status: 'Scheduled',
+      score: '0-0',
+      period: 'NS',
+      elapsed: '',
+      live: false,
+      ended: false,
+    },
   ];
 }

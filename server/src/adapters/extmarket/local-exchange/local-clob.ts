@@ -10,7 +10,15 @@ import {
   type Hex,
 } from 'viem';
 import type { Clock } from '../../../platform/clock.js';
-import { EXT_CONTRACTS, EXT_UNIT, POLYGON_CHAIN_ID, depositWalletAddressOf, fromMicro, safeAddressOf } from '../extmarket-constants.js';
+import {
+  text,
+  EXT_CONTRACTS,
+  EXT_UNIT,
+  POLYGON_CHAIN_ID,
+  depositWalletAddressOf,
+  fromMicro,
+  safeAddressOf,
+} from '../extmarket-constants.js';
 import type { Ledger } from './ledger.js';
 import type { SimEvent, SimMarket } from './local-catalog.js';
 import { bad, ok, type SimRequest, type SimResponse } from './local-exchange.types.js';
@@ -224,7 +232,9 @@ export class LocalClob {
     if (route === 'GET /tick-size' || route === 'GET /neg-risk') {
       const m = this.market(query.get('token_id') ?? '');
       if (!m) return bad('market not found', 404);
-      return ok(route === 'GET /tick-size' ? { minimum_tick_size: Number(m.market.tickSize) } : { neg_risk: m.market.negRisk });
+      return ok(
+        route === 'GET /tick-size' ? { minimum_tick_size: Number(m.market.tickSize) } : { neg_risk: m.market.negRisk },
+      );
     }
     if (method === 'GET' && path.startsWith('/markets-by-token/')) {
       const m = this.market(path.slice('/markets-by-token/'.length));
@@ -276,7 +286,12 @@ export class LocalClob {
       return ok(this.cancel(key, typeof id === 'string' ? [id] : []));
     }
     if (route === 'DELETE /cancel-all')
-      return ok(this.cancel(key, [...this.orders.values()].filter((o) => o.owner === key.key && o.status === 'live').map((o) => o.id)));
+      return ok(
+        this.cancel(
+          key,
+          [...this.orders.values()].filter((o) => o.owner === key.key && o.status === 'live').map((o) => o.id),
+        ),
+      );
     if (route === 'GET /data/orders') return ok(this.page(this.openOrders(key, query)));
     if (method === 'GET' && path.startsWith('/data/order/')) {
       const o = this.orders.get(path.slice('/data/order/'.length));
@@ -323,16 +338,17 @@ export class LocalClob {
     } catch {
       return bad('Invalid payload');
     }
-    const ids = items.map((i) => String(i.token_id ?? ''));
+    const ids = items.map((i) => text(i.token_id, ''));
     if (ids.some((id) => !this.market(id))) return bad('market not found', 404);
     if (path === '/books') return ok(ids.map((id) => this.bookOf(id).body));
     if (path === '/last-trades-prices')
-      return ok(ids.map((id) => {
-        const l = this.lastPrice.get(id);
-        return { token_id: id, price: l ? fromMicro(l.price) : '0', side: l?.side ?? '' };
-      }));
-    if (path === '/midpoints')
-      return ok(Object.fromEntries(ids.map((id) => [id, fromMicro(this.midpoint(id) ?? 0n)])));
+      return ok(
+        ids.map((id) => {
+          const l = this.lastPrice.get(id);
+          return { token_id: id, price: l ? fromMicro(l.price) : '0', side: l?.side ?? '' };
+        }),
+      );
+    if (path === '/midpoints') return ok(Object.fromEntries(ids.map((id) => [id, fromMicro(this.midpoint(id) ?? 0n)])));
     const out: Record<string, Record<string, string>> = {};
     for (const [i, id] of ids.entries()) {
       const side = items[i]!.side === 'SELL' ? 'SELL' : 'BUY';
@@ -355,7 +371,7 @@ export class LocalClob {
     const o = payload.order;
     if (!o || typeof o !== 'object') return bad('Invalid order payload');
     if (payload.owner !== key.key) return bad('the order owner has to be the owner of the API KEY');
-    const orderType = String(payload.orderType ?? 'GTC') as TimeInForce;
+    const orderType = text(payload.orderType, 'GTC') as TimeInForce;
     if (!['GTC', 'GTD', 'FOK', 'FAK'].includes(orderType)) return bad('Invalid order payload');
     const postOnly = payload.postOnly === true;
     if (postOnly && (orderType === 'FOK' || orderType === 'FAK'))
@@ -377,7 +393,12 @@ export class LocalClob {
     const maker = str(o['maker']);
     const signer = str(o['signer']);
     const signature = str(o['signature']) as Hex;
-    if ((side !== 'BUY' && side !== 'SELL') || !isAddress(maker) || !isAddress(signer) || ![0, 1, 2, 3].includes(sigType))
+    if (
+      (side !== 'BUY' && side !== 'SELL') ||
+      !isAddress(maker) ||
+      !isAddress(signer) ||
+      ![0, 1, 2, 3].includes(sigType)
+    )
       return bad('Invalid order payload');
     if (makerAmount <= 0n || takerAmount <= 0n) return bad('invalid amounts');
     if ('nonce' in o || 'feeRateBps' in o) return bad('order_version_mismatch');
@@ -399,15 +420,22 @@ export class LocalClob {
       builder: (str(o['builder']) || `0x${'0'.repeat(64)}`) as Hex,
     };
     const exchange = market.negRisk ? EXT_CONTRACTS.negRiskExchangeV2 : EXT_CONTRACTS.exchangeV2;
-    const domainOf = (version: string) => ({ name: 'Polymarket CTF Exchange', version, chainId: POLYGON_CHAIN_ID, verifyingContract: exchange });
+    const domainOf = (version: string) => ({
+      name: 'Polymarket CTF Exchange',
+      version,
+      chainId: POLYGON_CHAIN_ID,
+      verifyingContract: exchange,
+    });
     const owner = await this.orderSigner(sigType, message, signature, domainOf(String(this.version)));
     if (!owner) {
       const other = await this.orderSigner(sigType, message, signature, domainOf(this.version === 2 ? '1' : '2'));
       return bad(other ? 'order_version_mismatch' : 'invalid signature');
     }
-    if (owner.toLowerCase() !== key.address.toLowerCase()) return bad('the order signer address has to be the address of the API KEY');
+    if (owner.toLowerCase() !== key.address.toLowerCase())
+      return bad('the order signer address has to be the address of the API KEY');
     const funder = this.funderOf(owner, sigType);
-    if (funder.toLowerCase() !== maker.toLowerCase()) return bad('maker address not allowed, please use the deposit wallet flow');
+    if (funder.toLowerCase() !== maker.toLowerCase())
+      return bad('maker address not allowed, please use the deposit wallet flow');
 
     // Price and size from the signed amounts, as the exchange reads them.
     const shares = side === 'BUY' ? takerAmount : makerAmount;
@@ -416,7 +444,8 @@ export class LocalClob {
     const exact = (collateral * EXT_UNIT) % shares === 0n;
     let price = (collateral * EXT_UNIT) / shares;
     const limit = orderType === 'GTC' || orderType === 'GTD';
-    if (limit && (!exact || price % tick !== 0n)) return bad(`invalid price (${fromMicro(price)}), tick size ${market.tickSize}`);
+    if (limit && (!exact || price % tick !== 0n))
+      return bad(`invalid price (${fromMicro(price)}), tick size ${market.tickSize}`);
     // A market order's worst price is rounded to the tick in the taker's favour of filling.
     if (!limit) price = side === 'BUY' ? ((price + tick - 1n) / tick) * tick : (price / tick) * tick;
     if (price < tick || price > EXT_UNIT - tick)
@@ -433,7 +462,8 @@ export class LocalClob {
     if (side === 'BUY') {
       const need = notional(shares, price);
       const free = this.ledger.balance(maker, pusd) - this.reserved(maker, pusd);
-      if (free < need || this.ledger.allowance(maker, pusd, exchange) < need) return bad('not enough balance / allowance');
+      if (free < need || this.ledger.allowance(maker, pusd, exchange) < need)
+        return bad('not enough balance / allowance');
     } else {
       const free = this.ledger.balance(maker, tokenId.toString()) - this.reserved(maker, tokenId.toString());
       if (free < shares || !this.ledger.isApprovedForAll(maker, exchange)) return bad('not enough balance / allowance');
@@ -459,7 +489,8 @@ export class LocalClob {
       const why = {
         'post-only-crosses': 'invalid post-only order: order crosses book',
         'fok-not-filled': "order couldn't be fully filled. FOK orders are fully filled or killed.",
-        'fak-no-match': 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+        'fak-no-match':
+          'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
       }[result.refusal];
       return bad(why);
     }
@@ -528,7 +559,13 @@ export class LocalClob {
   ): Promise<Address | undefined> {
     try {
       if (sigType !== 3) {
-        const who = await recoverTypedDataAddress({ domain, types: ORDER_TYPES, primaryType: 'Order', message: message as never, signature });
+        const who = await recoverTypedDataAddress({
+          domain,
+          types: ORDER_TYPES,
+          primaryType: 'Order',
+          message: message as never,
+          signature,
+        });
         return who.toLowerCase() === message.signer.toLowerCase() ? who : undefined;
       }
       // POLY_1271: an ERC-7739 TypedDataSign envelope; its first 65 bytes are the owner's signature.
@@ -566,7 +603,8 @@ export class LocalClob {
     for (const id of ids) {
       const o = this.orders.get(id);
       if (!o || o.owner !== key.key) notCanceled[id] = 'Order not found or already canceled';
-      else if (o.status !== 'live') notCanceled[id] = o.status === 'matched' ? 'Order already matched' : 'Order not found or already canceled';
+      else if (o.status !== 'live')
+        notCanceled[id] = o.status === 'matched' ? 'Order already matched' : 'Order not found or already canceled';
       else {
         this.book(o.tokenId).remove(id);
         canceled.push(id);
@@ -588,7 +626,9 @@ export class LocalClob {
       original_size: fromMicro(o.originalSize),
       size_matched: fromMicro(o.sizeMatched),
       price: fromMicro(o.price),
-      associate_trades: this.trades.filter((t) => t.takerOrder === o || t.makers.some((x) => x.order === o)).map((t) => t.id),
+      associate_trades: this.trades
+        .filter((t) => t.takerOrder === o || t.makers.some((x) => x.order === o))
+        .map((t) => t.id),
       outcome: m.market.tokens[m.index].outcome,
       created_at: o.createdAt,
       expiration: String(o.expiration),
@@ -664,8 +704,12 @@ export class LocalClob {
     if (assetType === 'COLLATERAL') {
       const spenders = [EXT_CONTRACTS.exchangeV2, EXT_CONTRACTS.negRiskExchangeV2, EXT_CONTRACTS.negRiskAdapter];
       return ok({
-        balance: (this.ledger.balance(wallet, EXT_CONTRACTS.pUsd) - this.reserved(wallet, EXT_CONTRACTS.pUsd)).toString(),
-        allowances: Object.fromEntries(spenders.map((s) => [s, this.ledger.allowance(wallet, EXT_CONTRACTS.pUsd, s).toString()])),
+        balance: (
+          this.ledger.balance(wallet, EXT_CONTRACTS.pUsd) - this.reserved(wallet, EXT_CONTRACTS.pUsd)
+        ).toString(),
+        allowances: Object.fromEntries(
+          spenders.map((s) => [s, this.ledger.allowance(wallet, EXT_CONTRACTS.pUsd, s).toString()]),
+        ),
       });
     }
     if (assetType === 'CONDITIONAL') {

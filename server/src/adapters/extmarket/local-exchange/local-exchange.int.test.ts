@@ -27,7 +27,13 @@ describe('the official CLOB client against the local exchange', () => {
     const key = generatePrivateKey();
     const signer = walletOf(key);
     const address = signer.account!.address;
-    const base = new ClobClient({ host: sim.urls.clob, chain: Chain.POLYGON, signer, useServerTime: true, throwOnError: true });
+    const base = new ClobClient({
+      host: sim.urls.clob,
+      chain: Chain.POLYGON,
+      signer,
+      useServerTime: true,
+      throwOnError: true,
+    });
     const creds = await base.createOrDeriveApiKey();
     const funder = sim.exchange.clob.funderOf(address, sigType);
     const client = new ClobClient({
@@ -57,7 +63,11 @@ describe('the official CLOB client against the local exchange', () => {
     sim.exchange.fund(t.funder, EXT_CONTRACTS.pUsd, 100_000_000n);
     sim.exchange.ledger.approve(t.funder, EXT_CONTRACTS.pUsd, EXT_CONTRACTS.exchangeV2, MAX_UINT256);
     const tokenID = market().tokens[0].tokenId;
-    const placed = await t.client.createAndPostOrder({ tokenID, price: 0.42, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    const placed = await t.client.createAndPostOrder(
+      { tokenID, price: 0.42, size: 10, side: Side.BUY },
+      undefined,
+      OrderType.GTC,
+    );
     expect(placed).toMatchObject({ success: true, status: 'live', makingAmount: '0', takingAmount: '0' });
     const open = await t.client.getOpenOrders({ asset_id: tokenID });
     expect(open.map((o) => [o.id, o.price, o.original_size])).toEqual([[placed.orderID, '0.42', '10']]);
@@ -81,13 +91,32 @@ describe('the official CLOB client against the local exchange', () => {
     const wallet = sim.exchange.clob.funderOf(owner, SignatureTypeV2.POLY_1271);
     sim.exchange.relayer.markDeployed(wallet, owner);
     const signer = walletOf(buyerKey);
-    const base = new ClobClient({ host: sim.urls.clob, chain: Chain.POLYGON, signer, useServerTime: true, throwOnError: true });
+    const base = new ClobClient({
+      host: sim.urls.clob,
+      chain: Chain.POLYGON,
+      signer,
+      useServerTime: true,
+      throwOnError: true,
+    });
     const creds = await base.createOrDeriveApiKey();
-    const client = new ClobClient({ host: sim.urls.clob, chain: Chain.POLYGON, signer, creds, signatureType: SignatureTypeV2.POLY_1271, funderAddress: wallet, useServerTime: true, throwOnError: true });
+    const client = new ClobClient({
+      host: sim.urls.clob,
+      chain: Chain.POLYGON,
+      signer,
+      creds,
+      signatureType: SignatureTypeV2.POLY_1271,
+      funderAddress: wallet,
+      useServerTime: true,
+      throwOnError: true,
+    });
     sim.exchange.fund(wallet, EXT_CONTRACTS.pUsd, 10_000_000n);
     sim.exchange.ledger.approve(wallet, EXT_CONTRACTS.pUsd, EXT_CONTRACTS.exchangeV2, MAX_UINT256);
 
-    const res = await client.createAndPostOrder({ tokenID, price: 0.35, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    const res = await client.createAndPostOrder(
+      { tokenID, price: 0.35, size: 10, side: Side.BUY },
+      undefined,
+      OrderType.GTC,
+    );
     expect(res).toMatchObject({ success: true, status: 'matched', makingAmount: '3', takingAmount: '10' });
     expect(sim.exchange.ledger.balance(wallet, tokenID)).toBe(10_000_000n);
     expect(sim.exchange.ledger.balance(wallet, EXT_CONTRACTS.pUsd)).toBe(7_000_000n);

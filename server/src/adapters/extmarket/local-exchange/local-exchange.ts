@@ -10,9 +10,17 @@ import {
   type Hex,
 } from 'viem';
 import type { Clock } from '../../../platform/clock.js';
-import { EXT_CALL_ABI, EXT_CONTRACTS, EXT_UNIT, fromMicro } from '../extmarket-constants.js';
+import { text, EXT_CALL_ABI, EXT_CONTRACTS, EXT_UNIT, fromMicro } from '../extmarket-constants.js';
 import { Ledger } from './ledger.js';
-import { seedCatalog, seedScores, type SimEvent, type SimMarket, type SimSport, type SimTag, type SportResult } from './local-catalog.js';
+import {
+  seedCatalog,
+  seedScores,
+  type SimEvent,
+  type SimMarket,
+  type SimSport,
+  type SimTag,
+  type SportResult,
+} from './local-catalog.js';
 import { LocalClob } from './local-clob.js';
 import { bad, ok, type SimFault, type SimHost, type SimRequest, type SimResponse } from './local-exchange.types.js';
 import { LocalRelayer } from './local-relayer.js';
@@ -160,11 +168,23 @@ export class LocalExchange {
         const held = this.ledger.balance(addr, EXT_CONTRACTS.pUsd);
         if (held > 0n) {
           this.ledger.burn(addr, EXT_CONTRACTS.pUsd, held);
-          a.txs.push({ fromChainId: '137', fromTokenAddress: EXT_CONTRACTS.pUsd, fromAmountBaseUnit: held.toString(), toChainId: a.toChainId, toTokenAddress: a.toTokenAddress, createdMs: now, credited: true });
+          a.txs.push({
+            fromChainId: '137',
+            fromTokenAddress: EXT_CONTRACTS.pUsd,
+            fromAmountBaseUnit: held.toString(),
+            toChainId: a.toChainId,
+            toTokenAddress: a.toTokenAddress,
+            createdMs: now,
+            credited: true,
+          });
         }
       }
       for (const tx of a.txs) {
-        if (a.kind === 'deposit' && !tx.credited && now - tx.createdMs >= this.bridgeStepMs * (BRIDGE_STATES.length - 1)) {
+        if (
+          a.kind === 'deposit' &&
+          !tx.credited &&
+          now - tx.createdMs >= this.bridgeStepMs * (BRIDGE_STATES.length - 1)
+        ) {
           this.ledger.credit(a.target, EXT_CONTRACTS.pUsd, BigInt(tx.fromAmountBaseUnit));
           tx.credited = true;
         }
@@ -174,7 +194,7 @@ export class LocalExchange {
 
   private admin(req: SimRequest): SimResponse {
     const body = JSON.parse(req.body || '{}') as Record<string, unknown>;
-    const str = (k: string) => String(body[k] ?? '');
+    const str = (k: string) => text(body[k], '');
     if (req.path === '/_sim/fund') {
       this.fund(str('address'), str('asset'), BigInt(str('amount')));
       return ok({ ok: true });
@@ -183,7 +203,8 @@ export class LocalExchange {
       this.resolve(str('conditionId'), Number(body['winner']) === 1 ? 1 : 0);
       return ok({ ok: true });
     }
-    if (req.path === '/_sim/bridge-deposit') return this.detectDeposit(str('depositAddress'), BigInt(str('amount')), str('fromChainId') || '1');
+    if (req.path === '/_sim/bridge-deposit')
+      return this.detectDeposit(str('depositAddress'), BigInt(str('amount')), str('fromChainId') || '1');
     return bad('not found', 404);
   }
 
@@ -191,7 +212,15 @@ export class LocalExchange {
   detectDeposit(depositAddress: string, amount: bigint, fromChainId = '1'): SimResponse {
     const a = this.bridge.get(depositAddress.toLowerCase());
     if (!a || a.kind !== 'deposit') return bad('unknown deposit address', 404);
-    a.txs.push({ fromChainId, fromTokenAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', fromAmountBaseUnit: amount.toString(), toChainId: '137', toTokenAddress: EXT_CONTRACTS.pUsd, createdMs: this.opts.clock.now(), credited: false });
+    a.txs.push({
+      fromChainId,
+      fromTokenAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      fromAmountBaseUnit: amount.toString(),
+      toChainId: '137',
+      toTokenAddress: EXT_CONTRACTS.pUsd,
+      createdMs: this.opts.clock.now(),
+      credited: false,
+    });
     return ok({ ok: true });
   }
 
@@ -210,20 +239,32 @@ export class LocalExchange {
       } catch {
         return bad('invalid body');
       }
-      const address = String(b['address'] ?? '');
+      const address = text(b['address'], '');
       if (!isAddress(address)) return bad('invalid address');
       const deposit = route === 'POST /deposit';
-      const recipient = String(b['recipientAddr'] ?? '');
+      const recipient = text(b['recipientAddr'], '');
       if (!deposit && !isAddress(recipient)) return bad('invalid recipientAddr');
-      const toChainId = deposit ? '137' : String(b['toChainId'] ?? '');
-      const toToken = deposit ? EXT_CONTRACTS.pUsd : String(b['toTokenAddress'] ?? '');
-      const evm = this.bridgeAddress(deposit ? 'deposit' : 'withdraw', deposit ? address : recipient, `${toChainId}|${toToken}`);
+      const toChainId = deposit ? '137' : text(b['toChainId'], '');
+      const toToken = deposit ? EXT_CONTRACTS.pUsd : text(b['toTokenAddress'], '');
+      const evm = this.bridgeAddress(
+        deposit ? 'deposit' : 'withdraw',
+        deposit ? address : recipient,
+        `${toChainId}|${toToken}`,
+      );
       if (!this.bridge.has(evm.toLowerCase()))
-        this.bridge.set(evm.toLowerCase(), { kind: deposit ? 'deposit' : 'withdraw', target: deposit ? address : recipient, toChainId, toTokenAddress: toToken, txs: [] });
+        this.bridge.set(evm.toLowerCase(), {
+          kind: deposit ? 'deposit' : 'withdraw',
+          target: deposit ? address : recipient,
+          toChainId,
+          toTokenAddress: toToken,
+          txs: [],
+        });
       const tail = keccak256(toHex(evm)).slice(2);
       return ok({
         address: { evm, svm: tail.slice(0, 44), btc: `bc1q${tail.slice(0, 38)}` },
-        note: deposit ? 'Send funds to these addresses; they arrive as pUSD on Polygon.' : 'Send pUSD on Polygon to the evm address.',
+        note: deposit
+          ? 'Send funds to these addresses; they arrive as pUSD on Polygon.'
+          : 'Send pUSD on Polygon to the evm address.',
       });
     }
     if (req.method === 'GET' && req.path.startsWith('/status/')) {
@@ -307,7 +348,9 @@ export class LocalExchange {
         return true;
       });
       if (q.get('order') === 'volume24hr')
-        list = [...list].sort((a, b) => (q.get('ascending') === 'true' ? a.volume24hr - b.volume24hr : b.volume24hr - a.volume24hr));
+        list = [...list].sort((a, b) =>
+          q.get('ascending') === 'true' ? a.volume24hr - b.volume24hr : b.volume24hr - a.volume24hr,
+        );
       const offset = Number(q.get('offset') ?? '0');
       const limit = Number(q.get('limit') ?? '100');
       return ok(list.slice(offset, offset + limit).map((e) => this.eventJson(e)));
@@ -316,7 +359,12 @@ export class LocalExchange {
       const needle = (q.get('q') ?? '').toLowerCase();
       if (!needle) return bad('q is required', 422);
       const per = Number(q.get('limit_per_type') ?? '5');
-      const events = this.catalog.events.filter((e) => e.title.toLowerCase().includes(needle) || e.slug.includes(needle) || e.markets.some((m) => m.question.toLowerCase().includes(needle)));
+      const events = this.catalog.events.filter(
+        (e) =>
+          e.title.toLowerCase().includes(needle) ||
+          e.slug.includes(needle) ||
+          e.markets.some((m) => m.question.toLowerCase().includes(needle)),
+      );
       const tags = this.catalog.tags.filter((t) => t.label.toLowerCase().includes(needle));
       return ok({
         events: events.slice(0, per).map((e) => this.eventJson(e)),
@@ -412,13 +460,29 @@ export class LocalExchange {
     try {
       const d = decodeFunctionData({ abi: EXT_CALL_ABI, data: call.data ?? '0x' });
       if (d.functionName === 'balanceOf' && d.args.length === 1)
-        return encodeFunctionResult({ abi: EXT_CALL_ABI, functionName: 'balanceOf', result: this.ledger.balance(d.args[0], to) });
+        return encodeFunctionResult({
+          abi: EXT_CALL_ABI,
+          functionName: 'balanceOf',
+          result: this.ledger.balance(d.args[0], to),
+        });
       if (d.functionName === 'balanceOf' && d.args.length === 2)
-        return encodeFunctionResult({ abi: EXT_CALL_ABI, functionName: 'balanceOf', result: this.ledger.balance(d.args[0], d.args[1].toString()) });
+        return encodeFunctionResult({
+          abi: EXT_CALL_ABI,
+          functionName: 'balanceOf',
+          result: this.ledger.balance(d.args[0], d.args[1].toString()),
+        });
       if (d.functionName === 'allowance')
-        return encodeFunctionResult({ abi: EXT_CALL_ABI, functionName: 'allowance', result: this.ledger.allowance(d.args[0], to, d.args[1]) });
+        return encodeFunctionResult({
+          abi: EXT_CALL_ABI,
+          functionName: 'allowance',
+          result: this.ledger.allowance(d.args[0], to, d.args[1]),
+        });
       if (d.functionName === 'isApprovedForAll')
-        return encodeFunctionResult({ abi: EXT_CALL_ABI, functionName: 'isApprovedForAll', result: this.ledger.isApprovedForAll(d.args[0], d.args[1]) });
+        return encodeFunctionResult({
+          abi: EXT_CALL_ABI,
+          functionName: 'isApprovedForAll',
+          result: this.ledger.isApprovedForAll(d.args[0], d.args[1]),
+        });
     } catch {
       return '0x';
     }

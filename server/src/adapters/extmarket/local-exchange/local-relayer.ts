@@ -1,7 +1,23 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { decodeFunctionData, getAddress, isAddress, keccak256, recoverTypedDataAddress, toHex, type Address, type Hex } from 'viem';
+import {
+  decodeFunctionData,
+  getAddress,
+  isAddress,
+  keccak256,
+  recoverTypedDataAddress,
+  toHex,
+  type Address,
+  type Hex,
+} from 'viem';
 import type { Clock } from '../../../platform/clock.js';
-import { EXT_CALL_ABI, EXT_CONTRACTS, POLYGON_CHAIN_ID, depositWalletAddressOf, safeAddressOf } from '../extmarket-constants.js';
+import {
+  text,
+  EXT_CALL_ABI,
+  EXT_CONTRACTS,
+  POLYGON_CHAIN_ID,
+  depositWalletAddressOf,
+  safeAddressOf,
+} from '../extmarket-constants.js';
 import type { Ledger } from './ledger.js';
 import type { SimMarket } from './local-catalog.js';
 import { bad, ok, type SimRequest, type SimResponse } from './local-exchange.types.js';
@@ -108,7 +124,8 @@ export class LocalRelayer {
 
   private authorised(req: SimRequest): boolean {
     const h = req.headers;
-    if (h['poly_builder_api_key'] !== this.builder.key || h['poly_builder_passphrase'] !== this.builder.passphrase) return false;
+    if (h['poly_builder_api_key'] !== this.builder.key || h['poly_builder_passphrase'] !== this.builder.passphrase)
+      return false;
     const ts = h['poly_builder_timestamp'];
     const sig = h['poly_builder_signature'];
     if (!ts || !sig || Math.abs(Number(ts) - this.clock.now() / 1000) > 300) return false;
@@ -145,8 +162,15 @@ export class LocalRelayer {
 
   private async submit(raw: string): Promise<SimResponse> {
     let b: {
-      type?: unknown; from?: unknown; to?: unknown; proxyWallet?: unknown; nonce?: unknown; signature?: unknown;
-      metadata?: unknown; deadline?: unknown; calls?: unknown;
+      type?: unknown;
+      from?: unknown;
+      to?: unknown;
+      proxyWallet?: unknown;
+      nonce?: unknown;
+      signature?: unknown;
+      metadata?: unknown;
+      deadline?: unknown;
+      calls?: unknown;
     };
     try {
       b = JSON.parse(raw) as typeof b;
@@ -156,7 +180,7 @@ export class LocalRelayer {
     const from = typeof b.from === 'string' && isAddress(b.from) ? getAddress(b.from) : undefined;
     if (!from) return bad('invalid from');
     const type = String(b.type);
-    const signature = String(b.signature ?? '') as Hex;
+    const signature = text(b.signature, '') as Hex;
     const metadata = typeof b.metadata === 'string' ? b.metadata : '';
     if (type === 'WALLET-CREATE' || type === 'SAFE-CREATE') {
       const wallet = type === 'WALLET-CREATE' ? depositWalletAddressOf(from) : safeAddressOf(from);
@@ -172,23 +196,42 @@ export class LocalRelayer {
         }).catch(() => undefined);
         if (who?.toLowerCase() !== from.toLowerCase()) return bad('invalid signature');
       }
-      return ok(this.record(type, from, type === 'WALLET-CREATE' ? EXT_CONTRACTS.depositWalletFactory : EXT_CONTRACTS.safeFactory, wallet, [], metadata));
+      return ok(
+        this.record(
+          type,
+          from,
+          type === 'WALLET-CREATE' ? EXT_CONTRACTS.depositWalletFactory : EXT_CONTRACTS.safeFactory,
+          wallet,
+          [],
+          metadata,
+        ),
+      );
     }
     if (type !== 'WALLET' && type !== 'SAFE') return bad(`unsupported transaction type ${type}`);
-    const wallet = typeof b.proxyWallet === 'string' && isAddress(b.proxyWallet) ? getAddress(b.proxyWallet) : undefined;
-    if (!wallet || this.ownerOf(wallet)?.toLowerCase() !== from.toLowerCase()) return bad('wallet not deployed or not owned by from');
+    const wallet =
+      typeof b.proxyWallet === 'string' && isAddress(b.proxyWallet) ? getAddress(b.proxyWallet) : undefined;
+    if (!wallet || this.ownerOf(wallet)?.toLowerCase() !== from.toLowerCase())
+      return bad('wallet not deployed or not owned by from');
     const calls = Array.isArray(b.calls) ? (b.calls as RelayerCall[]) : [];
-    if (calls.length === 0 || calls.some((c) => !isAddress(String(c.target)) || !/^0x[0-9a-fA-F]*$/.test(String(c.data))))
+    if (
+      calls.length === 0 ||
+      calls.some((c) => !isAddress(String(c.target)) || !/^0x[0-9a-fA-F]*$/.test(String(c.data)))
+    )
       return bad('invalid calls');
-    const nonce = BigInt(String(b.nonce ?? '-1'));
+    const nonce = BigInt(text(b.nonce, '-1'));
     if (nonce !== (this.nonces.get(wallet.toLowerCase()) ?? 0n)) return bad('invalid nonce');
-    const deadline = BigInt(String(b.deadline ?? '0'));
+    const deadline = BigInt(text(b.deadline, '0'));
     if (type === 'WALLET' && deadline < BigInt(Math.floor(this.clock.now() / 1000))) return bad('deadline passed');
     const who = await recoverTypedDataAddress({
       domain: batchDomain(type, wallet),
       types: BATCH_TYPES,
       primaryType: 'Batch',
-      message: { wallet, nonce, deadline, calls: calls.map((c) => ({ target: getAddress(c.target), value: BigInt(c.value), data: c.data })) },
+      message: {
+        wallet,
+        nonce,
+        deadline,
+        calls: calls.map((c) => ({ target: getAddress(c.target), value: BigInt(c.value), data: c.data })),
+      },
       signature,
     }).catch(() => undefined);
     if (who?.toLowerCase() !== from.toLowerCase()) return bad('invalid signature');
@@ -196,7 +239,14 @@ export class LocalRelayer {
     return ok(this.record(type, from, wallet, wallet, calls, metadata));
   }
 
-  private record(type: string, from: string, to: string, proxy: string, calls: readonly RelayerCall[], metadata: string) {
+  private record(
+    type: string,
+    from: string,
+    to: string,
+    proxy: string,
+    calls: readonly RelayerCall[],
+    metadata: string,
+  ) {
     const id = keccak256(toHex(`relayer|${this.txs.size}|${from}|${type}`)).slice(2, 34);
     const tx: RelayerTx = {
       transactionID: `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`,
@@ -304,7 +354,11 @@ export class LocalRelayer {
     if (target === EXT_CONTRACTS.onramp.toLowerCase() && decoded.functionName === 'wrap') {
       const [asset, to, amount] = decoded.args;
       const allowance = L.allowance(wallet, asset, EXT_CONTRACTS.onramp);
-      if (![EXT_CONTRACTS.usdcE, EXT_CONTRACTS.usdc].some((a) => a.toLowerCase() === asset.toLowerCase()) || allowance < amount) return false;
+      if (
+        ![EXT_CONTRACTS.usdcE, EXT_CONTRACTS.usdc].some((a) => a.toLowerCase() === asset.toLowerCase()) ||
+        allowance < amount
+      )
+        return false;
       if (!move(wallet, EXT_CONTRACTS.onramp, asset, amount)) return false;
       L.approve(wallet, asset, EXT_CONTRACTS.onramp, allowance - amount);
       L.credit(to, EXT_CONTRACTS.pUsd, amount);
@@ -321,7 +375,9 @@ export class LocalRelayer {
       undo.push(() => L.credit(to, asset, -amount));
       return true;
     }
-    const adapters = [EXT_CONTRACTS.ctfCollateralAdapter, EXT_CONTRACTS.negRiskCtfCollateralAdapter].map((a) => a.toLowerCase());
+    const adapters = [EXT_CONTRACTS.ctfCollateralAdapter, EXT_CONTRACTS.negRiskCtfCollateralAdapter].map((a) =>
+      a.toLowerCase(),
+    );
     if (adapters.includes(target) && decoded.functionName === 'redeemPositions') {
       const [, , conditionId] = decoded.args;
       const market = this.markets(conditionId);

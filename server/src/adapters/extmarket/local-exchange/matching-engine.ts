@@ -101,7 +101,8 @@ export class OrderBook {
   submit(taker: BookOrder, nowSec: number, postOnly = false): MatchResult {
     this.expire(nowSec);
     const opposite = taker.side === 'BUY' ? this.asks : this.bids;
-    const crosses = (maker: BookOrder) => (taker.side === 'BUY' ? maker.price <= taker.price : maker.price >= taker.price);
+    const crosses = (maker: BookOrder) =>
+      taker.side === 'BUY' ? maker.price <= taker.price : maker.price >= taker.price;
     if (postOnly && opposite[0] && crosses(opposite[0])) return { ok: false, refusal: 'post-only-crosses' };
 
     const fills: Fill[] = [];
