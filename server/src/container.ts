@@ -300,6 +300,8 @@ async function createExtMarket(
     local = await startLocalExchange({ clock, builder, seed: randomUUID() });
     const running = local;
     closers.push(() => running.close());
+    // Its test hooks (/_sim/fund, /_sim/resolve, /_sim/bridge-deposit) answer on these loopback URLs.
+    logger.info({ urls: local.urls }, 'local external exchange served on loopback');
     const u = local.urls;
     upstream = {
       clobUrl: u.clob,
@@ -640,7 +642,7 @@ export async function createContainer(
     await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
     await tournaments.attach(jobs);
   }
-  const extmarket = await createExtMarket(config, clock, box, orm, closers);
+  const extmarket = await createExtMarket(config, clock, box, orm, closers, logger);
   const container: Container = {
     extmarket,
     config,
