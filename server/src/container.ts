@@ -279,6 +279,7 @@ async function createExtMarket(
   box: SecretBox,
   orm: Orm,
   closers: (() => Promise<void>)[],
+  logger: Logger,
 ) {
   const x = config.extMarket;
   const policy = {
