@@ -38,7 +38,7 @@ async function trader(name: string) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ RATE_LIMIT_TEAM_PER_MIN: '100000' });
   const line = server.lines.find((l) => l.includes('local external exchange served on loopback'));
   sim = (JSON.parse(line ?? '{}') as { urls: ExchangeUrls }).urls;
 }, 300_000);
