@@ -281,6 +281,14 @@ export const TAG_DOCS: readonly TagDoc[] = [
     summary: 'Register a user’s devices for push notifications (Expo or Web Push): a documented extension.',
   },
   {
+    name: 'External markets',
+    group: 'Markets',
+    guide: 'external-markets.md',
+    summary:
+      'Trade on the external prediction market (Polymarket CLOB V2) through the service: credentials it holds, ' +
+      'trading wallets deployed through the relayer, pUSD in and out, orders, trades, positions and discovery.',
+  },
+  {
     name: 'Health',
     group: 'Operations',
     guide: 'deployment.md',

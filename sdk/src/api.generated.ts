@@ -107,6 +107,22 @@ export type ErrorCode =
   | 'ODDS_DRIFTED'
   | 'LIQUIDITY_LOCKED'
   | 'IMPORT_TARGET_NOT_EMPTY'
+  | 'EXTMARKET_INVALID_TICK'
+  | 'EXTMARKET_BELOW_MIN_SIZE'
+  | 'EXTMARKET_INSUFFICIENT_BALANCE'
+  | 'EXTMARKET_POST_ONLY_CROSSES'
+  | 'EXTMARKET_ORDER_NOT_FILLED'
+  | 'EXTMARKET_ORDER_REJECTED'
+  | 'EXTMARKET_TOKEN_UNKNOWN'
+  | 'EXTMARKET_ORDER_NOT_FOUND'
+  | 'EXTMARKET_RELAYER_TX_NOT_FOUND'
+  | 'EXTMARKET_DEPOSIT_NOT_FOUND'
+  | 'EXTMARKET_NO_CREDENTIALS'
+  | 'EXTMARKET_WALLET_NOT_DEPLOYED'
+  | 'EXTMARKET_WALLET_ALREADY_DEPLOYED'
+  | 'EXTMARKET_WALLET_KIND_MISMATCH'
+  | 'EXTMARKET_NOTHING_TO_REDEEM'
+  | 'EXTMARKET_VERSION_MISMATCH'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNSUPPORTED_IMAGE'
@@ -1989,6 +2005,22 @@ export type BetsEstimateBuyOutput =
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
         | 'IMPORT_TARGET_NOT_EMPTY'
+        | 'EXTMARKET_INVALID_TICK'
+        | 'EXTMARKET_BELOW_MIN_SIZE'
+        | 'EXTMARKET_INSUFFICIENT_BALANCE'
+        | 'EXTMARKET_POST_ONLY_CROSSES'
+        | 'EXTMARKET_ORDER_NOT_FILLED'
+        | 'EXTMARKET_ORDER_REJECTED'
+        | 'EXTMARKET_TOKEN_UNKNOWN'
+        | 'EXTMARKET_ORDER_NOT_FOUND'
+        | 'EXTMARKET_RELAYER_TX_NOT_FOUND'
+        | 'EXTMARKET_DEPOSIT_NOT_FOUND'
+        | 'EXTMARKET_NO_CREDENTIALS'
+        | 'EXTMARKET_WALLET_NOT_DEPLOYED'
+        | 'EXTMARKET_WALLET_ALREADY_DEPLOYED'
+        | 'EXTMARKET_WALLET_KIND_MISMATCH'
+        | 'EXTMARKET_NOTHING_TO_REDEEM'
+        | 'EXTMARKET_VERSION_MISMATCH'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
@@ -2142,6 +2174,22 @@ export type BetsEstimateSellOutput =
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
         | 'IMPORT_TARGET_NOT_EMPTY'
+        | 'EXTMARKET_INVALID_TICK'
+        | 'EXTMARKET_BELOW_MIN_SIZE'
+        | 'EXTMARKET_INSUFFICIENT_BALANCE'
+        | 'EXTMARKET_POST_ONLY_CROSSES'
+        | 'EXTMARKET_ORDER_NOT_FILLED'
+        | 'EXTMARKET_ORDER_REJECTED'
+        | 'EXTMARKET_TOKEN_UNKNOWN'
+        | 'EXTMARKET_ORDER_NOT_FOUND'
+        | 'EXTMARKET_RELAYER_TX_NOT_FOUND'
+        | 'EXTMARKET_DEPOSIT_NOT_FOUND'
+        | 'EXTMARKET_NO_CREDENTIALS'
+        | 'EXTMARKET_WALLET_NOT_DEPLOYED'
+        | 'EXTMARKET_WALLET_ALREADY_DEPLOYED'
+        | 'EXTMARKET_WALLET_KIND_MISMATCH'
+        | 'EXTMARKET_NOTHING_TO_REDEEM'
+        | 'EXTMARKET_VERSION_MISMATCH'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
@@ -2499,6 +2547,22 @@ export type BetsPublicEstimateSellOutput =
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
         | 'IMPORT_TARGET_NOT_EMPTY'
+        | 'EXTMARKET_INVALID_TICK'
+        | 'EXTMARKET_BELOW_MIN_SIZE'
+        | 'EXTMARKET_INSUFFICIENT_BALANCE'
+        | 'EXTMARKET_POST_ONLY_CROSSES'
+        | 'EXTMARKET_ORDER_NOT_FILLED'
+        | 'EXTMARKET_ORDER_REJECTED'
+        | 'EXTMARKET_TOKEN_UNKNOWN'
+        | 'EXTMARKET_ORDER_NOT_FOUND'
+        | 'EXTMARKET_RELAYER_TX_NOT_FOUND'
+        | 'EXTMARKET_DEPOSIT_NOT_FOUND'
+        | 'EXTMARKET_NO_CREDENTIALS'
+        | 'EXTMARKET_WALLET_NOT_DEPLOYED'
+        | 'EXTMARKET_WALLET_ALREADY_DEPLOYED'
+        | 'EXTMARKET_WALLET_KIND_MISMATCH'
+        | 'EXTMARKET_NOTHING_TO_REDEEM'
+        | 'EXTMARKET_VERSION_MISMATCH'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'UNSUPPORTED_IMAGE'
@@ -6734,6 +6798,909 @@ export type RequestsDecideOutput = {
   builderAppId: string | null;
   /** ISO-8601 timestamp */
   createdAt: string;
+};
+
+/** What `POST /svc/user/extmarket/derive-credentials` takes. */
+export interface ExtmarketDeriveCredentialsInput {
+  body: {
+    /** Only on the first call; default deposit-wallet */
+    walletKind?: 'deposit-wallet' | 'safe' | undefined;
+  };
+}
+
+/** What `POST /svc/user/extmarket/derive-credentials` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketDeriveCredentialsOutput = {
+  /** The service-held EOA that signs for the caller upstream (null: none yet) */
+  signerAddress: string | null;
+  /** Trading wallet: a deposit wallet (new users, signature type 3) or a Safe (existing users, type 2) */
+  walletKind: 'deposit-wallet' | 'safe' | (string & {}) | null;
+  /** The wallet that holds pUSD and shares upstream (null: none yet) */
+  tradingWallet: string | null;
+  /** Whether exchange credentials are stored (they are never returned) */
+  hasCredentials: boolean;
+  /** Rotations so far (the L1 nonce of the current key) */
+  credentialsVersion: number;
+  /** Whether the exchange still lists the stored key (null: no credentials) */
+  apiKeyActive: boolean | null;
+  /** Whether the exchange restricts the account to closing orders (null: no credentials) */
+  closedOnly: boolean | null;
+};
+
+/** What `POST /svc/user/extmarket/refresh-credentials` takes. */
+export interface ExtmarketRefreshCredentialsInput {
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/user/extmarket/refresh-credentials` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketRefreshCredentialsOutput = {
+  /** The service-held EOA that signs for the caller upstream (null: none yet) */
+  signerAddress: string | null;
+  /** Trading wallet: a deposit wallet (new users, signature type 3) or a Safe (existing users, type 2) */
+  walletKind: 'deposit-wallet' | 'safe' | (string & {}) | null;
+  /** The wallet that holds pUSD and shares upstream (null: none yet) */
+  tradingWallet: string | null;
+  /** Whether exchange credentials are stored (they are never returned) */
+  hasCredentials: boolean;
+  /** Rotations so far (the L1 nonce of the current key) */
+  credentialsVersion: number;
+  /** Whether the exchange still lists the stored key (null: no credentials) */
+  apiKeyActive: boolean | null;
+  /** Whether the exchange restricts the account to closing orders (null: no credentials) */
+  closedOnly: boolean | null;
+};
+
+/** What `GET /svc/user/extmarket/auth-status` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketAuthStatusOutput = {
+  /** The service-held EOA that signs for the caller upstream (null: none yet) */
+  signerAddress: string | null;
+  /** Trading wallet: a deposit wallet (new users, signature type 3) or a Safe (existing users, type 2) */
+  walletKind: 'deposit-wallet' | 'safe' | (string & {}) | null;
+  /** The wallet that holds pUSD and shares upstream (null: none yet) */
+  tradingWallet: string | null;
+  /** Whether exchange credentials are stored (they are never returned) */
+  hasCredentials: boolean;
+  /** Rotations so far (the L1 nonce of the current key) */
+  credentialsVersion: number;
+  /** Whether the exchange still lists the stored key (null: no credentials) */
+  apiKeyActive: boolean | null;
+  /** Whether the exchange restricts the account to closing orders (null: no credentials) */
+  closedOnly: boolean | null;
+};
+
+/** What `GET /svc/user/extmarket/wallet-status` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketWalletStatusOutput = {
+  /** Trading wallet: a deposit wallet (new users, signature type 3) or a Safe (existing users, type 2) */
+  walletKind: 'deposit-wallet' | 'safe' | (string & {});
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  deployed: boolean;
+  /** Whether the caller trades from this wallet */
+  isTradingWallet: boolean;
+};
+
+/** What `GET /svc/user/extmarket/safe-status` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketSafeStatusOutput = {
+  /** Trading wallet: a deposit wallet (new users, signature type 3) or a Safe (existing users, type 2) */
+  walletKind: 'deposit-wallet' | 'safe' | (string & {});
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  deployed: boolean;
+  /** Whether the caller trades from this wallet */
+  isTradingWallet: boolean;
+};
+
+/** What `POST /svc/user/extmarket/deploy-wallet` takes. */
+export interface ExtmarketDeployWalletInput {
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/user/extmarket/deploy-wallet` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketDeployWalletOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `POST /svc/user/extmarket/deploy-safe` takes. */
+export interface ExtmarketDeploySafeInput {
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/user/extmarket/deploy-safe` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketDeploySafeOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `POST /svc/user/extmarket/approve-trading` takes. */
+export interface ExtmarketApproveTradingInput {
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/user/extmarket/approve-trading` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketApproveTradingOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `GET /svc/user/extmarket/approval-status` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketApprovalStatusOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  tradingWallet: string;
+  /** Every spender may move pUSD and shares: orders can be placed */
+  ready: boolean;
+  collateral: Array<{
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    spender: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    allowance: string;
+  }>;
+  conditional: Array<{
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    spender: string;
+    approved: boolean;
+  }>;
+};
+
+/** What `GET /svc/user/extmarket/balance` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketBalanceOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  tradingWallet: string;
+  /** pUSD */
+  token: string;
+  /** pUSD free for new orders (held back by resting buy orders excluded) */
+  balance: string;
+};
+
+/** What `GET /svc/user/extmarket/polygon-balances` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketPolygonBalancesOutput = {
+  signer: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    /** POL in wei (18 decimals) */
+    pol: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    usdcE: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    usdc: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    pUsd: string;
+  };
+  tradingWallet: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    /** POL in wei (18 decimals) */
+    pol: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    usdcE: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    usdc: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    pUsd: string;
+  };
+  managedWallet: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    /** POL in wei (18 decimals) */
+    pol: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    usdcE: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    usdc: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    pUsd: string;
+  };
+};
+
+/** What `POST /svc/user/extmarket/wrap-legacy-collateral` takes. */
+export interface ExtmarketWrapLegacyCollateralInput {
+  body: {
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    amount: string;
+  };
+}
+
+/** What `POST /svc/user/extmarket/wrap-legacy-collateral` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketWrapLegacyCollateralOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `POST /svc/user/extmarket/deposit` takes. */
+export interface ExtmarketDepositInput {
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/user/extmarket/deposit` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketDepositOutput = {
+  /** The EVM deposit address; pass it to deposit-status */
+  depositId: string;
+  /** Receives the pUSD */
+  tradingWallet: string;
+  addresses: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    evm: string;
+    svm: string;
+    btc: string;
+  };
+};
+
+/** What `GET /svc/user/extmarket/deposit-status/:depositId` takes. */
+export interface ExtmarketDepositStatusInput {
+  params: {
+    depositId: string;
+  };
+}
+
+/** What `GET /svc/user/extmarket/deposit-status/:depositId` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketDepositStatusOutput = {
+  depositId: string;
+  completed: boolean;
+  transactions: Array<{
+    fromChainId: string;
+    fromTokenAddress: string;
+    fromAmountBaseUnit: string;
+    toChainId: string;
+    toTokenAddress: string;
+    status:
+      'DEPOSIT_DETECTED' | 'PROCESSING' | 'ORIGIN_TX_CONFIRMED' | 'SUBMITTED' | 'COMPLETED' | 'FAILED' | (string & {});
+    txHash: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string | null;
+  }>;
+};
+
+/** What `POST /svc/user/extmarket/withdraw` takes. */
+export interface ExtmarketWithdrawInput {
+  body: {
+    /** pUSD base units taken from the trading wallet */
+    amount: string;
+    /** Destination chain id */
+    toChainId: string;
+    /** Token received on the destination chain */
+    toTokenAddress: string;
+    /** Receiver on the destination chain */
+    recipientAddress: string;
+  };
+}
+
+/** What `POST /svc/user/extmarket/withdraw` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketWithdrawOutput = {
+  /** The bridge address the pUSD was sent to */
+  withdrawalAddress: string;
+  transaction: {
+    /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+    transactionId: string;
+    /** Transaction hash (0x + 64 hex) */
+    transactionHash: string | null;
+    /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+    state:
+      | 'STATE_NEW'
+      | 'STATE_EXECUTED'
+      | 'STATE_MINED'
+      | 'STATE_CONFIRMED'
+      | 'STATE_FAILED'
+      | 'STATE_INVALID'
+      | (string & {});
+    /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+    type: string;
+    /** Which route started it */
+    operation:
+      | 'deploy-wallet'
+      | 'deploy-safe'
+      | 'approve-trading'
+      | 'wrap-legacy-collateral'
+      | 'withdraw'
+      | 'withdraw-clob'
+      | 'recover-funds'
+      | 'redeem'
+      | (string & {});
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    updatedAt: string;
+  };
+};
+
+/** What `POST /svc/user/extmarket/withdraw-clob` takes. */
+export interface ExtmarketWithdrawClobInput {
+  body: {
+    /** pUSD base units moved from the trading wallet to the managed wallet */
+    amount: string;
+    /** Unwrap into USDC.e through the offramp on the way */
+    unwrap?: boolean | undefined;
+  };
+}
+
+/** What `POST /svc/user/extmarket/withdraw-clob` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketWithdrawClobOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `POST /svc/user/extmarket/recover-funds` takes. */
+export interface ExtmarketRecoverFundsInput {
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/user/extmarket/recover-funds` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketRecoverFundsOutput = {
+  swept: Array<{
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    from: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    token: string;
+    /** Amount in 6-decimal base units (pUSD, USDC.e, shares) as a decimal string, e.g. "1500000" = 1.5 */
+    amount: string;
+  }>;
+  transactions: Array<{
+    /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+    transactionId: string;
+    /** Transaction hash (0x + 64 hex) */
+    transactionHash: string | null;
+    /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+    state:
+      | 'STATE_NEW'
+      | 'STATE_EXECUTED'
+      | 'STATE_MINED'
+      | 'STATE_CONFIRMED'
+      | 'STATE_FAILED'
+      | 'STATE_INVALID'
+      | (string & {});
+    /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+    type: string;
+    /** Which route started it */
+    operation:
+      | 'deploy-wallet'
+      | 'deploy-safe'
+      | 'approve-trading'
+      | 'wrap-legacy-collateral'
+      | 'withdraw'
+      | 'withdraw-clob'
+      | 'recover-funds'
+      | 'redeem'
+      | (string & {});
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    updatedAt: string;
+  }>;
+};
+
+/** What `POST /svc/user/extmarket/redeem` takes. */
+export interface ExtmarketRedeemInput {
+  body: {
+    /** The resolved market */
+    conditionId: string;
+  };
+}
+
+/** What `POST /svc/user/extmarket/redeem` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketRedeemOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `GET /svc/user/extmarket/relayer-tx/:txId` takes. */
+export interface ExtmarketRelayerTxInput {
+  params: {
+    txId: string;
+  };
+}
+
+/** What `GET /svc/user/extmarket/relayer-tx/:txId` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketRelayerTxOutput = {
+  /** Poll GET relayer-tx/{txId} until MINED or CONFIRMED */
+  transactionId: string;
+  /** Transaction hash (0x + 64 hex) */
+  transactionHash: string | null;
+  /** Relayer state: NEW → EXECUTED → MINED → CONFIRMED (final), or FAILED / INVALID */
+  state:
+    | 'STATE_NEW'
+    | 'STATE_EXECUTED'
+    | 'STATE_MINED'
+    | 'STATE_CONFIRMED'
+    | 'STATE_FAILED'
+    | 'STATE_INVALID'
+    | (string & {});
+  /** WALLET-CREATE, SAFE-CREATE, WALLET or SAFE */
+  type: string;
+  /** Which route started it */
+  operation:
+    | 'deploy-wallet'
+    | 'deploy-safe'
+    | 'approve-trading'
+    | 'wrap-legacy-collateral'
+    | 'withdraw'
+    | 'withdraw-clob'
+    | 'recover-funds'
+    | 'redeem'
+    | (string & {});
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+};
+
+/** What `GET /svc/user/extmarket/tick-size` takes. */
+export interface ExtmarketTickSizeInput {
+  query: {
+    /** Outcome token id of the external market (uint256, decimal) */
+    tokenId: string;
+  };
+}
+
+/** What `GET /svc/user/extmarket/tick-size` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketTickSizeOutput = {
+  /** Outcome token id of the external market (uint256, decimal) */
+  tokenId: string;
+  /** bytes32 (0x + 64 hex) */
+  conditionId: string;
+  /** Decimal string with at most 6 decimals */
+  tickSize: string;
+  /** Smallest order, in shares */
+  minOrderSize: string;
+  negRisk: boolean;
+};
+
+/** What `POST /svc/user/extmarket/place-order` takes. */
+export interface ExtmarketPlaceOrderInput {
+  body: {
+    /** Outcome token id of the external market (uint256, decimal) */
+    tokenId: string;
+    side: 'BUY' | 'SELL';
+    /** Limit price per share, on the market’s tick, within [tick, 1 − tick] */
+    price: string;
+    /** Shares, at least the market’s minimum */
+    size: string;
+    orderType?: 'GTC' | 'GTD' | 'FOK' | 'FAK' | undefined;
+    /** Refused when it would cross the book (GTC and GTD only) */
+    postOnly?: boolean | undefined;
+    /** Unix seconds; GTD only and required there */
+    expiration?: number | undefined;
+  };
+}
+
+/** What `POST /svc/user/extmarket/place-order` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketPlaceOrderOutput = {
+  orderId: string;
+  status: 'live' | 'matched' | 'delayed' | 'unmatched' | (string & {});
+  /** What the order gave in its fills (pUSD for a buy, shares for a sell) */
+  makingAmount: string;
+  /** Decimal string with at most 6 decimals */
+  takingAmount: string;
+  tradeIds: string[];
+  transactionHashes: string[];
+};
+
+/** What `DELETE /svc/user/extmarket/cancel-order/:orderId` takes. */
+export interface ExtmarketCancelOrderInput {
+  params: {
+    orderId: string;
+  };
+}
+
+/** What `DELETE /svc/user/extmarket/cancel-order/:orderId` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketCancelOrderOutput = {
+  canceled: string[];
+  notCanceled: Record<string, string>;
+};
+
+/** What `DELETE /svc/user/extmarket/cancel-all` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketCancelAllOutput = {
+  canceled: string[];
+  notCanceled: Record<string, string>;
+};
+
+/** What `GET /svc/user/extmarket/orders` takes. */
+export interface ExtmarketOrdersInput {
+  query: {
+    /** Condition id */
+    market?: string | undefined;
+    /** Outcome token id of the external market (uint256, decimal) */
+    assetId?: string | undefined;
+  };
+}
+
+/** What `GET /svc/user/extmarket/orders` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketOrdersOutput = {
+  orders: Array<{
+    id: string;
+    status: string;
+    market: string;
+    assetId: string;
+    side: 'BUY' | 'SELL' | (string & {});
+    /** Decimal string with at most 6 decimals */
+    originalSize: string;
+    /** Decimal string with at most 6 decimals */
+    sizeMatched: string;
+    /** Decimal string with at most 6 decimals */
+    price: string;
+    outcome: string;
+    orderType: string;
+    expiration: string;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+  }>;
+};
+
+/** What `GET /svc/user/extmarket/trades` takes. */
+export interface ExtmarketTradesInput {
+  query: {
+    /** Condition id */
+    market?: string | undefined;
+    /** Outcome token id of the external market (uint256, decimal) */
+    assetId?: string | undefined;
+  };
+}
+
+/** What `GET /svc/user/extmarket/trades` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketTradesOutput = {
+  trades: Array<{
+    id: string;
+    takerOrderId: string;
+    market: string;
+    assetId: string;
+    side: 'BUY' | 'SELL' | (string & {});
+    /** Decimal string with at most 6 decimals */
+    size: string;
+    /** Decimal string with at most 6 decimals */
+    price: string;
+    status: 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED' | (string & {});
+    /** ISO-8601 timestamp */
+    matchTime: string;
+    outcome: string;
+    traderSide: 'TAKER' | 'MAKER' | (string & {});
+    transactionHash: string;
+  }>;
+};
+
+/** What `GET /svc/user/extmarket/positions` takes. */
+export interface ExtmarketPositionsInput {
+  query: {
+    /** bytes32 (0x + 64 hex) */
+    market?: string | undefined;
+    redeemable?: 'true' | 'false' | undefined;
+  };
+}
+
+/** What `GET /svc/user/extmarket/positions` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketPositionsOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  tradingWallet: string;
+  positions: Array<{
+    asset: string;
+    conditionId: string;
+    /** Decimal string with at most 6 decimals */
+    size: string;
+    /** Decimal string with at most 6 decimals */
+    avgPrice: string;
+    /** Decimal string with at most 6 decimals */
+    initialValue: string;
+    /** Decimal string with at most 6 decimals */
+    currentValue: string;
+    cashPnl: string;
+    realizedPnl: string;
+    /** Decimal string with at most 6 decimals */
+    curPrice: string;
+    redeemable: boolean;
+    title: string;
+    outcome: string;
+    outcomeIndex: number;
+    eventSlug: string;
+    negativeRisk: boolean;
+  }>;
+};
+
+/** What `GET /svc/user/extmarket/discovery/events-by-tags` takes. */
+export interface ExtmarketEventsByTagsInput {
+  query: {
+    /** Comma-separated tag ids, e.g. "1,100" */
+    tagIds: string;
+    limit?: number | undefined;
+    offset?: number | undefined;
+  };
+}
+
+/** What `GET /svc/user/extmarket/discovery/events-by-tags` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketEventsByTagsOutput = {
+  events: Array<{
+    id: string;
+    slug: string;
+    title: string;
+    startDate: string;
+    live: boolean;
+    /** 24 h volume in USD, as the exchange reports it (decimal string) */
+    volume24hr: string;
+    tags: Array<{
+      id: string;
+      label: string;
+      slug: string;
+    }>;
+    markets: Array<{
+      conditionId: string;
+      question: string;
+      slug: string;
+      tokenIds: string[];
+      outcomes: string[];
+      outcomePrices: string[];
+      negRisk: boolean;
+      tickSize: string;
+      minOrderSize: string;
+      active: boolean;
+      closed: boolean;
+    }>;
+  }>;
+  /** ISO-8601 timestamp */
+  cachedAt: string;
+};
+
+/** What `GET /svc/user/extmarket/discovery/sports-map` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketSportsMapOutput = {
+  sports: Array<{
+    sport: string;
+    image: string;
+    resolution: string;
+    ordering: string;
+    tagIds: string[];
+    series: string;
+  }>;
+  /** ISO-8601 timestamp */
+  cachedAt: string;
+};
+
+/** What `GET /svc/user/extmarket/discovery/public-search` takes. */
+export interface ExtmarketPublicSearchInput {
+  query: {
+    q: string;
+    limitPerType?: number | undefined;
+  };
+}
+
+/** What `GET /svc/user/extmarket/discovery/public-search` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketPublicSearchOutput = {
+  events: Array<{
+    id: string;
+    slug: string;
+    title: string;
+    startDate: string;
+    live: boolean;
+    /** 24 h volume in USD, as the exchange reports it (decimal string) */
+    volume24hr: string;
+    tags: Array<{
+      id: string;
+      label: string;
+      slug: string;
+    }>;
+    markets: Array<{
+      conditionId: string;
+      question: string;
+      slug: string;
+      tokenIds: string[];
+      outcomes: string[];
+      outcomePrices: string[];
+      negRisk: boolean;
+      tickSize: string;
+      minOrderSize: string;
+      active: boolean;
+      closed: boolean;
+    }>;
+  }>;
+  tags: Array<{
+    id: string;
+    label: string;
+    slug: string;
+  }>;
+  /** ISO-8601 timestamp */
+  cachedAt: string;
+};
+
+/** What `GET /svc/user/extmarket/discovery/live-scores` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketLiveScoresOutput = {
+  scores: Array<{
+    gameId: number;
+    leagueAbbreviation: string;
+    slug: string;
+    homeTeam: string;
+    awayTeam: string;
+    status: string;
+    score: string;
+    period: string;
+    elapsed: string;
+    live: boolean;
+    ended: boolean;
+  }>;
+  /** ISO-8601 timestamp */
+  asOf: string;
+};
+
+/** What `POST /svc/user/extmarket/discovery/card-prices` takes. */
+export interface ExtmarketCardPricesInput {
+  body: {
+    /** Up to 100 outcome tokens */
+    tokenIds: string[];
+  };
+}
+
+/** What `POST /svc/user/extmarket/discovery/card-prices` answers on success, read leniently: enums also admit values added later. */
+export type ExtmarketCardPricesOutput = {
+  prices: Array<{
+    /** Outcome token id of the external market (uint256, decimal) */
+    tokenId: string;
+    /** Best ask: what a buyer pays now (null: no asks) */
+    buy: string | null;
+    /** Best bid: what a seller receives now (null: no bids) */
+    sell: string | null;
+    /** Decimal string with at most 6 decimals */
+    mid: string | null;
+  }>;
 };
 
 /** What `GET /api/tournaments/health` answers on success, read leniently: enums also admit values added later. */

@@ -358,6 +358,59 @@ import type {
   RequestsCreateOutput,
   RequestsDecideInput,
   RequestsDecideOutput,
+  ExtmarketDeriveCredentialsInput,
+  ExtmarketDeriveCredentialsOutput,
+  ExtmarketRefreshCredentialsInput,
+  ExtmarketRefreshCredentialsOutput,
+  ExtmarketAuthStatusOutput,
+  ExtmarketWalletStatusOutput,
+  ExtmarketSafeStatusOutput,
+  ExtmarketDeployWalletInput,
+  ExtmarketDeployWalletOutput,
+  ExtmarketDeploySafeInput,
+  ExtmarketDeploySafeOutput,
+  ExtmarketApproveTradingInput,
+  ExtmarketApproveTradingOutput,
+  ExtmarketApprovalStatusOutput,
+  ExtmarketBalanceOutput,
+  ExtmarketPolygonBalancesOutput,
+  ExtmarketWrapLegacyCollateralInput,
+  ExtmarketWrapLegacyCollateralOutput,
+  ExtmarketDepositInput,
+  ExtmarketDepositOutput,
+  ExtmarketDepositStatusInput,
+  ExtmarketDepositStatusOutput,
+  ExtmarketWithdrawInput,
+  ExtmarketWithdrawOutput,
+  ExtmarketWithdrawClobInput,
+  ExtmarketWithdrawClobOutput,
+  ExtmarketRecoverFundsInput,
+  ExtmarketRecoverFundsOutput,
+  ExtmarketRedeemInput,
+  ExtmarketRedeemOutput,
+  ExtmarketRelayerTxInput,
+  ExtmarketRelayerTxOutput,
+  ExtmarketTickSizeInput,
+  ExtmarketTickSizeOutput,
+  ExtmarketPlaceOrderInput,
+  ExtmarketPlaceOrderOutput,
+  ExtmarketCancelOrderInput,
+  ExtmarketCancelOrderOutput,
+  ExtmarketCancelAllOutput,
+  ExtmarketOrdersInput,
+  ExtmarketOrdersOutput,
+  ExtmarketTradesInput,
+  ExtmarketTradesOutput,
+  ExtmarketPositionsInput,
+  ExtmarketPositionsOutput,
+  ExtmarketEventsByTagsInput,
+  ExtmarketEventsByTagsOutput,
+  ExtmarketSportsMapOutput,
+  ExtmarketPublicSearchInput,
+  ExtmarketPublicSearchOutput,
+  ExtmarketLiveScoresOutput,
+  ExtmarketCardPricesInput,
+  ExtmarketCardPricesOutput,
   HealthTournamentsHealthOutput,
   HealthParlayHealthOutput,
   HealthParlayLiveOutput,
@@ -2409,6 +2462,236 @@ export interface RequestsNamespace {
 }
 
 /**
+ * §4.15 the external prediction-market passthrough: the caller trades on the external CLOB
+ * (Polymarket V2) through the service, which holds the exchange keys. Refusals of the exchange come
+ * back as EXTMARKET_* codes; an exchange that is down or rate limiting answers 503 with Retry-After.
+ */
+export interface ExtmarketNamespace {
+  /**
+   * Derive and store the caller’s exchange credentials (L1); they are never returned.
+   *
+   * `POST /svc/user/extmarket/derive-credentials` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deriveCredentials: Method<ExtmarketDeriveCredentialsInput, ExtmarketDeriveCredentialsOutput>;
+  /**
+   * Rotate the exchange credentials: revoke the stored key and derive one with the next nonce.
+   *
+   * `POST /svc/user/extmarket/refresh-credentials` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly refreshCredentials: Method<ExtmarketRefreshCredentialsInput, ExtmarketRefreshCredentialsOutput>;
+  /**
+   * Which exchange credentials and wallets the service holds for the caller.
+   *
+   * `GET /svc/user/extmarket/auth-status` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly authStatus: Method<void, ExtmarketAuthStatusOutput>;
+  /**
+   * The caller’s deposit wallet and whether it is deployed.
+   *
+   * `GET /svc/user/extmarket/wallet-status` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly walletStatus: Method<void, ExtmarketWalletStatusOutput>;
+  /**
+   * The caller’s Safe and whether it is deployed.
+   *
+   * `GET /svc/user/extmarket/safe-status` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly safeStatus: Method<void, ExtmarketSafeStatusOutput>;
+  /**
+   * Deploy the caller’s deposit wallet through the relayer.
+   *
+   * `POST /svc/user/extmarket/deploy-wallet` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deployWallet: Method<ExtmarketDeployWalletInput, ExtmarketDeployWalletOutput>;
+  /**
+   * Deploy the caller’s Safe through the relayer.
+   *
+   * `POST /svc/user/extmarket/deploy-safe` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deploySafe: Method<ExtmarketDeploySafeInput, ExtmarketDeploySafeOutput>;
+  /**
+   * Approve the exchanges to move the trading wallet’s pUSD and shares.
+   *
+   * `POST /svc/user/extmarket/approve-trading` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly approveTrading: Method<ExtmarketApproveTradingInput, ExtmarketApproveTradingOutput>;
+  /**
+   * Allowances and operator approvals of the trading wallet.
+   *
+   * `GET /svc/user/extmarket/approval-status` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly approvalStatus: Method<void, ExtmarketApprovalStatusOutput>;
+  /**
+   * pUSD of the trading wallet free for orders, as the exchange sees it.
+   *
+   * `GET /svc/user/extmarket/balance` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly balance: Method<void, ExtmarketBalanceOutput>;
+  /**
+   * POL, USDC.e, USDC and pUSD of the signer, trading and managed wallets on Polygon.
+   *
+   * `GET /svc/user/extmarket/polygon-balances` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly polygonBalances: Method<void, ExtmarketPolygonBalancesOutput>;
+  /**
+   * Wrap USDC.e of the trading wallet into pUSD through the onramp.
+   *
+   * `POST /svc/user/extmarket/wrap-legacy-collateral` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly wrapLegacyCollateral: Method<ExtmarketWrapLegacyCollateralInput, ExtmarketWrapLegacyCollateralOutput>;
+  /**
+   * Open bridge deposit addresses that credit pUSD to the trading wallet.
+   *
+   * `POST /svc/user/extmarket/deposit` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deposit: Method<ExtmarketDepositInput, ExtmarketDepositOutput>;
+  /**
+   * Bridge transfers seen at one of the caller’s deposit addresses.
+   *
+   * `GET /svc/user/extmarket/deposit-status/:depositId` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly depositStatus: Method<ExtmarketDepositStatusInput, ExtmarketDepositStatusOutput>;
+  /**
+   * Send pUSD from the trading wallet out through the bridge.
+   *
+   * `POST /svc/user/extmarket/withdraw` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly withdraw: Method<ExtmarketWithdrawInput, ExtmarketWithdrawOutput>;
+  /**
+   * Move pUSD from the trading wallet back to the managed wallet.
+   *
+   * `POST /svc/user/extmarket/withdraw-clob` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly withdrawClob: Method<ExtmarketWithdrawClobInput, ExtmarketWithdrawClobOutput>;
+  /**
+   * Sweep USDC.e, USDC and pUSD left in the caller’s trading wallets to the managed wallet.
+   *
+   * `POST /svc/user/extmarket/recover-funds` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly recoverFunds: Method<ExtmarketRecoverFundsInput, ExtmarketRecoverFundsOutput>;
+  /**
+   * Redeem the trading wallet’s shares of a resolved market for pUSD.
+   *
+   * `POST /svc/user/extmarket/redeem` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly redeem: Method<ExtmarketRedeemInput, ExtmarketRedeemOutput>;
+  /**
+   * State of a relayer transaction the caller started.
+   *
+   * `GET /svc/user/extmarket/relayer-tx/:txId` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly relayerTx: Method<ExtmarketRelayerTxInput, ExtmarketRelayerTxOutput>;
+  /**
+   * Tick size, minimum order size and neg-risk flag of an outcome token.
+   *
+   * `GET /svc/user/extmarket/tick-size` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly tickSize: Method<ExtmarketTickSizeInput, ExtmarketTickSizeOutput>;
+  /**
+   * Sign and place an order on the external CLOB for the caller.
+   *
+   * `POST /svc/user/extmarket/place-order` on the markets host · auth: bearer · spec §4.15
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly placeOrder: Method<ExtmarketPlaceOrderInput, ExtmarketPlaceOrderOutput>;
+  /**
+   * Cancel one of the caller’s open orders.
+   *
+   * `DELETE /svc/user/extmarket/cancel-order/:orderId` on the markets host · auth: bearer · spec §4.15
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly cancelOrder: Method<ExtmarketCancelOrderInput, ExtmarketCancelOrderOutput>;
+  /**
+   * Cancel every open order of the caller.
+   *
+   * `DELETE /svc/user/extmarket/cancel-all` on the markets host · auth: bearer · spec §4.15
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly cancelAll: Method<void, ExtmarketCancelAllOutput>;
+  /**
+   * The caller’s open orders.
+   *
+   * `GET /svc/user/extmarket/orders` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly orders: Method<ExtmarketOrdersInput, ExtmarketOrdersOutput>;
+  /**
+   * The caller’s trades with their settlement status.
+   *
+   * `GET /svc/user/extmarket/trades` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly trades: Method<ExtmarketTradesInput, ExtmarketTradesOutput>;
+  /**
+   * Positions of the caller’s trading wallet.
+   *
+   * `GET /svc/user/extmarket/positions` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly positions: Method<ExtmarketPositionsInput, ExtmarketPositionsOutput>;
+  /**
+   * Active events of the external market with any of the tags, by 24 h volume.
+   *
+   * `GET /svc/user/extmarket/discovery/events-by-tags` on the markets host · auth: bearer · spec §4.15
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.extmarket.eventsByTags(…))` to walk the `events` of every page.
+   */
+  readonly eventsByTags: PaginatedMethod<
+    ExtmarketEventsByTagsInput,
+    ExtmarketEventsByTagsOutput,
+    ExtmarketEventsByTagsOutput['events'][number]
+  >;
+  /**
+   * Sports of the external market with their tag ids and series.
+   *
+   * `GET /svc/user/extmarket/discovery/sports-map` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly sportsMap: Method<void, ExtmarketSportsMapOutput>;
+  /**
+   * Search events and tags of the external market.
+   *
+   * `GET /svc/user/extmarket/discovery/public-search` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly publicSearch: Method<ExtmarketPublicSearchInput, ExtmarketPublicSearchOutput>;
+  /**
+   * Snapshot of the external market’s live-score feed.
+   *
+   * `GET /svc/user/extmarket/discovery/live-scores` on the markets host · auth: bearer · spec §4.15
+   */
+  readonly liveScores: Method<void, ExtmarketLiveScoresOutput>;
+  /**
+   * Best ask, best bid and midpoint of up to 100 tokens in one call.
+   *
+   * `POST /svc/user/extmarket/discovery/card-prices` on the markets host · auth: bearer · spec §4.15
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly cardPrices: Method<ExtmarketCardPricesInput, ExtmarketCardPricesOutput>;
+}
+
+/**
  * §4.17 health routes of the tournaments host (builder key required, no user token).
  */
 export interface HealthNamespace {
@@ -3723,6 +4006,12 @@ export abstract class DuelkitNamespaces {
    * Creator, league and token requests: the records three §4.16 reports list (documented extension).
    */
   declare readonly requests: RequestsNamespace;
+  /**
+   * §4.15 the external prediction-market passthrough: the caller trades on the external CLOB
+   * (Polymarket V2) through the service, which holds the exchange keys. Refusals of the exchange come
+   * back as EXTMARKET_* codes; an exchange that is down or rate limiting answers 503 with Retry-After.
+   */
+  declare readonly extmarket: ExtmarketNamespace;
   /**
    * §4.17 health routes of the tournaments host (builder key required, no user token).
    */

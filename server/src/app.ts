@@ -223,6 +223,7 @@ function marketsRouterDeps(c: Container): MarketsRouterDeps {
     packs: c.packs,
     parlayTournamentsAdmin: c.tournamentsAdmin.markets,
     operations: c.operations,
+    extmarket: c.extmarket,
   };
 }
 

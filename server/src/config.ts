@@ -134,6 +134,24 @@ export interface Config {
     readonly prematch: { readonly windowMinutes: number; readonly intervalMs: number };
     readonly migrationDir: string | undefined;
   };
+  /** The external prediction market (docs/external-markets.md); `upstream` undefined = the local exchange. */
+  readonly extMarket: {
+    readonly upstream:
+      | {
+          readonly clobUrl: string;
+          readonly gammaUrl: string;
+          readonly dataUrl: string;
+          readonly relayerUrl: string;
+          readonly bridgeUrl: string;
+          readonly rpcUrl: string;
+          readonly sportsWsUrl: string;
+          readonly builder: { readonly key: string; readonly secret: string; readonly passphrase: string };
+        }
+      | undefined;
+    readonly timeoutMs: number;
+    readonly breakerThreshold: number;
+    readonly breakerCooldownMs: number;
+  };
   readonly packs: {
     readonly feeBps: number;
     readonly treasury: `0x${string}` | undefined;
@@ -436,6 +454,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       prematch: { windowMinutes: e.PREMATCH_WINDOW_MINUTES, intervalMs: e.PREMATCH_INTERVAL_MS },
       migrationDir: e.STREAM_MIGRATION_DIR,
+    },
+    extMarket: {
+      upstream: e.EXTMARKET_CLOB_URL
+        ? {
+            clobUrl: e.EXTMARKET_CLOB_URL,
+            gammaUrl: e.EXTMARKET_GAMMA_URL,
+            dataUrl: e.EXTMARKET_DATA_URL,
+            relayerUrl: e.EXTMARKET_RELAYER_URL,
+            bridgeUrl: e.EXTMARKET_BRIDGE_URL,
+            rpcUrl: e.EXTMARKET_POLYGON_RPC_URL,
+            sportsWsUrl: e.EXTMARKET_SPORTS_WS_URL,
+            builder: {
+              key: e.EXTMARKET_BUILDER_API_KEY ?? '',
+              secret: e.EXTMARKET_BUILDER_SECRET ?? '',
+              passphrase: e.EXTMARKET_BUILDER_PASSPHRASE ?? '',
+            },
+          }
+        : undefined,
+      timeoutMs: e.EXTMARKET_TIMEOUT_MS,
+      breakerThreshold: e.EXTMARKET_BREAKER_THRESHOLD,
+      breakerCooldownMs: e.EXTMARKET_BREAKER_COOLDOWN_MS,
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

@@ -1,4 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import type { ExternalExchange } from './adapters/extmarket/external-exchange.port.js';
+import {
+  startLocalExchange,
+  type RunningLocalExchange,
+} from './adapters/extmarket/local-exchange/local-exchange.server.js';
+import { PolymarketExchangeAdapter } from './adapters/extmarket/polymarket-exchange.adapter.js';
+import { ExtDiscoveryService } from './areas/extmarket/extmarket-discovery.service.js';
+import { ExtTradingService } from './areas/extmarket/extmarket-trading.service.js';
+import { ExtMarketService } from './areas/extmarket/extmarket.service.js';
+import { ExtMarketRepository } from './areas/extmarket/extmarket.repository.js';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { MarketIndexer, type MarketEventSink } from './areas/markets/market-indexer.js';
@@ -227,6 +237,14 @@ export interface Container {
   };
   /** Invites, reports, requests, push, the pre-match cycle, commentary, stream migration (docs/operations.md). */
   readonly operations: Operations;
+  /** §4.15 the external prediction market; `local` is the loopback exchange when no upstream is configured. */
+  readonly extmarket: {
+    readonly accounts: ExtMarketService;
+    readonly trading: ExtTradingService;
+    readonly discovery: ExtDiscoveryService;
+    readonly exchange: ExternalExchange;
+    readonly local: RunningLocalExchange | undefined;
+  };
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   /**
@@ -324,6 +342,62 @@ async function createStorage(config: Config): Promise<{ storage: StoragePort; me
     config.storage.localDir ??
     (config.database.dataDir ? join(config.database.dataDir, 'media') : mkdtempSync(join(tmpdir(), 'duelkit-media-')));
   return { storage: new LocalDiskStorage(root, config.storage.publicBaseUrl), mediaRoot: root };
+}
+
+/** The external exchange: the configured upstream, or the local exchange served on loopback. */
+async function createExtMarket(
+  config: Config,
+  clock: Clock,
+  box: SecretBox,
+  orm: Orm,
+  closers: (() => Promise<void>)[],
+  logger: Logger,
+) {
+  const x = config.extMarket;
+  const policy = {
+    timeoutMs: x.timeoutMs,
+    maxRetryWaitMs: 2_000,
+    maxRetries: 2,
+    breakerThreshold: x.breakerThreshold,
+    breakerCooldownMs: x.breakerCooldownMs,
+    defaultRetryAfterMs: 5_000,
+  };
+  let local: RunningLocalExchange | undefined;
+  let upstream = x.upstream;
+  if (!upstream) {
+    const builder = {
+      key: randomUUID(),
+      secret: randomBytes(32).toString('base64url'),
+      passphrase: randomBytes(16).toString('hex'),
+    };
+    local = await startLocalExchange({ clock, builder, seed: randomUUID() });
+    const running = local;
+    closers.push(() => running.close());
+    // Its test hooks (/_sim/fund, /_sim/resolve, /_sim/bridge-deposit) answer on these loopback URLs.
+    logger.info({ urls: local.urls }, 'local external exchange served on loopback');
+    const u = local.urls;
+    upstream = {
+      clobUrl: u.clob,
+      gammaUrl: u.gamma,
+      dataUrl: u.data,
+      relayerUrl: u.relayer,
+      bridgeUrl: u.bridge,
+      rpcUrl: u.rpc,
+      sportsWsUrl: u.sportsWs,
+      builder,
+    };
+  }
+  // Breakers and Retry-After are wall-clock time; relayer deadlines and signatures follow the domain clock.
+  const exchange = new PolymarketExchangeAdapter({ ...upstream, policy }, clock, systemClock);
+  closers.push(() => exchange.close());
+  const deps = { store: new ExtMarketRepository(orm), exchange, box };
+  return {
+    accounts: new ExtMarketService(deps, clock),
+    trading: new ExtTradingService(deps, clock),
+    discovery: new ExtDiscoveryService(exchange, clock),
+    exchange,
+    local,
+  };
 }
 
 /** The real provider when configured; otherwise the local fake, served on loopback. */
@@ -703,7 +777,9 @@ export async function createContainer(
     await tournaments.attach(jobs);
     await operations.attach(jobs);
   }
+  const extmarket = await createExtMarket(config, clock, box, orm, closers, logger);
   const container: Container = {
+    extmarket,
     config,
     logger,
     orm,

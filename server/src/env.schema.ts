@@ -222,6 +222,20 @@ export const EnvSchema = z.object({
     .regex(/^(0|[1-9][0-9]{0,40})$/, 'base units as a decimal integer')
     .default('1000000000000000000000'),
   /** Embedded bridge simulator (usdc withdrawals): delivery delay, ms, and comma-separated destinations it fails to deliver to. */
+  /** External market (docs/external-markets.md): unset EXTMARKET_CLOB_URL means the local exchange on loopback. */
+  EXTMARKET_CLOB_URL: z.string().url().optional(),
+  EXTMARKET_GAMMA_URL: z.string().url().default('https://gamma-api.polymarket.com'),
+  EXTMARKET_DATA_URL: z.string().url().default('https://data-api.polymarket.com'),
+  EXTMARKET_RELAYER_URL: z.string().url().default('https://relayer-v2.polymarket.com'),
+  EXTMARKET_BRIDGE_URL: z.string().url().default('https://bridge.polymarket.com'),
+  EXTMARKET_POLYGON_RPC_URL: z.string().url().default('https://polygon-rpc.com'),
+  EXTMARKET_SPORTS_WS_URL: z.string().url().default('wss://sports-api.polymarket.com/ws'),
+  EXTMARKET_BUILDER_API_KEY: z.string().min(1).optional(),
+  EXTMARKET_BUILDER_SECRET: z.string().min(1).optional(),
+  EXTMARKET_BUILDER_PASSPHRASE: z.string().min(1).optional(),
+  EXTMARKET_TIMEOUT_MS: z.coerce.number().int().min(100).default(8_000),
+  EXTMARKET_BREAKER_THRESHOLD: z.coerce.number().int().min(1).default(5),
+  EXTMARKET_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
   BRIDGE_SIM_DELAY_MS: z.coerce.number().int().min(0).default(5_000),
   BRIDGE_SIM_FAIL_ADDRESSES: z
     .string()

@@ -25,6 +25,7 @@ import { priceHistoryContract } from './price-history.contract.js';
 import { resolutionContract } from './resolution.contract.js';
 import { statsContract } from './stats.contract.js';
 import { walletContract } from './wallet.contract.js';
+import { extmarketContract } from './extmarket.contract.js';
 
 /**
  * Root router of the markets host. Each spec area lives in its own `<area>.contract.ts` and is
@@ -59,6 +60,7 @@ export const marketsContract = c.router(
     platformInvites: platformInvitesContract,
     reports: reportsContract,
     requests: platformRequestsContract,
+    extmarket: extmarketContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

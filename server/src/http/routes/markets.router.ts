@@ -36,6 +36,7 @@ import { resolutionRoutes } from './resolution.routes.js';
 import type { PlatformInviteService } from '../../areas/platform-invites/platform-invite.service.js';
 import type { PlatformRequestService } from '../../areas/reports/platform-request.service.js';
 import type { ReportService } from '../../areas/reports/report.service.js';
+import { extmarketRoutes, type ExtMarketServices } from './extmarket.routes.js';
 
 const s = initServer();
 
@@ -61,6 +62,7 @@ export interface MarketsRouterDeps {
   readonly settlement: AdminMarketRouteDeps;
   readonly packs: Packs;
   readonly parlayTournamentsAdmin: ParlayTournamentsAdminService;
+  readonly extmarket: ExtMarketServices;
   readonly operations: {
     readonly invites: PlatformInviteService;
     readonly reports: ReportService;
@@ -97,6 +99,7 @@ export function marketsRouter(d: MarketsRouterDeps) {
     platformInvites: platformInviteRoutes({ invites: d.operations.invites }),
     reports: reportRoutes({ reports: d.operations.reports }),
     requests: platformRequestRoutes({ requests: d.operations.requests }),
+    extmarket: extmarketRoutes(d.extmarket),
     adminAuth: adminAuthRoutes({
       admins: d.admins,
       loginPerEmail: d.adminLogin.perEmail,

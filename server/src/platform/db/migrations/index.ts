@@ -23,6 +23,7 @@ import { Migration20261127040000BridgeDepositConflicts } from './Migration202611
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
 import { Migration20261128000000Operations } from './Migration20261128000000Operations.js';
 import { Migration20261128010000Parlays } from './Migration20261128010000Parlays.js';
+import { Migration20261128010000ExternalMarkets } from './Migration20261128010000ExternalMarkets.js';
 
 /**
  * Migrations in the order they apply. Listed explicitly (not discovered from disk) so they run
@@ -57,4 +58,5 @@ export const migrationsList = [
   { name: 'Migration20261127100000FundReservations', class: Migration20261127100000FundReservations },
   { name: 'Migration20261128000000Operations', class: Migration20261128000000Operations },
   { name: 'Migration20261128010000Parlays', class: Migration20261128010000Parlays },
+  { name: 'Migration20261128010000ExternalMarkets', class: Migration20261128010000ExternalMarkets },
 ];
