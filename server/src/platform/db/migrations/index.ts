@@ -20,6 +20,7 @@ import { Migration20261127000000CreatorFees } from './Migration20261127000000Cre
 import { Migration20261127010000Withdrawals } from './Migration20261127010000Withdrawals.js';
 import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 import { Migration20261127040000BridgeDepositConflicts } from './Migration20261127040000BridgeDepositConflicts.js';
+import { Migration20261128010000Racing } from './Migration20261128010000Racing.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
 
 /**
@@ -53,4 +54,5 @@ export const migrationsList = [
     class: Migration20261127040000BridgeDepositConflicts,
   },
   { name: 'Migration20261127100000FundReservations', class: Migration20261127100000FundReservations },
+  { name: 'Migration20261128010000Racing', class: Migration20261128010000Racing },
 ];
