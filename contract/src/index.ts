@@ -190,3 +190,6 @@ export { BridgeDepositEventSchema, BridgeDepositReceiptSchema } from './markets/
 export type { BridgeDepositEvent, BridgeDepositReceipt } from './markets/bridge-webhook.schemas.js';
 export { PresignedUrlRequestSchema, PresignedUrlSchema, UPLOAD_CONTENT_TYPES } from './markets/uploads.schemas.js';
 export type { PresignedUrlRequest, PresignedUrl } from './markets/uploads.schemas.js';
+export { racingContract } from './tournaments/racing.contract.js';
+export { CreateRacingRequestSchema, RaceEventTypeSchema, SideBetPropSchema } from './tournaments/racing.schemas.js';
+export type { CreateRacingRequest } from './tournaments/racing.schemas.js';

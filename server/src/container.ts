@@ -108,6 +108,10 @@ import { systemClock, type Clock } from './platform/clock.js';
 import type { FixturesPort } from './adapters/sports-provider/fixtures.port.js';
 import { SportmonksFixturesAdapter } from './adapters/sports-provider/sportmonks-fixtures.adapter.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
+import { createRacing, type Racing } from './areas/racing/racing.js';
+import { FakeMotorsportSeason } from './adapters/sports-provider/fake-motorsport.season.js';
+import type { MotorsportPort } from './adapters/sports-provider/motorsport.port.js';
+import { SportmonksMotorsportAdapter } from './adapters/sports-provider/sportmonks-motorsport.adapter.js';
 import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
 import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tournaments-admin.adapter.js';
 import { InProcessTournamentsAdmin } from './adapters/tournaments-admin/in-process-tournaments-admin.adapter.js';
@@ -193,6 +197,8 @@ export interface Container {
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
   readonly tournaments: Tournaments;
+  /** §4.17 racing tournaments (F1 grid predictor): tournaments of `gameType` F1_GRID_PREDICTOR. */
+  readonly racing: Racing;
   /**
    * Tournament cancellations for the admins of both hosts: `local` is this process's tournaments
    * domain (behind the tournaments host's internal admin routes); `markets` is how the markets
@@ -238,6 +244,8 @@ export interface ContainerOverrides {
   /** Where user push notifications go (default: kept in memory and logged). */
   notifications?: NotificationsPort;
   fixtures?: FixturesPort;
+  /** Motorsport seasons and results (default: the clock-driven fake season, or Sportmonks when configured). */
+  motorsport?: MotorsportPort;
 }
 
 async function createStorage(config: Config): Promise<{ storage: StoragePort; mediaRoot: string | undefined }> {
@@ -484,6 +492,23 @@ export async function createContainer(
     distributions,
     treasury: config.tournaments.treasury ?? chain.operator,
   });
+  const racing = createRacing({
+    orm,
+    motorsport:
+      overrides.motorsport ??
+      (config.sports.provider === 'sportmonks'
+        ? new SportmonksMotorsportAdapter(sportsProvider, config.racing.sportmonksLeagueId, config.sports.timeoutMs)
+        : new FakeMotorsportSeason(clock)),
+    tournaments,
+    vault: prizeVault,
+    signers,
+    distributions,
+    settings: config.tournaments,
+    treasury: config.tournaments.treasury ?? chain.operator,
+    clock,
+    logger,
+    sweepEveryMs: config.racing.sweepIntervalMs,
+  });
   const localTournamentsAdmin = new InProcessTournamentsAdmin(tournaments.cancellations);
   const link = config.tournamentsLink;
   const tournamentsAdminLink: TournamentsAdminPort =
@@ -568,6 +593,7 @@ export async function createContainer(
     });
     await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
     await tournaments.attach(jobs);
+    await racing.attach(jobs);
   }
   const container: Container = {
     config,
@@ -625,6 +651,7 @@ export async function createContainer(
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     tournaments,
+    racing,
     tournamentsAdmin: {
       local: localTournamentsAdmin,
       // It measures the link's latency: wall-clock time.

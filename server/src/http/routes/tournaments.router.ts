@@ -10,6 +10,7 @@ import { tournamentsPlayRoutes } from './tournaments-play.routes.js';
 import { tournamentsAdminCloseRoutes } from './tournaments-admin-close.routes.js';
 import { tournamentDisputesRoutes } from './tournament-disputes.routes.js';
 import { tournamentPayoutsRoutes } from './tournament-payouts.routes.js';
+import { racingRoutes } from './racing.routes.js';
 import { tournamentsAdminCancelRoutes, tournamentsCancelRoutes } from './tournaments-cancel.routes.js';
 
 const s = initServer();
@@ -24,6 +25,7 @@ export function tournamentsRouter(c: Container) {
         ...tournamentsAdminCloseRoutes({ tournaments: c.tournaments }),
         ...tournamentsAdminCancelRoutes({ tournaments: c.tournaments }),
       },
+      f1: racingRoutes({ racing: c.racing }),
       catalog: tournamentsCatalogRoutes({ tournaments: c.tournaments }),
       play: tournamentsPlayRoutes({ tournaments: c.tournaments }),
       disputes: tournamentDisputesRoutes({ tournaments: c.tournaments }),
