@@ -39,12 +39,19 @@ export interface RacingReadDeps {
 
 type Loaded = Awaited<ReturnType<RacingService['load']>>;
 
+type ExternalRow = Awaited<ReturnType<RacingReadService['externalRowOf']>>;
+export interface ExternalFeed {
+  readonly generatedAt: string;
+  readonly cachedForSeconds: number;
+  readonly tournaments: ExternalRow[];
+}
+
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The reads of racing tournaments: season, rounds, crowd heatmaps, results, leaderboards, statistics, payouts, dashboards. */
 export class RacingReadService {
   private readonly heatmaps: ShortCache<unknown>;
-  private readonly dashboards: ShortCache<unknown>;
+  private readonly dashboards: ShortCache<ExternalFeed>;
 
   constructor(private readonly deps: RacingReadDeps) {
     this.heatmaps = new ShortCache(deps.clock, SHORT_CACHE_MS);
@@ -516,6 +523,11 @@ export class RacingReadService {
     };
   }
 
+  /** One tournament of the external feed (public for its type only). */
+  async externalRowOf(id: string, full: boolean) {
+    return this.externalRow(id, full);
+  }
+
   private async externalRow(id: string, full: boolean) {
     const { t, racing, season } = await this.deps.racing.load(id);
     const { state } = await this.settledOf(t.id);
@@ -540,7 +552,7 @@ export class RacingReadService {
   }
 
   /** The embeddable feed across racing tournaments (newest first), reused for a few seconds. */
-  async external(full: boolean, limit: number) {
+  async external(full: boolean, limit: number): Promise<ExternalFeed> {
     return this.dashboards.get(`ext:${full}:${limit}`, async () => {
       const ids = await this.deps.db.read.racing.ids(limit);
       const rows = await Promise.all(ids.map((id) => this.externalRow(id, full)));

@@ -95,13 +95,14 @@ export class RacingSettlementService {
       if (done.has(event.id) || event.endsAt.getTime() > now) continue;
       const state = await this.deps.seasons.port.eventState(event.id);
       if (state.state === 'scheduled' || state.state === 'running') break;
+      const outcome = state.state;
       const settledNow = await this.deps.db.transaction(async (r) => {
         await r.t.tournaments.lock(racing.tournamentId);
         const seq = await r.racing.insertSettled({
           tournamentId: racing.tournamentId,
           eventId: event.id,
           roundId: event.roundId,
-          state: state.state,
+          state: outcome,
           classification:
             state.state === 'finished'
               ? {
