@@ -99,6 +99,7 @@ describe('creating a racing tournament', () => {
     // It is a tournament like any other: the tournaments list shows it with its game type.
     const list = await api('/api/tournaments?gameType=F1_GRID_PREDICTOR');
     expect((list.body['tournaments'] as Body[]).map((t) => t['id'])).toContain(id);
+    expect((await api(`/api/tournaments/${id}`)).body['tournament']).toMatchObject({ gameType: 'F1_GRID_PREDICTOR', totalStages: 1 });
     expect((await api(`/api/tournaments/f1/${'ab'.repeat(12)}`)).status).toBe(404);
     expect((await api('/api/tournaments/f1/not-an-id')).status).toBe(400);
   });
@@ -141,8 +142,9 @@ describe('before the season', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ tournamentId: id, hasEntry: true, created: true });
     }
-    const again = await enterF1(alice);
-    expect(again.status).toBe(409);
+    // Nothing is due from an entrant: a second entry is refused at the deposit already.
+    const again = await api(`/api/tournaments/${id}/deposit`, { token: alice.token, body: { execute: true } });
+    expect([again.status, again.body['code']]).toEqual([409, 'INVALID_STATE']);
     expect((await api(f1())).body['entryCount']).toBe(4);
   });
 });
@@ -288,10 +290,11 @@ describe('results, leaderboards and Elo', () => {
     expect(results.body['status']).toBe('FINISHED');
     expect((results.body['classification'] as Body[]).slice(0, 5).map((c) => c['driverId'])).toEqual(qTruth());
     // Alice: 5 exact (3 each) + 3 podium (1 each) = 18, +20% early lock = 21.
-    // Carol: the front five reversed: P3 exact (3) + four in the top 5 elsewhere (1 each) + podium 3 = 10.
+    // Carol: the front five reversed: P3 exact (3) + four in the top 5 elsewhere (1 each) + podium 1 (only P3
+    // of her predicted podium finished on it) = 8.
     // Bob: the back five of the grid — none in the top five: 0.
     const points = Object.fromEntries((results.body['scores'] as Body[]).map((s) => [s['wallet'], s['points']]));
-    expect(points).toEqual({ [alice.address]: 21, [carol.address]: 10, [bob.address]: 0 });
+    expect(points).toEqual({ [alice.address]: 21, [carol.address]: 8, [bob.address]: 0 });
 
     const elo = await api(`${f1()}/leaderboard/elo`);
     // First event, three players at 1500, K/(n-1) = 16: Alice wins both (+16), Carol one of two (0), Bob none (-16).
@@ -305,7 +308,7 @@ describe('results, leaderboards and Elo', () => {
   });
 
   it('adds the race and side bets into the weekend and the season', async () => {
-    clock.advance(at(14) - clock.now() - 1);
+    clock.advance(at(14) - clock.now());
     expect((await sweep()).settledEvents).toBe(1);
     const race = truth(race1.id);
     // Alice's race: the true top ten, not locked early: 10 × 3 + 3 = 33; side bets: fastest lap 5 + safety car 2 (DNF count wrong).
