@@ -142,9 +142,14 @@ describe('racing tournaments through the SDK', () => {
       chain: null,
     });
     await createPublicClient({ transport: rpc }).waitForTransactionReceipt({ hash });
-    const confirmed = await alice.client.tournaments.payouts.confirmClaim({ params: { tournamentId }, body: { txHash: hash } });
+    const confirmed = await alice.client.tournaments.payouts.confirmClaim({
+      params: { tournamentId },
+      body: { txHash: hash },
+    });
     expect(confirmed).toMatchObject({ claimed: true, amount: proof.amount });
-    expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(BigInt(proof.amount));
+    expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(
+      BigInt(proof.amount),
+    );
     expect(await f1(alice).myPayout({ params: { tournamentId }, query: {} })).toMatchObject({ claimed: true });
   }, 180_000);
 });

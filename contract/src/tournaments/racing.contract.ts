@@ -122,7 +122,8 @@ export const racingContract = c.router(
       pathParams: RacingAddressParamsSchema,
       responses: { 200: EligibilitySchema },
       summary: 'Whether a wallet can enter now, with every reason it cannot',
-      description: 'Reasons: NOT_LIVE, ENTRIES_CLOSED (the first session locked), ALREADY_ENTERED, TOURNAMENT_FULL, INSUFFICIENT_BALANCE, GEO_BLOCKED (usdc).',
+      description:
+        'Reasons: NOT_LIVE, ENTRIES_CLOSED (the first session locked), ALREADY_ENTERED, TOURNAMENT_FULL, INSUFFICIENT_BALANCE, GEO_BLOCKED (usdc).',
       metadata: meta(tag, '4.17', 'optional-bearer', { geo: { collateralFrom: 'market' } }),
     },
     rounds: {
@@ -340,7 +341,8 @@ export const racingContract = c.router(
       body: null,
       responses: { 200: DeletePredictionResponseSchema },
       summary: 'Withdraw your prediction until the lock',
-      description: 'FORBIDDEN (403) for someone else’s prediction; PREDICTION_LOCKED (409, details.lockTime) after the lock.',
+      description:
+        'FORBIDDEN (403) for someone else’s prediction; PREDICTION_LOCKED (409, details.lockTime) after the lock.',
       metadata: write,
     },
   },

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { AddressSchema, AmountSchema, CollateralStackSchema, TimestampSchema, TxHashSchema } from '../common/primitives.js';
+import {
+  AddressSchema,
+  AmountSchema,
+  CollateralStackSchema,
+  TimestampSchema,
+  TxHashSchema,
+} from '../common/primitives.js';
 import { TournamentIdSchema, TournamentStatusSchema } from './tournaments.schemas.js';
 import { PageQuerySchema } from './tournaments-io.schemas.js';
 
@@ -10,18 +16,24 @@ export const RaceEventTypeSchema = z
   .describe('The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10)');
 export const RaceEventStatusSchema = z
   .enum(['OPEN', 'LIVE', 'FINISHED', 'CANCELLED'])
-  .describe('OPEN until the lock time (the session start), LIVE until its results are settled, then FINISHED (or CANCELLED)');
+  .describe(
+    'OPEN until the lock time (the session start), LIVE until its results are settled, then FINISHED (or CANCELLED)',
+  );
 export const RoundStatusSchema = z
   .enum(['UPCOMING', 'LIVE', 'COMPLETED'])
   .describe('UPCOMING before its first session, LIVE until every session is settled, then COMPLETED');
 export const SideBetPropSchema = z
   .enum(['FASTEST_LAP', 'SAFETY_CAR', 'DNF_COUNT'])
-  .describe('FASTEST_LAP: driverId of the race’s fastest lap; SAFETY_CAR: whether the race has one; DNF_COUNT: retirements in the race');
+  .describe(
+    'FASTEST_LAP: driverId of the race’s fastest lap; SAFETY_CAR: whether the race has one; DNF_COUNT: retirements in the race',
+  );
 
 export const RacingParamsSchema = z.object({ tournamentId: TournamentIdSchema }).strict();
 export const RacingRoundParamsSchema = z.object({ tournamentId: TournamentIdSchema, roundId: Id }).strict();
 export const RacingEventParamsSchema = z.object({ tournamentId: TournamentIdSchema, eventId: Id }).strict();
-export const RacingAddressParamsSchema = z.object({ tournamentId: TournamentIdSchema, address: AddressSchema }).strict();
+export const RacingAddressParamsSchema = z
+  .object({ tournamentId: TournamentIdSchema, address: AddressSchema })
+  .strict();
 export const RacingUserEventParamsSchema = z
   .object({ tournamentId: TournamentIdSchema, address: AddressSchema, eventId: Id })
   .strict();
@@ -33,7 +45,9 @@ export const RacingWalletQuerySchema = z
   .strict();
 export const RacingPageQuerySchema = PageQuerySchema;
 export const ExternalDashboardQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(50).default(20).describe('Tournaments in the feed (newest first)') })
+  .object({
+    limit: z.coerce.number().int().min(1).max(50).default(20).describe('Tournaments in the feed (newest first)'),
+  })
   .strict();
 
 export const RaceEventSchema = z
@@ -122,13 +136,25 @@ export const CreateRacingRequestSchema = z
     name: z.string().trim().min(3).max(120),
     description: z.string().max(2_000).optional(),
     stakeAsset: CollateralStackSchema,
-    buyinUsdc: AmountSchema.describe('The buy-in (at least 5 units), deposited first into the vault pool of clientTournamentId'),
-    seasonId: z.number().int().min(1).optional().describe('The provider’s season; default: the next season that has not started'),
+    buyinUsdc: AmountSchema.describe(
+      'The buy-in (at least 5 units), deposited first into the vault pool of clientTournamentId',
+    ),
+    seasonId: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('The provider’s season; default: the next season that has not started'),
     clientTournamentId: TournamentIdSchema.optional(),
     creatorDepositTxHash: TxHashSchema.optional(),
     minEntriesToActivate: z.number().int().min(2).max(10_000).default(2),
     maxEntrants: z.number().int().min(2).max(10_000).optional(),
-    payoutBps: z.array(z.number().int().min(0).max(10_000)).min(1).max(20).optional().describe('Shares of 1st, 2nd, … in basis points; sum 10000'),
+    payoutBps: z
+      .array(z.number().int().min(0).max(10_000))
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Shares of 1st, 2nd, … in basis points; sum 10000'),
   })
   .strict();
 
@@ -498,7 +524,12 @@ export const ExternalDashboardFullSchema = z
           leaderboard: z.array(SeasonLeaderboardRowSchema),
           rounds: z.array(
             z
-              .object({ id: z.number().int(), roundNumber: z.number().int(), gpName: z.string(), status: RoundStatusSchema })
+              .object({
+                id: z.number().int(),
+                roundNumber: z.number().int(),
+                gpName: z.string(),
+                status: RoundStatusSchema,
+              })
               .strict(),
           ),
         })
@@ -522,7 +553,12 @@ export const RacingPayoutsSchema = z
     root: z.string().nullable(),
     payouts: z.array(
       z
-        .object({ wallet: AddressSchema, placement: z.number().int().nullable(), amount: AmountSchema, claimed: z.boolean() })
+        .object({
+          wallet: AddressSchema,
+          placement: z.number().int().nullable(),
+          amount: AmountSchema,
+          claimed: z.boolean(),
+        })
         .strict(),
     ),
   })

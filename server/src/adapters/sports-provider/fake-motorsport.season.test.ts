@@ -27,7 +27,9 @@ describe('the fake motorsport season', () => {
   });
 
   it('finishes every session the same way: a permutation of the grid, retirements last, only in sprints and races', () => {
-    const grid = fakeSeason(day).drivers.map((d) => d.id).sort();
+    const grid = fakeSeason(day)
+      .drivers.map((d) => d.id)
+      .sort();
     for (const e of fakeSeason(day).rounds.flatMap((r) => r.events)) {
       const c = fakeClassification(e);
       expect(fakeClassification(e)).toEqual(c);
@@ -38,7 +40,11 @@ describe('the fake motorsport season', () => {
       else expect(c.order.slice(0, 10)).toContain(c.fastestLapDriverId);
     }
     // Different sessions do not all finish alike.
-    const winners = new Set(fakeSeason(day).rounds.flatMap((r) => r.events).map((e) => fakeClassification(e).order.join()));
+    const winners = new Set(
+      fakeSeason(day)
+        .rounds.flatMap((r) => r.events)
+        .map((e) => fakeClassification(e).order.join()),
+    );
     expect(winners.size).toBeGreaterThan(5);
   });
 

@@ -34,7 +34,8 @@ function motorsportApi(req: IncomingMessage, res: ServerResponse) {
   if (mode === 'busy') return send(429, { message: 'Too Many Attempts.' });
   const season = fakeSeason(SEASON);
   let m = /^\/v3\/motorsport\/leagues\/(\d+)$/.exec(url.pathname);
-  if (m) return Number(m[1]) === LEAGUE ? send(200, { data: { id: LEAGUE, currentseason: { id: SEASON } } }) : send(404, {});
+  if (m)
+    return Number(m[1]) === LEAGUE ? send(200, { data: { id: LEAGUE, currentseason: { id: SEASON } } }) : send(404, {});
   m = /^\/v3\/motorsport\/seasons\/(\d+)$/.exec(url.pathname);
   if (m) {
     if (Number(m[1]) !== SEASON) return send(404, { message: 'No result(s) found' });
@@ -48,7 +49,12 @@ function motorsportApi(req: IncomingMessage, res: ServerResponse) {
           sort_order: r.roundNumber,
           venue: { name: r.circuitName, country: { name: r.country } },
           fixtures: [
-            { id: r.id * 1000, stage_id: r.id, name: 'Practice 1', starting_at_timestamp: r.events[0]!.startsAt.getTime() / 1000 - 7200 },
+            {
+              id: r.id * 1000,
+              stage_id: r.id,
+              name: 'Practice 1',
+              starting_at_timestamp: r.events[0]!.startsAt.getTime() / 1000 - 7200,
+            },
             ...r.events.map((e) => ({
               id: e.id,
               stage_id: r.id,
@@ -79,7 +85,9 @@ function motorsportApi(req: IncomingMessage, res: ServerResponse) {
     if (!event) return send(404, { message: 'No result(s) found' });
     const state = fakeEventState(event, clock.now());
     if (state.state !== 'finished') {
-      return send(200, { data: { id: event.id, state: { developer_name: state.state === 'running' ? 'INPLAY' : 'NS' } } });
+      return send(200, {
+        data: { id: event.id, state: { developer_name: state.state === 'running' ? 'INPLAY' : 'NS' } },
+      });
     }
     const dnf = new Set(state.dnfDriverIds);
     return send(200, {
@@ -104,8 +112,13 @@ let adapter: SportmonksMotorsportAdapter;
 
 beforeAll(async () => {
   const server = await serveOnLoopback(motorsportApi);
-  close = server.close;
-  const http = new SportmonksHttpAdapter({ token: TOKEN, v3BaseUrl: `${server.url}/v3`, cricketV2BaseUrl: server.url, timeoutMs: 2_000 });
+  close = () => server.close();
+  const http = new SportmonksHttpAdapter({
+    token: TOKEN,
+    v3BaseUrl: `${server.url}/v3`,
+    cricketV2BaseUrl: server.url,
+    timeoutMs: 2_000,
+  });
   adapter = new SportmonksMotorsportAdapter(http, LEAGUE, 2_000);
 });
 afterAll(() => close());
@@ -144,13 +157,8 @@ describe('the Sportmonks motorsport adapter (against a loopback fake)', () => {
   });
 
   it('names sessions by their kind', () => {
-    expect(['Sprint Qualifying', 'Sprint Shootout', 'Sprint', 'Qualifying', 'Race', 'Practice 3'].map(sessionType)).toEqual([
-      'SPRINT_QUALIFYING',
-      'SPRINT_QUALIFYING',
-      'SPRINT',
-      'QUALIFYING',
-      'RACE',
-      null,
-    ]);
+    expect(
+      ['Sprint Qualifying', 'Sprint Shootout', 'Sprint', 'Qualifying', 'Race', 'Practice 3'].map(sessionType),
+    ).toEqual(['SPRINT_QUALIFYING', 'SPRINT_QUALIFYING', 'SPRINT', 'QUALIFYING', 'RACE', null]);
   });
 });

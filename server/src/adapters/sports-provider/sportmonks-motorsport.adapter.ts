@@ -102,7 +102,9 @@ export class SportmonksMotorsportAdapter implements MotorsportPort {
     for (const stage of stages) {
       const events: MotorsportEvent[] = (stage.fixtures ?? [])
         .map((f) => ({ f, type: sessionType(f.name) }))
-        .filter((x): x is { f: V3Session; type: RaceEventType } => x.type !== null && x.f.starting_at_timestamp !== undefined)
+        .filter(
+          (x): x is { f: V3Session; type: RaceEventType } => x.type !== null && x.f.starting_at_timestamp !== undefined,
+        )
         .map(({ f, type }) => {
           const start = (f.starting_at_timestamp ?? 0) * 1000;
           return {
@@ -170,9 +172,13 @@ export class SportmonksMotorsportAdapter implements MotorsportPort {
       );
     } catch (err) {
       const timeout = err instanceof UpstreamTransportError && err.timeout;
-      throw new DomainError(timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', 'The motorsport provider could not be reached', {
-        cause: err,
-      });
+      throw new DomainError(
+        timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+        'The motorsport provider could not be reached',
+        {
+          cause: err,
+        },
+      );
     }
     if (res.status === 429 || res.status === 503) {
       throw new DomainError('UPSTREAM_UNAVAILABLE', 'The motorsport provider is busy; retry shortly', {

@@ -1,6 +1,10 @@
 import { getAddress, type Address, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
-import type { MotorsportEvent, MotorsportRound, MotorsportSeason } from '../../adapters/sports-provider/motorsport.port.js';
+import type {
+  MotorsportEvent,
+  MotorsportRound,
+  MotorsportSeason,
+} from '../../adapters/sports-provider/motorsport.port.js';
 import type { Clock } from '../../platform/clock.js';
 import { claimProofOf } from '../../platform/merkle/claim-proof.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
@@ -161,7 +165,11 @@ export class RacingReadService {
 
   async drivers(id: string) {
     const { season } = await this.deps.racing.load(id);
-    return { seasonId: season.id, drivers: season.drivers.map((d) => ({ ...d })), teams: season.teams.map((x) => ({ ...x })) };
+    return {
+      seasonId: season.id,
+      drivers: season.drivers.map((d) => ({ ...d })),
+      teams: season.teams.map((x) => ({ ...x })),
+    };
   }
 
   async rounds(id: string) {
@@ -222,7 +230,12 @@ export class RacingReadService {
       props: (Object.keys(SIDE_BET_POINTS) as (keyof typeof SIDE_BET_POINTS)[]).map((prop) => ({
         prop,
         points: SIDE_BET_POINTS[prop],
-        answer: prop === 'FASTEST_LAP' ? ('driverId' as const) : prop === 'SAFETY_CAR' ? ('value' as const) : ('count' as const),
+        answer:
+          prop === 'FASTEST_LAP'
+            ? ('driverId' as const)
+            : prop === 'SAFETY_CAR'
+              ? ('value' as const)
+              : ('count' as const),
       })),
       totalBets: bets.length,
       mine: viewer ? bets.filter((b) => b.wallet.toLowerCase() === viewer.toLowerCase()).map(toSideBet) : [],
@@ -243,7 +256,7 @@ export class RacingReadService {
           prop: r.prop as keyof typeof SIDE_BET_POINTS,
           value: r.value,
           count: r.count,
-          share: Math.round(((r.count / (totals.get(r.prop) ?? 1)) * 10_000)) / 10_000,
+          share: Math.round((r.count / (totals.get(r.prop) ?? 1)) * 10_000) / 10_000,
         })),
       };
     }) as Promise<{
@@ -343,7 +356,9 @@ export class RacingReadService {
       earlyLocks: predictions.filter((p) => p.lockedEarlyAt).length,
       mostPickedWinner: favourite ? { driverId: favourite[0], count: favourite[1] } : null,
       actualWinnerDriverId: order[0] ?? null,
-      averagePoints: scores.length ? Math.round((scores.reduce((s, x) => s + x.points, 0) / scores.length) * 100) / 100 : 0,
+      averagePoints: scores.length
+        ? Math.round((scores.reduce((s, x) => s + x.points, 0) / scores.length) * 100) / 100
+        : 0,
       bestPoints: best?.points ?? 0,
       bestWallet: best ? getAddress(best.wallet) : null,
       perfectPredictions: scores.filter((s) => s.exact === POSITIONS[event.eventType]).length,
@@ -410,7 +425,13 @@ export class RacingReadService {
       const sideBetPoints = countsForPeriod(raceOf(round), period)
         ? bets.filter((b) => b.wallet.toLowerCase() === w).reduce((sum, b) => sum + (b.points ?? 0), 0)
         : 0;
-      return { wallet: getAddress(e.wallet), seq: e.seed, eventPoints, sideBetPoints, totalPoints: eventPoints + sideBetPoints };
+      return {
+        wallet: getAddress(e.wallet),
+        seq: e.seed,
+        eventPoints,
+        sideBetPoints,
+        totalPoints: eventPoints + sideBetPoints,
+      };
     });
     rows.sort((a, b) => b.totalPoints - a.totalPoints || a.seq - b.seq);
     const names = await this.deps.db.read.racing.usernames(rows.map((r) => r.wallet));
@@ -488,7 +509,9 @@ export class RacingReadService {
       this.eloRatings(t.id),
       this.deps.db.read.racing.period(t.id, wallet),
     ]);
-    const scores = (await this.deps.db.read.racing.scores(t.id)).filter((s) => s.wallet.toLowerCase() === wallet.toLowerCase());
+    const scores = (await this.deps.db.read.racing.scores(t.id)).filter(
+      (s) => s.wallet.toLowerCase() === wallet.toLowerCase(),
+    );
     const index = table.ranked.findIndex((r) => r.wallet.toLowerCase() === wallet.toLowerCase());
     return {
       wallet,
@@ -561,7 +584,7 @@ export class RacingReadService {
   }
 
   private async payoutLines(t: TournamentRow) {
-    const poolId = tournamentPoolId(t.id) as Hex;
+    const poolId = tournamentPoolId(t.id);
     const d = await this.deps.book.find(poolId, 'payout');
     const deposits = await this.deps.db.read.t.deposits.deposits(t.id);
     const pool = deposits.filter((x) => !x.refundedAt).reduce((s, x) => s + BigInt(x.amount), 0n);
@@ -591,7 +614,11 @@ export class RacingReadService {
       d: null,
       pool,
       fee,
-      lines: seasonPayouts(pool - fee, t.payoutBps, ranked.map((r) => r.wallet)).map((l) => ({
+      lines: seasonPayouts(
+        pool - fee,
+        t.payoutBps,
+        ranked.map((r) => r.wallet),
+      ).map((l) => ({
         wallet: getAddress(l.wallet),
         placement: l.placement,
         amount: l.amount,
@@ -634,11 +661,15 @@ export class RacingReadService {
   async claimProof(id: string, wallet: Address | null) {
     if (!wallet) throw new DomainError('UNAUTHENTICATED', 'Send a bearer token, or name the wallet with ?wallet=');
     const { t } = await this.deps.racing.load(id);
-    const poolId = tournamentPoolId(t.id) as Hex;
+    const poolId = tournamentPoolId(t.id);
     if (!(await this.deps.book.find(poolId, 'payout'))) {
-      throw new DomainError('PAYOUT_NOT_READY', `Tournament ${t.id} has no payout root yet: the season has not closed`, {
-        details: { tournamentId: t.id, reasons: [{ code: 'ROOT_NOT_BUILT', message: 'No payout root yet' }] },
-      });
+      throw new DomainError(
+        'PAYOUT_NOT_READY',
+        `Tournament ${t.id} has no payout root yet: the season has not closed`,
+        {
+          details: { tournamentId: t.id, reasons: [{ code: 'ROOT_NOT_BUILT', message: 'No payout root yet' }] },
+        },
+      );
     }
     const leaf = await this.deps.book.proof(poolId, 'payout', wallet);
     if (!leaf) {

@@ -43,16 +43,21 @@ export function findEvent(season: MotorsportSeason, eventId: number): Motorsport
 /** The race of a weekend: its side bets settle on it and lock at its start. */
 export function raceOf(round: MotorsportRound): MotorsportEvent {
   const race = round.events.find((e) => e.eventType === 'RACE') ?? round.events[round.events.length - 1];
-  if (!race) throw new DomainError('NOT_FOUND', `Round ${round.id} has no sessions`, { details: { roundId: round.id } });
+  if (!race)
+    throw new DomainError('NOT_FOUND', `Round ${round.id} has no sessions`, { details: { roundId: round.id } });
   return race;
 }
 
 /** Refuses a change to an event's prediction at or after its lock time (409 with the lock time). */
 export function assertOpen(event: MotorsportEvent, now: Date): void {
   if (now >= event.startsAt) {
-    throw new DomainError('PREDICTION_LOCKED', `Predictions for event ${event.id} locked at ${event.startsAt.toISOString()}`, {
-      details: { eventId: event.id, lockTime: event.startsAt.toISOString() },
-    });
+    throw new DomainError(
+      'PREDICTION_LOCKED',
+      `Predictions for event ${event.id} locked at ${event.startsAt.toISOString()}`,
+      {
+        details: { eventId: event.id, lockTime: event.startsAt.toISOString() },
+      },
+    );
   }
 }
 
@@ -60,7 +65,11 @@ export function assertOpen(event: MotorsportEvent, now: Date): void {
  * Checks a predicted order: exactly the event type's number of places (POSITIONS), distinct
  * drivers, every one on the season's grid. Each failure has its own code.
  */
-export function assertPrediction(event: MotorsportEvent, driverIds: readonly number[], grid: ReadonlySet<number>): void {
+export function assertPrediction(
+  event: MotorsportEvent,
+  driverIds: readonly number[],
+  grid: ReadonlySet<number>,
+): void {
   const n = POSITIONS[event.eventType];
   if (driverIds.length !== n) {
     throw new DomainError('PREDICTION_WRONG_LENGTH', `A ${event.eventType} prediction lists exactly ${n} drivers`, {

@@ -64,7 +64,10 @@ describe('creating a racing tournament', () => {
     expect(bad.body['code']).toBe('VALIDATION_FAILED');
     const noDeposit = await api('/api/tournaments/f1/create', { token: creator.token, body });
     expect(noDeposit.body['code']).toBe('PAID_TOURNAMENT_REQUIRES_DEPOSIT');
-    const cheap = await api('/api/tournaments/f1/create', { token: creator.token, body: { ...body, buyinUsdc: '1000' } });
+    const cheap = await api('/api/tournaments/f1/create', {
+      token: creator.token,
+      body: { ...body, buyinUsdc: '1000' },
+    });
     expect(cheap.body['code']).toBe('BUYIN_BELOW_MINIMUM');
   });
 
@@ -98,8 +101,11 @@ describe('creating a racing tournament', () => {
     expect(again.body['created']).toBe(false);
     // It is a tournament like any other: the tournaments list shows it with its game type.
     const list = await api('/api/tournaments?gameType=F1_GRID_PREDICTOR');
-    expect((list.body['tournaments'] as Body[]).map((t) => t['id'])).toContain(id);
-    expect((await api(`/api/tournaments/${id}`)).body['tournament']).toMatchObject({ gameType: 'F1_GRID_PREDICTOR', totalStages: 1 });
+    expect((list.body['tournaments'] as Body[]).map((t) => t['id'] as string)).toContain(id);
+    expect((await api(`/api/tournaments/${id}`)).body['tournament']).toMatchObject({
+      gameType: 'F1_GRID_PREDICTOR',
+      totalStages: 1,
+    });
     expect((await api(`/api/tournaments/f1/${'ab'.repeat(12)}`)).status).toBe(404);
     expect((await api('/api/tournaments/f1/not-an-id')).status).toBe(400);
   });
@@ -111,16 +117,22 @@ describe('before the season', () => {
     expect((drivers.body['drivers'] as Body[]).length).toBe(20);
     const rounds = await api(`${f1()}/rounds`);
     const list = rounds.body['rounds'] as Body[];
-    expect(list.map((r) => r['gpName'])).toEqual(season.rounds.map((r) => r.gpName));
+    expect(list.map((r) => r['gpName'] as string)).toEqual(season.rounds.map((r) => r.gpName));
     expect(list[1]).toMatchObject({ sprint: true, status: 'UPCOMING' });
-    expect(((list[1]?.['events'] as Body[]) ?? []).map((e) => [e['eventType'], e['positions']])).toEqual([
+    expect(
+      ((list[1]?.['events'] as Body[]) ?? []).map((e) => [e['eventType'] as string, e['positions'] as number]),
+    ).toEqual([
       ['SPRINT_QUALIFYING', 5],
       ['SPRINT', 8],
       ['QUALIFYING', 5],
       ['RACE', 10],
     ]);
     const one = await api(`${f1()}/rounds/${r1.id}`);
-    expect(one.body).toMatchObject({ id: r1.id, status: 'UPCOMING', events: [{ id: q1.id, status: 'OPEN' }, { id: race1.id }] });
+    expect(one.body).toMatchObject({
+      id: r1.id,
+      status: 'UPCOMING',
+      events: [{ id: q1.id, status: 'OPEN' }, { id: race1.id }],
+    });
     expect((await api(`${f1()}/rounds/999`)).status).toBe(404);
     const matchups = await api(`${f1()}/rounds/${r1.id}/matchups`);
     expect((matchups.body['matchups'] as Body[]).length).toBe(10);
@@ -131,7 +143,7 @@ describe('before the season', () => {
     const ok = await api(`${f1()}/eligibility/${alice.address}`);
     expect(ok.body).toMatchObject({ eligible: true, buyin, reasons: [] });
     const mine = await api(`${f1()}/eligibility/${creator.address}`);
-    expect((mine.body['reasons'] as Body[]).map((r) => r['code'])).toEqual(['ALREADY_ENTERED']);
+    expect((mine.body['reasons'] as Body[]).map((r) => r['code'] as string)).toEqual(['ALREADY_ENTERED']);
     expect((await api(`${f1()}/eligibility/0x123`)).status).toBe(400);
   });
 
@@ -184,11 +196,19 @@ describe('predictions', () => {
     const c = await predict(carol, q1.id, [...t].reverse());
     carolPrediction = c.body['id'] as string;
 
-    const theft = await api(`${f1()}/predictions/${alicePrediction}`, { method: 'PUT', token: bob.token, body: { driverIds: t } });
+    const theft = await api(`${f1()}/predictions/${alicePrediction}`, {
+      method: 'PUT',
+      token: bob.token,
+      body: { driverIds: t },
+    });
     expect([theft.status, theft.body['code']]).toEqual([403, 'FORBIDDEN']);
     const del = await api(`${f1()}/predictions/${alicePrediction}`, { method: 'DELETE', token: bob.token });
     expect(del.status).toBe(403);
-    const edit = await api(`${f1()}/predictions/${alicePrediction}`, { method: 'PUT', token: alice.token, body: { driverIds: t } });
+    const edit = await api(`${f1()}/predictions/${alicePrediction}`, {
+      method: 'PUT',
+      token: alice.token,
+      body: { driverIds: t },
+    });
     expect(edit.status).toBe(200);
     expect(edit.body['driverIds']).toEqual(t);
     const badEdit = await api(`${f1()}/predictions/${alicePrediction}`, {
@@ -209,9 +229,15 @@ describe('predictions', () => {
     const lock = await api(`${f1()}/events/${q1.id}/lock-my-predictions`, { token: alice.token, body: {} });
     expect(lock.status).toBe(200);
     expect(lock.body).toMatchObject({ bonusPct: 20, prediction: { lockedEarly: true } });
-    const edit = await api(`${f1()}/predictions/${alicePrediction}`, { method: 'PUT', token: alice.token, body: { driverIds: qTruth() } });
+    const edit = await api(`${f1()}/predictions/${alicePrediction}`, {
+      method: 'PUT',
+      token: alice.token,
+      body: { driverIds: qTruth() },
+    });
     expect([edit.status, edit.body['code']]).toEqual([409, 'PREDICTION_LOCKED']);
-    expect((await api(`${f1()}/events/${q1.id}/lock-my-predictions`, { token: mallory.token, body: {} })).status).toBe(404);
+    expect((await api(`${f1()}/events/${q1.id}/lock-my-predictions`, { token: mallory.token, body: {} })).status).toBe(
+      404,
+    );
   });
 
   it('takes race predictions and side bets, and shows the crowd', async () => {
@@ -236,14 +262,24 @@ describe('predictions', () => {
       body: { sideBets: [{ prop: 'SAFETY_CAR', value: race.safetyCar }] },
     });
     expect(bobBets.status).toBe(201);
-    const missing = await api(`${f1()}/rounds/${r1.id}/side-bets`, { token: bob.token, body: { sideBets: [{ prop: 'FASTEST_LAP' }] } });
+    const missing = await api(`${f1()}/rounds/${r1.id}/side-bets`, {
+      token: bob.token,
+      body: { sideBets: [{ prop: 'FASTEST_LAP' }] },
+    });
     expect(missing.body['code']).toBe('VALIDATION_FAILED');
     const unknown = await api(`${f1()}/rounds/${r1.id}/side-bets`, {
       token: bob.token,
       body: { sideBets: [{ prop: 'FASTEST_LAP', driverId: 5 }] },
     });
     expect(unknown.body['code']).toBe('PREDICTION_UNKNOWN_DRIVER');
-    expect((await api(`${f1()}/rounds/${r1.id}/side-bets`, { token: mallory.token, body: { sideBets: [{ prop: 'SAFETY_CAR', value: true }] } })).status).toBe(403);
+    expect(
+      (
+        await api(`${f1()}/rounds/${r1.id}/side-bets`, {
+          token: mallory.token,
+          body: { sideBets: [{ prop: 'SAFETY_CAR', value: true }] },
+        })
+      ).status,
+    ).toBe(403);
 
     const listed = await api(`${f1()}/rounds/${r1.id}/side-bets?wallet=${alice.address}`);
     expect(listed.body).toMatchObject({ raceEventId: race1.id, totalBets: 4, status: 'OPEN' });
@@ -273,10 +309,14 @@ describe('predictions', () => {
     });
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ code: 'PREDICTION_LOCKED', details: { lockTime: q1.startsAt.toISOString() } });
-    expect((await api(`${f1()}/predictions/${bobPrediction}`, { method: 'DELETE', token: bob.token })).status).toBe(409);
-    expect((await api(`${f1()}/events/${q1.id}/predict`, { token: carol.token, body: { driverIds: qTruth() } })).status).toBe(409);
+    expect((await api(`${f1()}/predictions/${bobPrediction}`, { method: 'DELETE', token: bob.token })).status).toBe(
+      409,
+    );
+    expect(
+      (await api(`${f1()}/events/${q1.id}/predict`, { token: carol.token, body: { driverIds: qTruth() } })).status,
+    ).toBe(409);
     const enter = await api(`${f1()}/eligibility/${mallory.address}`);
-    expect((enter.body['reasons'] as Body[]).map((r) => r['code'])).toContain('ENTRIES_CLOSED');
+    expect((enter.body['reasons'] as Body[]).map((r) => r['code'] as string)).toContain('ENTRIES_CLOSED');
     expect((await api(`${f1()}/rounds/${r1.id}`)).body['status']).toBe('LIVE');
   });
 });
@@ -288,7 +328,9 @@ describe('results, leaderboards and Elo', () => {
     expect((await sweep()).settledEvents).toBe(0);
     const results = await api(`${f1()}/results/${q1.id}`);
     expect(results.body['status']).toBe('FINISHED');
-    expect((results.body['classification'] as Body[]).slice(0, 5).map((c) => c['driverId'])).toEqual(qTruth());
+    expect((results.body['classification'] as Body[]).slice(0, 5).map((c) => c['driverId'] as number)).toEqual(
+      qTruth(),
+    );
     // Alice: 5 exact (3 each) + 3 podium (1 each) = 18, +20% early lock = 21.
     // Carol: the front five reversed: P3 exact (3) + four in the top 5 elsewhere (1 each) + podium 1 (only P3
     // of her predicted podium finished on it) = 8.
@@ -299,10 +341,21 @@ describe('results, leaderboards and Elo', () => {
     const elo = await api(`${f1()}/leaderboard/elo`);
     // First event, three players at 1500, K/(n-1) = 16: Alice wins both (+16), Carol one of two (0), Bob none (-16).
     const ratings = Object.fromEntries((elo.body['rows'] as Body[]).map((r) => [r['wallet'], r['eloRating']]));
-    expect(ratings).toEqual({ [alice.address]: 1516, [carol.address]: 1500, [bob.address]: 1484, [creator.address]: 1500 });
+    expect(ratings).toEqual({
+      [alice.address]: 1516,
+      [carol.address]: 1500,
+      [bob.address]: 1484,
+      [creator.address]: 1500,
+    });
 
     const analytics = await api(`${f1()}/race-analytics/${q1.id}`);
-    expect(analytics.body).toMatchObject({ predictions: 3, earlyLocks: 1, bestPoints: 21, bestWallet: alice.address, perfectPredictions: 1 });
+    expect(analytics.body).toMatchObject({
+      predictions: 3,
+      earlyLocks: 1,
+      bestPoints: 21,
+      bestWallet: alice.address,
+      perfectPredictions: 1,
+    });
     const mine = await api(`${f1()}/user/${alice.address}/predictions/${q1.id}`);
     expect(mine.body).toMatchObject({ points: 21, lockedEarly: true });
   });
@@ -314,7 +367,13 @@ describe('results, leaderboards and Elo', () => {
     // Alice's race: the true top ten, not locked early: 10 × 3 + 3 = 33; side bets: fastest lap 5 + safety car 2 (DNF count wrong).
     const weekend = await api(`${f1()}/leaderboard/weekend/${r1.id}`);
     const aliceRow = (weekend.body['rows'] as Body[])[0];
-    expect(aliceRow).toMatchObject({ rank: 1, wallet: alice.address, eventPoints: 21 + 33, sideBetPoints: 7, totalPoints: 61 });
+    expect(aliceRow).toMatchObject({
+      rank: 1,
+      wallet: alice.address,
+      eventPoints: 21 + 33,
+      sideBetPoints: 7,
+      totalPoints: 61,
+    });
     const bobRow = (weekend.body['rows'] as Body[]).find((r) => r['wallet'] === bob.address);
     const bobRace = (await api(`${f1()}/results/${race1.id}`)).body['scores'] as Body[];
     expect(bobRow?.['sideBetPoints']).toBe(2);
@@ -322,7 +381,12 @@ describe('results, leaderboards and Elo', () => {
     expect(race.order.length).toBe(20);
 
     const seasonBoard = await api(`${f1()}/leaderboard/season`);
-    expect((seasonBoard.body['rows'] as Body[])[0]).toMatchObject({ rank: 1, wallet: alice.address, seasonPoints: 61, racesParticipated: 2 });
+    expect((seasonBoard.body['rows'] as Body[])[0]).toMatchObject({
+      rank: 1,
+      wallet: alice.address,
+      seasonPoints: 61,
+      racesParticipated: 2,
+    });
     expect(seasonBoard.body['total']).toBe(4);
     const matchups = await api(`${f1()}/rounds/${r1.id}/matchups`);
     const first = (matchups.body['matchups'] as Body[])[0] as Body;
@@ -332,7 +396,11 @@ describe('results, leaderboards and Elo', () => {
     const stats = await api(`${f1()}/user/${alice.address}/stats`);
     expect(stats.body).toMatchObject({ entered: true, rank: 1, seasonPoints: 61, exactHits: 15, earlyLocks: 1 });
     const dash = await api(f1() + '/dashboard', { token: alice.token });
-    expect(dash.body).toMatchObject({ me: { rank: 1 }, tournament: { roundsCompleted: 1 }, currentRound: { id: r2.id } });
+    expect(dash.body).toMatchObject({
+      me: { rank: 1 },
+      tournament: { roundsCompleted: 1 },
+      currentRound: { id: r2.id },
+    });
     expect((await api(`${f1()}/leaderboard/weekend/1`)).status).toBe(404);
   });
 
@@ -376,12 +444,18 @@ describe('season end and payouts', () => {
     expect(lines[0]?.['placement']).toBe(1);
 
     const vault = server.container.prizeVault;
-    const poolId = tournamentPoolId(id) as Hex;
+    const poolId = tournamentPoolId(id);
     const winner = [creator, alice, bob, carol].find((p) => p.address === lines[0]?.['wallet']) as Player;
     const leaf = await api(`${f1()}/claim-proof`, { token: winner.token });
     expect(leaf.body).toMatchObject({ published: true, claimed: false, account: winner.address });
     const amount = BigInt(leaf.body['amount'] as string);
-    expect(verifyLeaf(leaf.body['root'] as Hex, poolId, { account: winner.address, amount, proof: leaf.body['proof'] as Hex[] })).toBe(true);
+    expect(
+      verifyLeaf(leaf.body['root'] as Hex, poolId, {
+        account: winner.address,
+        amount,
+        proof: leaf.body['proof'] as Hex[],
+      }),
+    ).toBe(true);
     const mine = await api(`${f1()}/my-payout`, { token: winner.token });
     expect(mine.body).toMatchObject({ placement: 1, amount: amount.toString(), claimable: true });
     const balance = (owner: Address) => server.container.chain.collateralBalance('credits', owner);
@@ -395,7 +469,10 @@ describe('season end and payouts', () => {
     );
     expect(confirmed.status).toBe(200);
     expect((await balance(winner.address)) - before).toBe(amount);
-    expect((await api(`${f1()}/my-payout`, { token: winner.token })).body).toMatchObject({ claimed: true, claimable: false });
+    expect((await api(`${f1()}/my-payout`, { token: winner.token })).body).toMatchObject({
+      claimed: true,
+      claimable: false,
+    });
     const loser = [creator, alice, bob, carol].find((p) => !lines.some((l) => l['wallet'] === p.address));
     if (loser) expect((await api(`${f1()}/claim-proof?wallet=${loser.address}`)).status).toBe(404);
   });
@@ -403,7 +480,11 @@ describe('season end and payouts', () => {
   it('feeds the external dashboards with stable fields', async () => {
     const feed = await api('/api/tournaments/f1/dashboard/external');
     const row = (feed.body['tournaments'] as Body[]).find((t) => t['id'] === id);
-    expect(row).toMatchObject({ status: 'COMPLETED', gameType: 'F1_GRID_PREDICTOR', leader: { wallet: expect.any(String) } });
+    expect(row).toMatchObject({
+      status: 'COMPLETED',
+      gameType: 'F1_GRID_PREDICTOR',
+      leader: { wallet: expect.any(String) },
+    });
     expect(row?.['leaderboard']).toBeUndefined();
     const full = await api('/api/tournaments/f1/dashboard/external/full?limit=5');
     const fullRow = (full.body['tournaments'] as Body[]).find((t) => t['id'] === id);

@@ -16,7 +16,7 @@ const q1 = season.rounds[0]!.events[0]!;
 const r1 = season.rounds[0]!;
 const ID = 'ab'.repeat(12);
 const actor = (n: number): Actor => {
-  const wallet = `0x${String(n).repeat(40).slice(0, 40)}` as Address;
+  const wallet = `0x${String(n).repeat(40).slice(0, 40)}`;
   return { wallet, userId: null, builderAppId: null, senders: [wallet] };
 };
 const alice = actor(1);
@@ -109,7 +109,10 @@ describe('predictions', () => {
     await svc.update(alice, ID, p.id, [102, 101, 103, 104, 105]);
     clock.advance(1);
     const err = await svc.update(alice, ID, p.id, top5).catch((e: unknown) => e);
-    expect(isDomainError(err) && [err.code, err.details?.['lockTime']]).toEqual(['PREDICTION_LOCKED', q1.startsAt.toISOString()]);
+    expect(isDomainError(err) && [err.code, err.details?.['lockTime']]).toEqual([
+      'PREDICTION_LOCKED',
+      q1.startsAt.toISOString(),
+    ]);
     expect(await codeOf(svc.remove(alice, ID, p.id))).toBe('PREDICTION_LOCKED');
     expect(await codeOf(svc.predict(bob, ID, q1.id, top5))).toBe('PREDICTION_LOCKED');
     expect(await codeOf(svc.lockEarly(alice, ID, q1.id))).toBe('PREDICTION_LOCKED');
@@ -133,7 +136,9 @@ describe('predictions', () => {
     expect(locked).toMatchObject({ bonusPct: 20, lockTime: q1.startsAt.toISOString() });
     expect(locked.prediction.lockedEarlyAt).toBe(new Date(T0 + HOUR / 2).toISOString());
     clock.advance(HOUR / 4);
-    expect((await svc.lockEarly(alice, ID, q1.id)).prediction.lockedEarlyAt).toBe(new Date(T0 + HOUR / 2).toISOString());
+    expect((await svc.lockEarly(alice, ID, q1.id)).prediction.lockedEarlyAt).toBe(
+      new Date(T0 + HOUR / 2).toISOString(),
+    );
     expect(await codeOf(svc.update(alice, ID, p.id, [102, 101, 103, 104, 105]))).toBe('PREDICTION_LOCKED');
     expect(await codeOf(svc.lockEarly(bob, ID, q1.id))).toBe('NOT_FOUND');
   });
@@ -153,9 +158,16 @@ describe('side bets', () => {
     ]);
     expect(sideBets).toHaveLength(2);
     expect(await codeOf(svc.sideBets(alice, ID, r1.id, [{ prop: 'DNF_COUNT' }]))).toBe('VALIDATION_FAILED');
-    expect(await codeOf(svc.sideBets(alice, ID, r1.id, [{ prop: 'FASTEST_LAP', driverId: 3 }]))).toBe('PREDICTION_UNKNOWN_DRIVER');
+    expect(await codeOf(svc.sideBets(alice, ID, r1.id, [{ prop: 'FASTEST_LAP', driverId: 3 }]))).toBe(
+      'PREDICTION_UNKNOWN_DRIVER',
+    );
     expect(
-      await codeOf(svc.sideBets(alice, ID, r1.id, [{ prop: 'DNF_COUNT', count: 1 }, { prop: 'DNF_COUNT', count: 2 }])),
+      await codeOf(
+        svc.sideBets(alice, ID, r1.id, [
+          { prop: 'DNF_COUNT', count: 1 },
+          { prop: 'DNF_COUNT', count: 2 },
+        ]),
+      ),
     ).toBe('VALIDATION_FAILED');
     expect(await codeOf(svc.sideBets(stranger, ID, r1.id, [{ prop: 'DNF_COUNT', count: 1 }]))).toBe('NOT_ENTERED');
     // The qualifying has started; the race has not: still open.

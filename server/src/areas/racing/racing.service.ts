@@ -8,7 +8,12 @@ import { DomainError } from '../../errors.js';
 import type { BondService, SignerLookup } from '../tournaments/tournament-bond.service.js';
 import { verifyDeposit } from '../tournaments/deposit-verifier.js';
 import type { EntryService } from '../tournaments/tournament-entry.service.js';
-import { MINIMUM_BUYIN, type Actor, type TournamentRow, type TournamentSettings } from '../tournaments/tournament.types.js';
+import {
+  MINIMUM_BUYIN,
+  type Actor,
+  type TournamentRow,
+  type TournamentSettings,
+} from '../tournaments/tournament.types.js';
 import { tournamentPoolId } from '../tournaments/vault-pools.js';
 import type { PredictionRow, RacingDb } from './racing.repository.js';
 import {
@@ -92,9 +97,13 @@ export class RacingService {
   async create(actor: Actor, body: CreateRacingInput): Promise<{ id: string; created: boolean }> {
     const buyin = BigInt(body.buyinUsdc);
     if (buyin < MINIMUM_BUYIN) {
-      throw new DomainError('BUYIN_BELOW_MINIMUM', 'The buy-in must be at least 5 units; free tournaments are not offered', {
-        details: { minimum: MINIMUM_BUYIN.toString(), buyin: buyin.toString() },
-      });
+      throw new DomainError(
+        'BUYIN_BELOW_MINIMUM',
+        'The buy-in must be at least 5 units; free tournaments are not offered',
+        {
+          details: { minimum: MINIMUM_BUYIN.toString(), buyin: buyin.toString() },
+        },
+      );
     }
     if (!body.clientTournamentId || !body.creatorDepositTxHash) {
       throw new DomainError(
@@ -248,9 +257,13 @@ export class RacingService {
       existing.ownerWallet.toLowerCase() === actor.wallet.toLowerCase() &&
       existing.creatorDepositTxHash.toLowerCase() === txHash.toLowerCase();
     if (!same) {
-      throw new DomainError('TOURNAMENT_ID_TAKEN', 'A tournament with this id exists; generate a new clientTournamentId', {
-        details: { tournamentId: existing.id },
-      });
+      throw new DomainError(
+        'TOURNAMENT_ID_TAKEN',
+        'A tournament with this id exists; generate a new clientTournamentId',
+        {
+          details: { tournamentId: existing.id },
+        },
+      );
     }
     return false;
   }
@@ -295,9 +308,16 @@ export class RacingService {
     if (body.depositTxHash) {
       txHash = body.depositTxHash.toLowerCase() as Hash;
     } else if (body.execute && actor.userId) {
-      txHash = await this.deps.vault.deposit(await this.deps.signers.forUser(actor.userId), t.stakeAsset, poolId, 1, buyin, {
-        key: `racing:reenter:${t.id}:${actor.wallet.toLowerCase()}:${period?.reentries ?? 0}`,
-      });
+      txHash = await this.deps.vault.deposit(
+        await this.deps.signers.forUser(actor.userId),
+        t.stakeAsset,
+        poolId,
+        1,
+        buyin,
+        {
+          key: `racing:reenter:${t.id}:${actor.wallet.toLowerCase()}:${period?.reentries ?? 0}`,
+        },
+      );
     } else {
       throw new DomainError('VALIDATION_FAILED', 'Send depositTxHash, or execute: true with a bearer token', {
         fieldErrors: { 'body.depositTxHash': ['required unless execute is true with a bearer token'] },
@@ -453,7 +473,9 @@ export class RacingService {
     assertOpen(race, this.now());
     const props = bets.map((b) => b.prop);
     if (new Set(props).size !== props.length) {
-      throw new DomainError('VALIDATION_FAILED', 'One bet per prop', { fieldErrors: { 'body.sideBets': ['one bet per prop'] } });
+      throw new DomainError('VALIDATION_FAILED', 'One bet per prop', {
+        fieldErrors: { 'body.sideBets': ['one bet per prop'] },
+      });
     }
     const grid = new Set(season.drivers.map((d) => d.id));
     const values = bets.map((b) => ({ prop: b.prop, value: sideBetValue(b, grid) }));
@@ -477,7 +499,14 @@ export class RacingService {
   }
 }
 
-export const toSideBet = (b: { id: string; roundId: number; wallet: string; prop: string; value: string; points: number | null }) => ({
+export const toSideBet = (b: {
+  id: string;
+  roundId: number;
+  wallet: string;
+  prop: string;
+  value: string;
+  points: number | null;
+}) => ({
   id: b.id,
   roundId: b.roundId,
   wallet: getAddress(b.wallet),

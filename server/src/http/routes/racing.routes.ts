@@ -33,7 +33,11 @@ export function racingRoutes({ racing }: { racing: Racing }) {
         status: 200,
         body: {
           ...feed,
-          tournaments: feed.tournaments.map((row) => ({ ...row, leaderboard: row.leaderboard ?? [], rounds: row.rounds ?? [] })),
+          tournaments: feed.tournaments.map((row) => ({
+            ...row,
+            leaderboard: row.leaderboard ?? [],
+            rounds: row.rounds ?? [],
+          })),
         },
       };
     },
