@@ -16,7 +16,7 @@ const q1 = season.rounds[0]!.events[0]!;
 const r1 = season.rounds[0]!;
 const ID = 'ab'.repeat(12);
 const actor = (n: number): Actor => {
-  const wallet = `0x${String(n).repeat(40).slice(0, 40)}`;
+  const wallet: Address = `0x${String(n).repeat(40).slice(0, 40)}`;
   return { wallet, userId: null, builderAppId: null, senders: [wallet] };
 };
 const alice = actor(1);
