@@ -17,6 +17,7 @@ import { geoGate } from './http/middleware/geo.js';
 import { inputGuard, pathGuard } from './http/middleware/input-guard.js';
 import { deferClientError, raiseDeferredError } from './http/middleware/deferred-error.js';
 import { idempotency } from './http/middleware/idempotency.js';
+import { operation } from './http/middleware/operation.js';
 import { responseCache } from './http/middleware/response-cache.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
@@ -193,6 +194,7 @@ export function createHostApp(
       raiseDeferredError(),
       geoGate(c.geo),
       idempotency(c.idempotency, c.logger),
+      operation(c.clock),
     ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });

@@ -461,8 +461,8 @@ export async function createContainer(
     duels,
     history: priceHistory,
     decisions: {
-      resolveAsAdmin: (duelId, outcome) => settlement.resolution.resolveAsAdmin(duelId, outcome),
-      discard: (admin, duelIds, reason) => settlement.admin.discard(admin, duelIds, reason),
+      resolveAsAdmin: (duelId, outcome, write) => settlement.resolution.resolveAsAdmin(duelId, outcome, write),
+      discard: (ctx, admin, duelIds, reason) => settlement.admin.discard(ctx, admin, duelIds, reason),
     },
     book: distributions,
     vault: prizeVault,

@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startDuelkit, type RunningServer } from './server.js';
 import { UNRESTRICTED } from './platform/geo/region.js';
+import { testContext } from '../test/support/operation.js';
 
 describe('embedded defaults', () => {
   let running: RunningServer;
@@ -48,6 +49,7 @@ describe('embedded defaults', () => {
     const c = running.container;
     const alice = await fundedUser(c, devKey, 'embedded_alice');
     const { duelId } = await c.markets.duels.create(
+      testContext(),
       { userId: alice.user.id, builderAppId: alice.builderAppId, address: alice.address },
       {
         question: 'Embedded?',
@@ -66,6 +68,7 @@ describe('embedded defaults', () => {
     );
     if (!quote.success) throw new Error(quote.message);
     await c.markets.bets.placeBet(
+      testContext(),
       { userId: alice.user.id, address: alice.address, region: UNRESTRICTED },
       {
         estimate: quote.estimate,

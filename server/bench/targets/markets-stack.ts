@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config.js';
 import { startDuelkit } from '../../src/server.js';
+import { testContext } from '../../test/support/operation.js';
 
 // The full stack against DATABASE_URL with the embedded EVM, plus what the trading benches need:
 // funded users with tokens and one confirmed market.
@@ -43,6 +44,7 @@ if (users > 0) {
   }
   if (!creator) throw new Error('no creator');
   const created = await c.markets.duels.create(
+    testContext(),
     { userId: creator.id, builderAppId: tenant.builderAppId, address: creator.managedAddress },
     {
       question: 'Bench market',

@@ -1,6 +1,8 @@
 import type { Tenant } from '../areas/builders/builder-key.service.js';
 import type { Principal } from '../areas/identity/principal.js';
 import type { Region } from '../platform/geo/region.js';
+import type { IdempotentRun } from '../platform/idempotency/idempotent-run.js';
+import type { OperationContext } from '../platform/operation-context.js';
 
 export { callerId } from '../areas/identity/principal.js';
 
@@ -18,6 +20,10 @@ declare global {
       rawBody?: Buffer;
       /** A client error of body parsing or the input guard, answered after route authentication. */
       deferredError?: Error;
+      /** The execution of a request that carries an Idempotency-Key (set by the idempotency middleware). */
+      idempotentRun?: IdempotentRun;
+      /** The request's operation context (see `ctxOf`). */
+      operation?: OperationContext;
     }
   }
 }
@@ -25,4 +31,10 @@ declare global {
 /** The request's correlation id (set by the request-id middleware; pino-http types it loosely). */
 export function requestIdOf(req: { id?: unknown }): string {
   return String(req.id);
+}
+
+/** The request's operation context, built by the `operation` middleware before any route runs. */
+export function ctxOf(req: { operation?: OperationContext | undefined }): OperationContext {
+  if (!req.operation) throw new Error('The operation middleware did not run for this request');
+  return req.operation;
 }

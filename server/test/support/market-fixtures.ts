@@ -1,5 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Container } from '../../src/container.js';
+import { testContext } from './operation.js';
 
 export const UNIT = 10n ** 18n;
 
@@ -35,6 +36,7 @@ export async function confirmedMarket(
   overrides: { startInMs?: number; endInMs?: number; options?: string[]; collateralStack?: 'usdc' | 'credits' } = {},
 ) {
   const { duelId } = await c.markets.duels.create(
+    testContext(),
     { userId: creator.user.id, builderAppId: creator.builderAppId, address: creator.address },
     {
       question: 'Fixture market',

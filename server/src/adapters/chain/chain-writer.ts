@@ -231,6 +231,7 @@ export class ChainWriter {
       kind: intent.kind,
       ...call,
       ...(key ? { key } : {}),
+      ...(opts.write ? { write: opts.write } : {}),
       ...(intent.effect ? { effect: intent.effect } : {}),
       ...(intent.auxiliary ? { auxiliary: true } : {}),
       ...(intent.debit ? { debit: intent.debit } : {}),

@@ -1,5 +1,6 @@
 import type { Address, Hash, LocalAccount } from 'viem';
 import type { SqlExec } from '../../platform/db/sql.js';
+import type { WriteKey } from '../../platform/operation-context.js';
 
 export interface ChainAddresses {
   readonly credits: Address;
@@ -97,8 +98,13 @@ export type Signer = LocalAccount | 'platform';
  */
 export interface WriteOptions {
   /**
-   * One live chain write per key, ever: a second call with the key returns the first write's hash
-   * and sends nothing. Omitted: the request's Idempotency-Key keys it, or it is fresh.
+   * The write's name in its operation, from `ctx.writeKey(name)`: under an Idempotency-Key the
+   * write is found again by that name when the request is resumed, and carries its pending answer.
+   */
+  readonly write?: WriteKey;
+  /**
+   * A natural key that overrides the method's own: one live chain write per key, ever (a second
+   * call with the key returns the first write's hash and sends nothing).
    */
   readonly key?: string;
   /** Rows this write creates or updates, in the transaction that records it. Must be idempotent. */

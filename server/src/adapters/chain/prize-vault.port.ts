@@ -1,4 +1,5 @@
 import type { Address, Hash, Hex, LocalAccount } from 'viem';
+import type { WriteKey } from '../../platform/operation-context.js';
 import type { CollateralKind } from './chain.port.js';
 
 /** Which distribution of a pool: winners' payouts, or refunds of a cancelled pool. */
@@ -38,6 +39,17 @@ export interface VaultReceipt {
  */
 export interface VaultWriteKey {
   readonly key: string;
+  /** The write's name in the operation that makes it (links it to the request's Idempotency-Key). */
+  readonly write?: WriteKey;
+}
+
+/**
+ * How a deposit is keyed: by the name its operation gives it (`ctx.writeKey`), and/or a natural
+ * key; with neither it is a fresh write.
+ */
+export interface VaultDepositKey {
+  readonly key?: string;
+  readonly write?: WriteKey;
   /** The code a deposit the wallet cannot fund is refused with (counting its writes in flight). */
   readonly refusal?: 'INSUFFICIENT_CREDITS' | 'INSUFFICIENT_BALANCE';
 }
@@ -57,7 +69,7 @@ export interface PrizeVaultPort {
     poolId: Hex,
     stage: number,
     amount: bigint,
-    write?: Partial<VaultWriteKey>,
+    write?: VaultDepositKey,
   ): Promise<Hash>;
   /** Operator: pays `amount` from the pool's unreserved balance to `to` (refund before start, bond, fee). */
   release(

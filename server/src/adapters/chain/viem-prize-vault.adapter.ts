@@ -16,6 +16,7 @@ import type { ChainWriter } from './chain-writer.js';
 import type {
   PrizeVaultPort,
   VaultDeposit,
+  VaultDepositKey,
   VaultDistributionKind,
   VaultReceipt,
   VaultWriteKey,
@@ -57,7 +58,7 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
     poolId: Hex,
     stage: number,
     amount: bigint,
-    write: Partial<VaultWriteKey> = {},
+    write: VaultDepositKey = {},
   ): Promise<Hash> {
     await this.writer.ensureGas(signer.address);
     await this.writer.ensureAllowance(signer, this.tokens[collateral], this.vaults[collateral], amount);
@@ -70,6 +71,7 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
         effect: { collateral, poolId, stage, from: signer.address, amount: amount.toString() },
         debit: { token: this.tokens[collateral], amount, refusal: write.refusal ?? 'INSUFFICIENT_BALANCE' },
       },
+      write.write ? { write: write.write } : {},
     );
   }
 
@@ -81,11 +83,17 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
     reason: string,
     write: VaultWriteKey,
   ): Promise<Hash> {
-    return this.operatorWrite(collateral, 'release', [poolId, to, amount, toHex(reason.slice(0, 32), { size: 32 })], {
-      kind: 'vault.release',
-      key: write.key,
-      effect: { collateral, poolId, to, amount: amount.toString(), reason },
-    });
+    return this.operatorWrite(
+      collateral,
+      'release',
+      [poolId, to, amount, toHex(reason.slice(0, 32), { size: 32 })],
+      {
+        kind: 'vault.release',
+        key: write.key,
+        effect: { collateral, poolId, to, amount: amount.toString(), reason },
+      },
+      write,
+    );
   }
 
   setRoot(
@@ -96,11 +104,17 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
     total: bigint,
     write: VaultWriteKey,
   ): Promise<Hash> {
-    return this.operatorWrite(collateral, 'setRoot', [poolId, KIND_NUMBER[kind], root, total], {
-      kind: 'vault.set_root',
-      key: write.key,
-      effect: { collateral, poolId, kind, root, total: total.toString() },
-    });
+    return this.operatorWrite(
+      collateral,
+      'setRoot',
+      [poolId, KIND_NUMBER[kind], root, total],
+      {
+        kind: 'vault.set_root',
+        key: write.key,
+        effect: { collateral, poolId, kind, root, total: total.toString() },
+      },
+      write,
+    );
   }
 
   claim(
@@ -112,11 +126,17 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
     proof: readonly Hex[],
     write: VaultWriteKey,
   ): Promise<Hash> {
-    return this.operatorWrite(collateral, 'claim', [poolId, KIND_NUMBER[kind], account, amount, [...proof]], {
-      kind: 'vault.claim',
-      key: write.key,
-      effect: { collateral, poolId, kind, account, amount: amount.toString() },
-    });
+    return this.operatorWrite(
+      collateral,
+      'claim',
+      [poolId, KIND_NUMBER[kind], account, amount, [...proof]],
+      {
+        kind: 'vault.claim',
+        key: write.key,
+        effect: { collateral, poolId, kind, account, amount: amount.toString() },
+      },
+      write,
+    );
   }
 
   poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint> {
@@ -199,11 +219,13 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
     functionName: 'release' | 'setRoot' | 'claim',
     args: readonly unknown[],
     intent: { kind: string; key: string; effect: Record<string, unknown> },
+    write: VaultWriteKey,
   ): Promise<Hash> {
     return this.writer.contract(
       this.operator,
       { address: this.vaults[collateral], abi: VaultCallAbi, functionName, args },
       intent,
+      write.write ? { write: write.write } : {},
     );
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import { assertCreator } from '../markets/market-creator.js';
 import type { Duel } from '../markets/duel.entity.js';
@@ -48,7 +49,7 @@ export class InvitationService {
     private readonly clock: Clock,
   ) {}
 
-  async create(caller: Caller, input: CreateInvitationInput): Promise<InvitationDto> {
+  async create(ctx: OperationContext, caller: Caller, input: CreateInvitationInput): Promise<InvitationDto> {
     const duel = await this.duels.require(input.duelId);
     assertCreator(duel, caller, 'invite to it');
     if (!duel.isPrivate) {
@@ -73,7 +74,11 @@ export class InvitationService {
         row.codeHash as `0x${string}`,
         row.maxUses,
         expiresAt ? Math.ceil(expiresAt.getTime() / 1000) : 0,
-        { record: (sql, hash) => this.repo.setInvitationTx(sql, row.id, hash), result: answer },
+        {
+          write: ctx.writeKey('create-invite'),
+          record: (sql, hash) => this.repo.setInvitationTx(sql, row.id, hash),
+          result: answer,
+        },
       );
     } catch (err) {
       // Refused before anything was recorded (a revert in simulation): the invitation never existed.
@@ -108,7 +113,7 @@ export class InvitationService {
   }
 
   /** Revokes in the database first (joins stop at once), then on chain; a chain refusal undoes it. */
-  async revoke(caller: Caller, input: RevokeInput): Promise<RevokeDto> {
+  async revoke(ctx: OperationContext, caller: Caller, input: RevokeInput): Promise<RevokeDto> {
     const row = await this.find(input.inviteCode, input.duelId);
     const duel = await this.duels.require(row.duelId);
     assertCreator(duel, caller, 'revoke its invitations');
@@ -124,7 +129,9 @@ export class InvitationService {
     let txHash: `0x${string}` | null;
     try {
       const signer = await this.signers.forUser(caller.userId);
-      txHash = await this.chain.revokeInvite(signer, duel.duelId as `0x${string}`, row.codeHash as `0x${string}`);
+      txHash = await this.chain.revokeInvite(signer, duel.duelId as `0x${string}`, row.codeHash as `0x${string}`, {
+        write: ctx.writeKey('revoke-invite'),
+      });
     } catch (err) {
       // Never created on chain (its transaction failed): revoked here is all there is to do.
       if (isDomainError(err) && err.code === 'INVITE_NOT_FOUND') {

@@ -9,6 +9,7 @@ import { MembershipDirectory } from './membership-directory.js';
 import { MembershipService } from './membership.service.js';
 import { until } from '../../../test/support/market-fixtures.js';
 import { marketsApi, signUpWallet, type Body } from '../../../test/support/http.js';
+import { testContext } from '../../../test/support/operation.js';
 
 // Bodies are read loosely here; their shapes are enforced by the contract (response validation is on).
 interface User {
@@ -136,7 +137,9 @@ describe('private-market invitations against PostgreSQL and the chain', () => {
     );
     const users = await Promise.all(Array.from({ length: 3 * maxUses }, (_, i) => signUp(`inv_gate_${i}`)));
     const outcomes = await Promise.allSettled(
-      users.map((u) => service.join({ userId: u.userId, address: u.address }, { inviteCode: 'db-gate-3' }, 'user')),
+      users.map((u) =>
+        service.join(testContext(), { userId: u.userId, address: u.address }, { inviteCode: 'db-gate-3' }, 'user'),
+      ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(maxUses);
     expect(sent).toBe(maxUses);

@@ -1,6 +1,7 @@
 import { getAddress, zeroHash } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { DuelMembershipRow } from './invitation.entity.js';
 import { toMembershipDto } from './invitation.mapper.js';
@@ -43,7 +44,7 @@ export class MembershipService {
    * Joins the caller with a code: takes one use atomically, sends the join, records the
    * membership. A refused transaction gives the use back.
    */
-  async join(caller: Caller, input: JoinInput, signedBy: JoinSigner): Promise<MembershipDto> {
+  async join(ctx: OperationContext, caller: Caller, input: JoinInput, signedBy: JoinSigner): Promise<MembershipDto> {
     const invitation = await this.invitations.find(input.inviteCode, input.duelId);
     const duel = await this.duels.require(invitation.duelId);
     const member = getAddress(caller.address);
@@ -67,8 +68,10 @@ export class MembershipService {
     try {
       txHash =
         signedBy === 'user'
-          ? await this.chain.join(await this.signers.forUser(caller.userId), duelId, codeHash)
-          : await this.chain.joinFor(duelId, codeHash, member);
+          ? await this.chain.join(await this.signers.forUser(caller.userId), duelId, codeHash, {
+              write: ctx.writeKey('join'),
+            })
+          : await this.chain.joinFor(duelId, codeHash, member, { write: ctx.writeKey('join') });
     } catch (err) {
       await this.repo.releaseUse(invitation.id);
       throw err;
@@ -132,7 +135,7 @@ export class MembershipService {
     return toMembershipDto(await this.required(duel.duelId, member));
   }
 
-  async addMember(caller: Caller, input: MemberMutationInput): Promise<MembershipDto> {
+  async addMember(ctx: OperationContext, caller: Caller, input: MemberMutationInput): Promise<MembershipDto> {
     const duel = await this.duels.require(input.duelId);
     assertCreator(duel, caller, 'add members');
     if (!duel.isPrivate) {
@@ -145,7 +148,9 @@ export class MembershipService {
       throw new DomainError('ALREADY_MEMBER', 'The address is already a member', { details: { member } });
     }
     const signer = await this.signers.forUser(caller.userId);
-    const txHash = await this.chain.addMember(signer, duel.duelId as `0x${string}`, member);
+    const txHash = await this.chain.addMember(signer, duel.duelId as `0x${string}`, member, {
+      write: ctx.writeKey('add-member'),
+    });
     const row = await this.repo.recordJoin({
       duelId: duel.duelId,
       memberAddress: member,
@@ -159,7 +164,7 @@ export class MembershipService {
     return toMembershipDto(row);
   }
 
-  async removeMember(caller: Caller, input: MemberMutationInput): Promise<RemoveMemberDto> {
+  async removeMember(ctx: OperationContext, caller: Caller, input: MemberMutationInput): Promise<RemoveMemberDto> {
     const duel = await this.duels.require(input.duelId);
     assertCreator(duel, caller, 'remove members');
     const member = getAddress(input.memberAddress);
@@ -171,7 +176,9 @@ export class MembershipService {
       throw new DomainError('NOT_MEMBER', 'The address is not a member of this market', { details: { member } });
     }
     const signer = await this.signers.forUser(caller.userId);
-    const txHash = await this.chain.removeMember(signer, duel.duelId as `0x${string}`, member);
+    const txHash = await this.chain.removeMember(signer, duel.duelId as `0x${string}`, member, {
+      write: ctx.writeKey('remove-member'),
+    });
     await this.repo.recordRemoval(duel.duelId, member, txHash);
     return { duelId: duel.duelId, userAddress: member, removed: true, txHash };
   }

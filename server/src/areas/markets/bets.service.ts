@@ -12,6 +12,7 @@ import type { MarketAccess } from './market-access.js';
 import { Quoter } from './bet-quotes.js';
 import { reject, Rejected, type Rejection } from './bet-rejection.js';
 import type { Clock } from '../../platform/clock.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 
 export interface BetSettings {
   /** Per-user exposure limit in base units; 0n = none. */
@@ -113,6 +114,7 @@ export class BetsService {
 
   /** Places a bet from a signed estimate, signed by the caller's managed wallet. */
   async placeBet(
+    ctx: OperationContext,
     trader: Trader,
     input: {
       estimate: BuyEstimate;
@@ -181,6 +183,7 @@ export class BetsService {
       chainState: 'pending' as const,
     });
     const txHash = await this.chain.buy(signer, duel.duelId as `0x${string}`, estimate.optionIndex, amount, floor, {
+      write: ctx.writeKey('buy'),
       result: answer,
     });
     return answer(txHash);
@@ -188,6 +191,7 @@ export class BetsService {
 
   /** Sells shares from a signed estimate, signed by the caller's managed wallet. */
   async sell(
+    ctx: OperationContext,
     trader: Trader,
     input: { estimate: SellEstimate; duelId: string; optionIndex: number; shares: string; slippageBps: number },
   ) {
@@ -237,7 +241,7 @@ export class BetsService {
       estimate.optionIndex,
       liveReturn,
       shares,
-      { result: answer },
+      { write: ctx.writeKey('sell'), result: answer },
     );
     return answer(txHash);
   }

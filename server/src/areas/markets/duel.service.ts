@@ -3,7 +3,7 @@ import type { CreateDuelRequest, DuelDto, DuelListQuery } from '@duelkit/contrac
 import { getAddress, keccak256, toHex } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { MIN_STAKE } from './fpmm.math.js';
-import { currentIdempotentRun, requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
@@ -67,11 +67,16 @@ export class DuelService {
    * a pre-flight revert leaves nothing behind and a recorded creation always has its duel.
    * `parentMarketId` makes it a sub-market of a parent market.
    */
-  async create(creator: Creator, input: CreateDuelRequest, parentMarketId: string | null = null) {
+  async create(
+    ctx: OperationContext,
+    creator: Creator,
+    input: CreateDuelRequest,
+    parentMarketId: string | null = null,
+  ) {
     const isPrivate = input.isPrivate ?? false;
     const start = Date.parse(input.startTime);
     const end = Date.parse(input.endTime);
-    const now = this.clock.now();
+    const now = ctx.now.getTime();
     const lead = isPrivate ? this.settings.privateLeadSeconds : this.settings.publicLeadSeconds;
     const minStart = now + lead * 1000;
     if (start <= now || start < minStart) {
@@ -104,7 +109,7 @@ export class DuelService {
     const stack = input.collateralStack ?? 'credits';
     const creatorAddress = getAddress(creator.address);
     // A resumed request may already have funded this very duel: the chain's simulation decides then.
-    const resumed = currentIdempotentRun()?.resumed ?? false;
+    const { resumed } = ctx;
     const available = resumed ? funding : await this.chain.collateralBalance(stack, creatorAddress);
     if (available < funding) {
       throw new DomainError(
@@ -118,7 +123,7 @@ export class DuelService {
     const signer = await this.signers.forUser(creator.userId);
     // A request retried after a crash must create the same duel, so its id comes from the
     // request's Idempotency-Key when it has one.
-    const scoped = requestScopedKey('duel');
+    const scoped = ctx.scopedKey('duel');
     const duelId = scoped ? keccak256(toHex(`${creator.builderAppId}:${scoped}`)) : toHex(randomBytes(32));
     const row: PendingDuel = {
       duelId,
@@ -159,6 +164,7 @@ export class DuelService {
         contestPeriodSeconds: this.settings.contestPeriodSeconds,
       },
       {
+        write: ctx.writeKey(`create-duel:${duelId}`),
         // The duel row exists exactly when its creation is recorded: same transaction.
         record: (sql, hash) => this.repo.insertPending(sql, row, hash),
         // A sub-market's creation is one write of its parent's request, not that request's answer.

@@ -11,6 +11,7 @@ import type {
 import { getAddress, type Address } from 'viem';
 import type { Bytes32, ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
 import type { Duel } from '../markets/duel.entity.js';
 import type { ClaimOutcome } from '../settlement/distribution.service.js';
 import type { ClaimsRepository, CreatorFeeMarketRow } from './claims.repository.js';
@@ -28,7 +29,7 @@ export interface ClaimsDeps {
   readonly chain: Pick<ChainPort, 'feesOwed' | 'claimFees'>;
   readonly duels: { require(duelId: string): Promise<Duel> };
   /** The settlement ledger's pull of one holder's payout. */
-  readonly payouts: { claim(duel: Duel, holder: Address): Promise<ClaimOutcome> };
+  readonly payouts: { claim(duel: Duel, holder: Address, write?: WriteKey): Promise<ClaimOutcome> };
 }
 
 const toClaim = (o: ClaimOutcome): MarketClaim => ({
@@ -49,13 +50,17 @@ export class ClaimsService {
   constructor(private readonly deps: ClaimsDeps) {}
 
   /** Pays the caller's payout of one settled market, or of every settled market they are owed by. */
-  async claimWinnings(caller: Claimant, body: ClaimWinningsRequest): Promise<ClaimWinningsResponse> {
+  async claimWinnings(
+    ctx: OperationContext,
+    caller: Claimant,
+    body: ClaimWinningsRequest,
+  ): Promise<ClaimWinningsResponse> {
     const holder = getAddress(caller.address);
     const ids = body.duelId ? [body.duelId] : await this.deps.repo.claimableWinnings(holder, CLAIM_BATCH);
     const claims: MarketClaim[] = [];
     for (const id of ids) {
       const duel = await this.deps.duels.require(id);
-      claims.push(toClaim(await this.deps.payouts.claim(duel, holder)));
+      claims.push(toClaim(await this.deps.payouts.claim(duel, holder, ctx.writeKey(`payout:${duel.duelId}`))));
     }
     return { claims, totalSubmitted: submittedTotal(claims) };
   }
@@ -88,7 +93,7 @@ export class ClaimsService {
   }
 
   /** Sends one claimFees per settled market of the caller (keyed by the market: paid once). */
-  async claimFees(caller: Claimant, body: ClaimFeesRequest): Promise<ClaimFeesResponse> {
+  async claimFees(ctx: OperationContext, caller: Claimant, body: ClaimFeesRequest): Promise<ClaimFeesResponse> {
     if (body.collateralMode !== undefined && body.collateralMode !== body.collateralStack) {
       throw new DomainError('VALIDATION_FAILED', 'collateralMode must equal collateralStack', {
         fieldErrors: { 'body.collateralMode': [`must equal collateralStack (${body.collateralStack})`] },
@@ -118,11 +123,17 @@ export class ClaimsService {
       ids = await this.deps.repo.claimableFeeMarkets(creator, body.collateralStack, CLAIM_BATCH);
     }
     const claims: MarketClaim[] = [];
-    for (const id of ids) claims.push(await this.claimFeesOf(id, creator, body.collateralStack));
+    for (const id of ids)
+      claims.push(await this.claimFeesOf(id, creator, body.collateralStack, ctx.writeKey(`claim-fees:${id}`)));
     return { claims, totalSubmitted: submittedTotal(claims) };
   }
 
-  private async claimFeesOf(duelId: string, creator: Address, stack: 'usdc' | 'credits'): Promise<MarketClaim> {
+  private async claimFeesOf(
+    duelId: string,
+    creator: Address,
+    stack: 'usdc' | 'credits',
+    write: WriteKey,
+  ): Promise<MarketClaim> {
     const { repo, chain } = this.deps;
     const existing = await repo.feeClaim(duelId);
     if (existing?.status === 'paid') {
@@ -138,6 +149,7 @@ export class ClaimsService {
     if (owed.amount === 0n) return { duelId, status: 'nothing_to_claim', amount: null, txHash: null };
     try {
       const txHash = await chain.claimFees(duelId as Bytes32, {
+        write,
         record: (sql, hash) => repo.recordFeeClaim(sql, { duelId, creator, stack, amount: owed.amount, txHash: hash }),
       });
       const row = await repo.feeClaim(duelId);

@@ -9,7 +9,7 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { Clock } from '../../platform/clock.js';
-import { requestScopedId } from '../../platform/idempotency/idempotent-run.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RequestRecord, WithdrawalRepository } from './withdrawal.repository.js';
@@ -64,8 +64,12 @@ export class WithdrawalRequestService {
    * retry that takes over a dead execution finds the first attempt's request instead of filing a
    * second one.
    */
-  async create(caller: Withdrawer, body: CreateWithdrawalRequest): Promise<WithdrawalRequestDto> {
-    const scopedId = requestScopedId('withdrawal-request');
+  async create(
+    ctx: OperationContext,
+    caller: Withdrawer,
+    body: CreateWithdrawalRequest,
+  ): Promise<WithdrawalRequestDto> {
+    const scopedId = ctx.scopedId('withdrawal-request');
     if (scopedId && (await this.repo.request(scopedId))) return this.get(scopedId);
     await this.withdrawals.assertValid(caller, body);
     const id = await this.repo.createRequest({
@@ -76,7 +80,7 @@ export class WithdrawalRequestService {
       toAddress: getAddress(body.toAddress),
       amount: BigInt(body.amount),
       note: body.note ?? null,
-      now: new Date(this.clock.now()),
+      now: ctx.now,
     });
     return this.get(id);
   }

@@ -4,7 +4,7 @@ import { getAddress, type Address, type LocalAccount } from 'viem';
 import type { BridgePort } from '../../adapters/bridge/bridge.port.js';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { Clock } from '../../platform/clock.js';
-import { requestScopedId } from '../../platform/idempotency/idempotent-run.js';
+import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import {
@@ -107,14 +107,14 @@ export class WithdrawalService {
    * the first attempt's withdrawal and resumes it (sending it only if nothing was ever sent, under
    * the same chain key as the stranded-withdrawal sweep) instead of making a second one.
    */
-  async withdraw(caller: Withdrawer, body: WithdrawRequest): Promise<Withdrawal> {
-    const scopedId = requestScopedId('withdrawal');
+  async withdraw(ctx: OperationContext, caller: Withdrawer, body: WithdrawRequest): Promise<Withdrawal> {
+    const scopedId = ctx.scopedId('withdrawal');
     const earlier = scopedId ? await this.deps.repo.byId(scopedId) : undefined;
-    if (earlier) return this.view(await this.sendIfReserved(earlier));
+    if (earlier) return this.view(await this.sendIfReserved(earlier, ctx.writeKey('withdraw')));
     await this.assertValid(caller, body);
     const stack = body.collateralStack;
     const amount = BigInt(body.amount);
-    const now = new Date(this.deps.clock.now());
+    const now = ctx.now;
     const id = scopedId ?? randomUUID();
     const address = getAddress(caller.address);
     const reserved = await this.deps.repo.reserve(
@@ -122,7 +122,7 @@ export class WithdrawalService {
       this.deps.dailyLimit[stack],
       now,
     );
-    if (reserved.kind === 'exists') return this.view(await this.sendIfReserved(reserved.row));
+    if (reserved.kind === 'exists') return this.view(await this.sendIfReserved(reserved.row, ctx.writeKey('withdraw')));
     const limit = this.limitView(address, stack, reserved.window);
     if (reserved.kind === 'refused') {
       throw new DomainError(
@@ -131,7 +131,7 @@ export class WithdrawalService {
         { details: { limit: limit.limit, used: limit.used, remaining: limit.remaining, resetsAt: limit.resetsAt } },
       );
     }
-    const row = await this.send(id, caller.userId, stack, getAddress(body.toAddress), amount);
+    const row = await this.send(id, caller.userId, stack, getAddress(body.toAddress), amount, ctx.writeKey('withdraw'));
     return this.view(row, limit);
   }
 
@@ -141,13 +141,21 @@ export class WithdrawalService {
    * fund it, counting its writes in flight; the simulation reverts) fails the withdrawal, which
    * frees its share of the limit.
    */
-  async send(id: string, userId: string, stack: Stack, to: Address, amount: bigint): Promise<WithdrawalRecord> {
+  async send(
+    id: string,
+    userId: string,
+    stack: Stack,
+    to: Address,
+    amount: bigint,
+    write?: WriteKey,
+  ): Promise<WithdrawalRecord> {
     const { repo, chain, bridge } = this.deps;
     try {
       const signer = await this.deps.signers.forUser(userId);
       if (stack === 'credits') {
         await chain.transfer(signer, 'credits', to, amount, {
           key: `withdraw:${id}`,
+          ...(write ? { write } : {}),
           record: async (sql, hash) => {
             await repo.markSubmitted(sql, id, hash, null);
           },
@@ -173,9 +181,9 @@ export class WithdrawalService {
    * pipeline records the write and `submitted` together). Once submitted, completed or failed,
    * its outcome is the chain's and the sweep's: it is never sent again, even if its write reverted.
    */
-  async sendIfReserved(w: WithdrawalRecord): Promise<WithdrawalRecord> {
+  async sendIfReserved(w: WithdrawalRecord, write?: WriteKey): Promise<WithdrawalRecord> {
     if (w.status !== 'reserved') return w;
-    return this.send(w.id, w.user_id, w.collateral_stack, w.to_address as Address, BigInt(w.amount));
+    return this.send(w.id, w.user_id, w.collateral_stack, w.to_address as Address, BigInt(w.amount), write);
   }
 
   /** The answer for a withdrawal row, with the daily limit as it stands (or as it was reserved). */

@@ -4,7 +4,7 @@ import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { currentIdempotentRun, requestScopedId } from '../../platform/idempotency/idempotent-run.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import { assertCollateralAllowed, type Region } from '../../platform/geo/region.js';
 import type { Logger } from '../../logger.js';
 import { duelPrices } from '../markets/duel.mapper.js';
@@ -48,13 +48,17 @@ export class PackEntryService {
    * execution of the same Idempotency-Key after its deposit was recorded answers that entry: the
    * deposit is this request's, not another entry's.
    */
-  async enter(user: Creator & { readonly region: Region }, packId: string): Promise<PackEntryDto> {
+  async enter(
+    ctx: OperationContext,
+    user: Creator & { readonly region: Region },
+    packId: string,
+  ): Promise<PackEntryDto> {
     const pack = await this.packs.require(packId);
     assertCollateralAllowed(user.region, pack.collateral);
     this.assertOpen(pack);
     const account = getAddress(user.address);
     let entry = await this.repo.insertEntry({
-      id: requestScopedId('pack-entry') ?? randomUUID(),
+      id: ctx.scopedId('pack-entry') ?? randomUUID(),
       packId: pack.id,
       userId: user.userId,
       account,
@@ -70,7 +74,7 @@ export class PackEntryService {
         // Its deposit was never recorded (a crash, or a request still sending it): resume under
         // the same write key, which the vault sends once.
         entry = existing;
-      } else if (currentIdempotentRun()?.resumed) {
+      } else if (ctx.resumed) {
         // This request's first execution recorded its deposit (that is what makes it resumed) and
         // died before answering; the only deposit it makes is this user's entry: answer it.
         return toEntryDto(await this.verify(existing));
@@ -100,6 +104,7 @@ export class PackEntryService {
       const signer = await this.signers.forUser(user.userId);
       txHash = await this.vault.deposit(signer, pack.collateral, pack.poolId as `0x${string}`, 0, fee, {
         key: `packs:enter:${pack.id}:${user.userId}:${entry.attempt}`,
+        write: ctx.writeKey('enter'),
         refusal: 'INSUFFICIENT_CREDITS',
       });
     } catch (err) {

@@ -2,6 +2,7 @@ import type { PackStatus } from '@duelkit/contract';
 import { getAddress, type Address, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import { buildDistribution } from '../../platform/merkle/merkle-tree.js';
@@ -18,8 +19,9 @@ import type { PackDto, ResolveMarketDto, SettlementDto, StandingDto, VoidMarketD
 
 /** The settlement services a pack's markets are decided through. */
 export interface MarketDecisions {
-  resolveAsAdmin(duelId: string, winningOptionIndex: number): Promise<{ txHash: Hash }>;
+  resolveAsAdmin(duelId: string, winningOptionIndex: number, write: WriteKey): Promise<{ txHash: Hash }>;
   discard(
+    ctx: OperationContext,
     admin: AdminActor,
     duelIds: readonly string[],
     reason: string,
@@ -59,7 +61,12 @@ export class PackLifecycleService {
   }
 
   /** Resolves a market of a locked pack: its duel is resolved on chain by the platform. */
-  async resolveMarket(packId: string, marketId: string, winningOptionIndex: number): Promise<ResolveMarketDto> {
+  async resolveMarket(
+    ctx: OperationContext,
+    packId: string,
+    marketId: string,
+    winningOptionIndex: number,
+  ): Promise<ResolveMarketDto> {
     const pack = await this.packs.require(packId);
     this.packs.assertStatus(pack, DECIDING, 'have its markets resolved (lock it first)');
     const market = await this.packs.market(pack.id, marketId);
@@ -68,7 +75,11 @@ export class PackLifecycleService {
         details: { packId: pack.id, marketId: market.duel.duelId, status: 'voided' },
       });
     }
-    const { txHash } = await this.decisions.resolveAsAdmin(market.duel.duelId, winningOptionIndex);
+    const { txHash } = await this.decisions.resolveAsAdmin(
+      market.duel.duelId,
+      winningOptionIndex,
+      ctx.writeKey('resolve'),
+    );
     await this.repo.setResolveTx(pack.id, market.duel.duelId, txHash);
     await this.repo.transition(pack.id, ['locked'], 'resolving');
     const after = await this.packs.market(pack.id, marketId);
@@ -79,14 +90,20 @@ export class PackLifecycleService {
    * Voids a market for the pack (it scores neutral) and cancels the market itself when it still
    * can be, through the admin cancel path (its traders are refunded). A repeat answers the same.
    */
-  async voidMarket(admin: AdminActor, packId: string, marketId: string, reason: string): Promise<VoidMarketDto> {
+  async voidMarket(
+    ctx: OperationContext,
+    admin: AdminActor,
+    packId: string,
+    marketId: string,
+    reason: string,
+  ): Promise<VoidMarketDto> {
     const pack = await this.packs.require(packId);
     this.packs.assertStatus(pack, LIVE, 'have its markets voided');
     const market = await this.packs.market(pack.id, marketId);
     const duelId = market.duel.duelId;
     if (await this.repo.voidMarket(pack.id, duelId, reason)) {
       if (canTransition(market.duel, 'cancel', 'admin', this.clock.now())) {
-        const [result] = (await this.decisions.discard(admin, [duelId], `pack ${pack.id}: ${reason}`)).results;
+        const [result] = (await this.decisions.discard(ctx, admin, [duelId], `pack ${pack.id}: ${reason}`)).results;
         if (result?.success) await this.repo.setVoidTx(pack.id, duelId, result.txHash);
         else this.logger.warn({ packId, duelId, result }, 'voided pack market could not be cancelled itself');
       }

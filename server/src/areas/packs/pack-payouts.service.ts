@@ -2,6 +2,7 @@ import type { ClaimProof } from '@duelkit/contract';
 import { getAddress, type Hash, type Hex } from 'viem';
 import type { PrizeVaultPort, VaultDistributionKind } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import { claimProofOf } from '../../platform/merkle/claim-proof.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { MerkleDistributionRow } from '../../platform/merkle/distribution.entity.js';
@@ -91,7 +92,7 @@ export class PackPayoutService {
    * Publishes the table's root on the vault, once: the write key is the pack and kind, so a
    * repeat (or a crash before the publication was recorded) sends nothing new.
    */
-  async submitRoot(packId: string, kind: VaultDistributionKind): Promise<SubmitRootDto> {
+  async submitRoot(ctx: OperationContext, packId: string, kind: VaultDistributionKind): Promise<SubmitRootDto> {
     const pack = await this.packs.require(packId);
     let d: MerkleDistributionRow | null;
     if (kind === 'payout') {
@@ -114,6 +115,7 @@ export class PackPayoutService {
     if (!txHash) {
       txHash = await this.vault.setRoot(pack.collateral, pack.poolId as Hex, kind, d.root as Hex, BigInt(d.total), {
         key: `packs:set-root:${pack.id}:${kind}`,
+        write: ctx.writeKey(`set-root:${kind}`),
       });
       await this.book.markPublished(d, txHash);
     }

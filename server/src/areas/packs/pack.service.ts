@@ -2,6 +2,7 @@ import { PACK_MAX_MARKETS } from '@duelkit/contract';
 import { getAddress, keccak256, toHex, type Address, type Hex } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { effectiveStatus } from '../markets/duel-state.js';
@@ -107,7 +108,12 @@ export class PackService {
    * the creator's managed wallet), or an existing open public market. Admins hold no wallet, so
    * they bundle existing markets only.
    */
-  async addMarket(actor: PackActor, packId: string, input: CreatorAddMarketInput): Promise<AddPackMarketDto> {
+  async addMarket(
+    ctx: OperationContext,
+    actor: PackActor,
+    packId: string,
+    input: CreatorAddMarketInput,
+  ): Promise<AddPackMarketDto> {
     const pack = await this.require(packId);
     this.assertOwner(pack, actor);
     this.assertStatus(pack, ['draft'], 'take new markets');
@@ -125,7 +131,7 @@ export class PackService {
           fieldErrors: { 'body.market.endTime': [`must not be before the pack's lockAt ${iso(pack.lockAt)}`] },
         });
       }
-      const created = await this.parents.addDuel(actor.creator, pack.id, { ...input.market, isPrivate: false });
+      const created = await this.parents.addDuel(ctx, actor.creator, pack.id, { ...input.market, isPrivate: false });
       duelId = created.duelId;
       txHash = created.txHash as `0x${string}`;
     } else {

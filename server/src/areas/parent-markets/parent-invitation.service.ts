@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
 import type { Caller } from '../invitations/invitation.types.js';
 import {
@@ -109,7 +110,7 @@ export class ParentInvitationService {
    * Joins the parent: takes a use, adds the caller on chain to each private sub-market (platform-
    * signed), records the memberships. The use is given back when no sub-market could be joined.
    */
-  async join(caller: Caller, inviteCode: string): Promise<JoinParentDto> {
+  async join(ctx: OperationContext, caller: Caller, inviteCode: string): Promise<JoinParentDto> {
     const invitation = await this.repo.invitationByHash(codeHashOf(inviteCode));
     if (!invitation) throw new DomainError('INVITE_NOT_FOUND', 'No parent-market invitation with this code');
     const parent = await this.parents.require(invitation.parentMarketId);
@@ -128,7 +129,7 @@ export class ParentInvitationService {
     }
     const children = (await this.repo.children([parent.id])).filter((c) => c.isPrivate && c.chainState !== 'failed');
     const duels: JoinParentDto['duels'] = [];
-    for (const child of children) duels.push(await this.grant(child, member, caller.userId));
+    for (const child of children) duels.push(await this.grant(ctx, child, member, caller.userId));
     const failures = duels.filter((d) => d.result === 'failed');
     if (children.length > 0 && failures.length === children.length) {
       await this.repo.releaseUse(invitation.id);
@@ -146,13 +147,20 @@ export class ParentInvitationService {
     return { parentMarketId: parent.id, userAddress: member, duels };
   }
 
-  private async grant(child: ChildRef, member: `0x${string}`, userId: string): Promise<JoinParentDto['duels'][number]> {
+  private async grant(
+    ctx: OperationContext,
+    child: ChildRef,
+    member: `0x${string}`,
+    userId: string,
+  ): Promise<JoinParentDto['duels'][number]> {
     const entry = { duelId: child.duelId, txHash: null, error: null };
     if (same(child.creatorAddress, member) || (await this.directory.isMember(child.duelId, member))) {
       return { ...entry, result: 'already_member' };
     }
     try {
-      const txHash = await this.chain.addMember('platform', child.duelId as `0x${string}`, member);
+      const txHash = await this.chain.addMember('platform', child.duelId as `0x${string}`, member, {
+        write: ctx.writeKey(`add-member:${child.duelId}:${member}`),
+      });
       await this.memberships.recordJoin({
         duelId: child.duelId,
         memberAddress: member,

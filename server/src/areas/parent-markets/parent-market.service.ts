@@ -5,7 +5,8 @@ import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { InvitationRepository } from '../invitations/invitation.repository.js';
 import type { Logger } from '../../logger.js';
-import { requestScopedKey, uuidFrom } from '../../platform/idempotency/idempotent-run.js';
+import { uuidFrom } from '../../platform/idempotency/idempotent-run.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { toDuelDto } from '../markets/duel.mapper.js';
 import type { DuelRepository } from '../markets/duel.repository.js';
@@ -46,10 +47,14 @@ export class ParentMarketService {
    * Creates the parent, then each sub-market in order through duels/create. Partial failure is
    * reported per sub-market; when every one failed nothing is kept and the answer is a 400.
    */
-  async create(creator: Creator, input: CreateParentMarketInput): Promise<CreateParentMarketDto> {
+  async create(
+    ctx: OperationContext,
+    creator: Creator,
+    input: CreateParentMarketInput,
+  ): Promise<CreateParentMarketDto> {
     input.markets.forEach((child, index) => assertPrivacy(input.isPrivate, child, `body.markets.${index}.isPrivate`));
     // A request resumed after a crash finds the parent (and its sub-markets) it already created.
-    const scoped = requestScopedKey('parent-market');
+    const scoped = ctx.scopedKey('parent-market');
     const parent = await this.repo.insert({
       id: scoped ? uuidFrom(`${creator.builderAppId}:${scoped}`) : randomUUID(),
       builderAppId: creator.builderAppId,
@@ -66,7 +71,7 @@ export class ParentMarketService {
     const results: ChildResultDto[] = [];
     for (const [index, child] of input.markets.entries()) {
       try {
-        const created = await this.duels.create(creator, childRequest(parent, child), parent.id);
+        const created = await this.duels.create(ctx, creator, childRequest(parent, child), parent.id);
         results.push({ index, status: 'created', duelId: created.duelId, txHash: created.txHash });
       } catch (err) {
         results.push({ index, status: 'failed', ...this.failure(err, parent.id, index) });
@@ -119,19 +124,22 @@ export class ParentMarketService {
    * Adds a sub-market. A new private one is opened to the parent's existing members (the platform
    * adds them on chain), so a parent membership keeps covering every private sub-market.
    */
-  async addDuel(creator: Creator, parentId: string, child: ChildInput): Promise<AddChildDto> {
+  async addDuel(ctx: OperationContext, creator: Creator, parentId: string, child: ChildInput): Promise<AddChildDto> {
     const parent = await this.require(parentId);
     if (!same(parent.creatorAddress, creator.address)) {
       throw new DomainError('FORBIDDEN', 'Only the parent market’s creator may add sub-markets');
     }
     assertPrivacy(parent.isPrivate, child, 'body.isPrivate');
     const request = childRequest(parent, child);
-    const created = await this.duels.create(creator, request, parent.id);
+    const created = await this.duels.create(ctx, creator, request, parent.id);
     const grants = { granted: 0, failed: 0 };
     if (request.isPrivate) {
       for (const m of await this.repo.members(parent.id)) {
         try {
-          const txHash = await this.chain.addMember('platform', created.duelId, getAddress(m.memberAddress));
+          const member = getAddress(m.memberAddress);
+          const txHash = await this.chain.addMember('platform', created.duelId, member, {
+            write: ctx.writeKey(`add-member:${created.duelId}:${member}`),
+          });
           await this.memberships.recordJoin({
             duelId: created.duelId,
             memberAddress: getAddress(m.memberAddress),

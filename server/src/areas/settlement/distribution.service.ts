@@ -3,6 +3,7 @@ import type { Job } from 'bullmq';
 import { getAddress, type Address } from 'viem';
 import type { Bytes32, ChainPort, MarketEvent } from '../../adapters/chain/chain.port.js';
 import { isDomainError } from '../../errors.js';
+import type { WriteKey } from '../../platform/operation-context.js';
 import type { MarketEventSink } from '../markets/market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { Logger } from '../../logger.js';
@@ -122,7 +123,7 @@ export class DistributionService {
    * runs first sends the one payment and the other finds it: a repeated claim returns the first
    * transaction, never a second one. The creator, paid from what remains, waits for the others.
    */
-  async claim(duel: Duel, holder: Address): Promise<ClaimOutcome> {
+  async claim(duel: Duel, holder: Address, write?: WriteKey): Promise<ClaimOutcome> {
     assertTransition(duel, 'payout', 'participant', this.clock.now());
     await this.dispatch(duel, null);
     const rows = await this.ledger.rows(duel.duelId, 'payout');
@@ -151,6 +152,7 @@ export class DistributionService {
     await this.ledger.markClaimSubmitted(row, owed.amount);
     try {
       const txHash = await this.chain.payout(duel.duelId as Bytes32, row.holder as Address, {
+        ...(write ? { write } : {}),
         record: (sql, hash) => this.ledger.recordClaimTxHash(row, hash, sql),
       });
       await this.ledger.recordClaimTxHash(row, txHash);

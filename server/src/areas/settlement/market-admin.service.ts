@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@duelkit/contract';
 import type { Bytes32, ChainPort } from '../../adapters/chain/chain.port.js';
 import { isDomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition } from '../markets/duel-state.js';
@@ -38,7 +39,7 @@ export class MarketAdminService {
   ) {}
 
   /** Cancels the named markets; the whole batch is checked first. Refunds follow once the chain confirms. */
-  async discard(admin: AdminActor, duelIds: readonly string[], reason: string) {
+  async discard(ctx: OperationContext, admin: AdminActor, duelIds: readonly string[], reason: string) {
     const now = this.clock.now();
     const duels: Duel[] = [];
     for (const id of duelIds) {
@@ -48,12 +49,12 @@ export class MarketAdminService {
     }
     const batchId = await this.batch('discard', admin, duels, reason);
     const results = [];
-    for (const duel of duels) results.push(await this.cancelOne(duel, 'discard', reason, admin, batchId));
+    for (const duel of duels) results.push(await this.cancelOne(ctx, duel, 'discard', reason, admin, batchId));
     return { batchId, results };
   }
 
   /** Cancels markets that missed their bootstrap threshold or stayed unresolved past the grace period. */
-  async cancelExpired(admin: AdminActor, opts: { dryRun: boolean; limit: number }) {
+  async cancelExpired(ctx: OperationContext, admin: AdminActor, opts: { dryRun: boolean; limit: number }) {
     const candidates = await this.queries.expiredCandidates({ page: 1, limit: opts.limit });
     if (opts.dryRun) {
       return {
@@ -79,7 +80,7 @@ export class MarketAdminService {
         reason === 'bootstrap_threshold'
           ? `fewer than ${this.threshold.minParticipants} participants or less than ${this.threshold.minVolume} volume by the start`
           : `not resolved within ${this.settings.resolutionGraceSeconds} s after the end`;
-      const r = await this.cancelOne(duel, reason, text, admin, batchId);
+      const r = await this.cancelOne(ctx, duel, reason, text, admin, batchId);
       results.push(r.success ? { ...r, reason, txHash: r.txHash } : { ...r, reason });
     }
     return { batchId, dryRun: false, results };
@@ -146,7 +147,14 @@ export class MarketAdminService {
    * Records the cancellation before sending it (so the refunds can never miss it), sends it as the
    * platform, and removes the record when the chain refuses up front.
    */
-  private async cancelOne(duel: Duel, source: CancelSource, reason: string, admin: AdminActor, batchId: string) {
+  private async cancelOne(
+    ctx: OperationContext,
+    duel: Duel,
+    source: CancelSource,
+    reason: string,
+    admin: AdminActor,
+    batchId: string,
+  ) {
     const inserted = await this.repo.recordCancellation({
       duelId: duel.duelId,
       source,
@@ -156,6 +164,7 @@ export class MarketAdminService {
     });
     try {
       const txHash = await this.chain.cancel(duel.duelId as Bytes32, {
+        write: ctx.writeKey(`cancel:${duel.duelId}`),
         record: (sql, hash) => this.repo.recordCancellationTx(duel.duelId, hash, sql),
       });
       await this.repo.recordCancellationTx(duel.duelId, txHash);

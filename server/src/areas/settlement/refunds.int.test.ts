@@ -22,6 +22,7 @@ import { MarketAdminQueries } from './market-admin.queries.js';
 import { MarketAdminRepository } from './market-admin.repository.js';
 import { MarketAdminService } from './market-admin.service.js';
 import { MarketSettingsStore } from './market-settings.js';
+import { testContext } from '../../../test/support/operation.js';
 
 const UNIT = 10n ** 18n;
 const FUNDING = 100n * UNIT;
@@ -216,7 +217,7 @@ describe('refunds of cancelled markets', () => {
     await buy(a, healthy, 0, 10n);
     await buy(b, healthy, 1, 10n);
     await index();
-    const dryBefore = await admin.cancelExpired(ADMIN, { dryRun: true, limit: 50 });
+    const dryBefore = await admin.cancelExpired(testContext(), ADMIN, { dryRun: true, limit: 50 });
     expect(dryBefore.results.map((r) => r.duelId)).not.toContain(thin);
 
     await drive(
@@ -228,7 +229,7 @@ describe('refunds of cancelled markets', () => {
     expect(listed.data.map((x) => x.duelId)).toContain(thin);
     expect(listed.data.map((x) => x.duelId)).not.toContain(healthy);
 
-    const result = await admin.cancelExpired(ADMIN, { dryRun: false, limit: 50 });
+    const result = await admin.cancelExpired(testContext(), ADMIN, { dryRun: false, limit: 50 });
     expect(result.results).toContainEqual({
       duelId: thin,
       reason: 'bootstrap_threshold',
@@ -285,7 +286,7 @@ describe('refunds of cancelled markets', () => {
         return dead ? Promise.reject(new Error('simulated crash')) : Promise.resolve();
       },
     });
-    const discarded = await first.admin.discard(ADMIN, [duelId], 'crash test');
+    const discarded = await first.admin.discard(testContext(), ADMIN, [duelId], 'crash test');
     expect(discarded.results).toEqual([{ duelId, success: true, txHash: expect.any(String) }]);
     const engine = await startEngine(first.distribution);
     await drive(

@@ -7,6 +7,7 @@ import type {
 } from '@duelkit/contract';
 import type { Bytes32, ChainPort, Signer } from '../../adapters/chain/chain.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
+import { jobContext, type OperationContext, type WriteKey } from '../../platform/operation-context.js';
 import type { Logger } from '../../logger.js';
 import type { Duel } from '../markets/duel.entity.js';
 import { assertTransition, canTransition } from '../markets/duel-state.js';
@@ -63,8 +64,8 @@ export class ResolutionService {
    * resolves each market on chain with the creator's managed wallet. Chain rejections after the
    * check are reported per item.
    */
-  async resolve(caller: Caller, request: ResolveRequest) {
-    const now = this.clock.now();
+  async resolve(ctx: OperationContext, caller: Caller, request: ResolveRequest) {
+    const now = ctx.now.getTime();
     const checked: { duel: Duel; outcome: number }[] = [];
     for (const [i, item] of request.duelIds.entries()) {
       const duel = await this.duels.require(item.duelId);
@@ -76,7 +77,10 @@ export class ResolutionService {
     const signer = await this.signers.forUser(caller.userId);
     const results = [];
     for (const { duel, outcome } of checked) {
-      results.push(await this.send(duel.duelId, () => this.chain.resolve(signer, duel.duelId as Bytes32, outcome)));
+      const write = ctx.writeKey(`resolve:${duel.duelId}`);
+      results.push(
+        await this.send(duel.duelId, () => this.chain.resolve(signer, duel.duelId as Bytes32, outcome, { write })),
+      );
     }
     return { results };
   }
@@ -85,11 +89,16 @@ export class ResolutionService {
    * Resolves one ended market as the platform: an admin deciding a market of a pack (the pack's
    * result is its markets' own outcomes). Refusals as for the creator's resolve.
    */
-  async resolveAsAdmin(duelId: string, winningOptionIndex: number) {
+  async resolveAsAdmin(duelId: string, winningOptionIndex: number, write?: WriteKey) {
     const duel = await this.duels.require(duelId);
     assertTransition(duel, 'resolve', 'admin', this.clock.now());
     this.assertOption(duel, winningOptionIndex, 'body.winningOptionIndex');
-    const txHash = await this.chain.resolve('platform', duel.duelId as Bytes32, winningOptionIndex);
+    const txHash = await this.chain.resolve(
+      'platform',
+      duel.duelId as Bytes32,
+      winningOptionIndex,
+      write ? { write } : {},
+    );
     return { duelId: duel.duelId, txHash, chainState: 'pending' as const };
   }
 
@@ -178,12 +187,13 @@ export class ResolutionService {
    * contest was filed.
    */
   async finalize(
+    ctx: OperationContext,
     body: FinalizeContestRequest,
     by: { actor: 'creator'; caller: Caller } | { actor: 'admin' } | { actor: 'system' },
   ) {
     const duel = await this.duels.require(body.duelId);
     if (by.actor === 'creator') assertCreator(duel, by.caller, 'finalize it');
-    assertTransition(duel, 'finalize', by.actor, this.clock.now());
+    assertTransition(duel, 'finalize', by.actor, ctx.now.getTime());
     const resolved = duel.winningOptionIndex ?? 0;
     const final = body.winningOptionIndex ?? resolved;
     this.assertOption(duel, final, 'body.winningOptionIndex');
@@ -205,7 +215,12 @@ export class ResolutionService {
       txHash,
       chainState: 'pending' as const,
     });
-    return answer(await this.chain.finalize(signer, duel.duelId as Bytes32, final, { result: answer }));
+    return answer(
+      await this.chain.finalize(signer, duel.duelId as Bytes32, final, {
+        write: ctx.writeKey('finalize'),
+        result: answer,
+      }),
+    );
   }
 
   /** System job: settles uncontested markets whose contest period is over, with the resolved outcome. */
@@ -214,7 +229,7 @@ export class ResolutionService {
     let sent = 0;
     for (const duel_id of due) {
       try {
-        await this.finalize({ duelId: duel_id }, { actor: 'system' });
+        await this.finalize(jobContext(this.clock), { duelId: duel_id }, { actor: 'system' });
         sent++;
       } catch (err) {
         // Usually the chain settled it already and the indexer has not caught up: the next run sees it.

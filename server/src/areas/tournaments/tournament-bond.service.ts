@@ -4,7 +4,7 @@ import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import { DomainError, isDomainError } from '../../errors.js';
 import type { Region } from '../../platform/geo/region.js';
-import { currentIdempotentRun, requestScopedId, requestScopedKey } from '../../platform/idempotency/idempotent-run.js';
+import type { OperationContext, WriteKey } from '../../platform/operation-context.js';
 import type { Logger } from '../../logger.js';
 import { verifyDeposit } from './deposit-verifier.js';
 import type { TournamentDb, TournamentRepos } from './tournament.repository.js';
@@ -93,7 +93,11 @@ export class BondService {
     }
   }
 
-  async deposit(actor: Actor, body: { amount?: string | undefined; execute: boolean; txHash?: string | undefined }) {
+  async deposit(
+    ctx: OperationContext,
+    actor: Actor,
+    body: { amount?: string | undefined; execute: boolean; txHash?: string | undefined },
+  ) {
     const asset = this.settings.bondAsset;
     const poolId = bondPoolId(actor.wallet);
     const current = await this.status(actor.wallet);
@@ -115,7 +119,7 @@ export class BondService {
       }
       // A resumed request's deposit is recorded (that is what makes it resumed) and may already
       // count in the bond: it is found under its key whatever the amount says now.
-      if (amount <= 0n && !currentIdempotentRun()?.resumed) {
+      if (amount <= 0n && !ctx.resumed) {
         throw new DomainError('INVALID_STATE', 'The bond already meets the requirement; name an amount to add more', {
           details: { deposited: current.deposited, required: current.required },
         });
@@ -123,13 +127,14 @@ export class BondService {
       // Counting recorded deposits keeps the key of a deposit sent but not yet recorded: a retry
       // reuses it. A request with an Idempotency-Key is keyed by it instead: its own deposit, once
       // recorded, counts, so a takeover of the request would otherwise come back with a new key.
-      const scoped = requestScopedKey('bond-deposit');
+      const scoped = ctx.scopedKey('bond-deposit');
       const n = await this.db.read.bonds.movementCount(actor.wallet, 'deposit');
       const signer = await this.signers.forUser(actor.userId);
       txHash = await this.vault.deposit(signer, asset, poolId, 0, amount, {
         key: scoped
           ? `tournaments:bond-deposit:${actor.wallet.toLowerCase()}:${scoped}`
           : `tournaments:bond-deposit:${actor.wallet.toLowerCase()}:${n}:${amount}`,
+        write: ctx.writeKey('bond-deposit'),
       });
     }
     if (!txHash)
@@ -189,12 +194,14 @@ export class BondService {
    * so a retry that takes over a dead execution finds that movement (and sends it only if it was
    * never sent) instead of deciding a second withdrawal.
    */
-  async withdraw(actor: Actor, body: { amount?: string | undefined }) {
+  async withdraw(ctx: OperationContext, actor: Actor, body: { amount?: string | undefined }) {
     const asset = this.settings.bondAsset;
-    const scopedId = requestScopedId('bond-withdrawal');
+    const scopedId = ctx.scopedId('bond-withdrawal');
     const earlier = scopedId ? await this.db.read.bonds.movementById(scopedId) : null;
     if (earlier) {
-      const txHash = (earlier.txHash as Hash | null) ?? (await this.send(earlier).catch(() => null));
+      const txHash =
+        (earlier.txHash as Hash | null) ??
+        (await this.send(earlier, ctx.writeKey('bond-withdrawal')).catch(() => null));
       return { wallet: actor.wallet, asset, amount: earlier.amount, txHash, bond: await this.status(actor.wallet) };
     }
     const movement = await this.db.transaction(async (r) => {
@@ -224,7 +231,7 @@ export class BondService {
       await r.bonds.add(actor.wallet, asset, -amount);
       return m;
     });
-    const txHash = await this.send(movement).catch((err: unknown) => {
+    const txHash = await this.send(movement, ctx.writeKey('bond-withdrawal')).catch((err: unknown) => {
       this.logger.warn({ err, movementId: movement.id }, 'bond withdrawal not sent yet; the sweep retries it');
       return null;
     });
@@ -243,7 +250,10 @@ export class BondService {
     return sent;
   }
 
-  private async send(m: { id: string; wallet: string; asset: CollateralKind; amount: string }): Promise<Hash> {
+  private async send(
+    m: { id: string; wallet: string; asset: CollateralKind; amount: string },
+    write?: WriteKey,
+  ): Promise<Hash> {
     const hash = await this.vault.release(
       m.asset,
       bondPoolId(m.wallet),
@@ -252,6 +262,7 @@ export class BondService {
       'bond-withdrawal',
       {
         key: `tournaments:bond-withdraw:${m.id}`,
+        ...(write ? { write } : {}),
       },
     );
     await this.db.read.bonds.markSent(m.id, hash);

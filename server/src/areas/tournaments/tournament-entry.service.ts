@@ -5,6 +5,7 @@ import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { Clock } from '../../platform/clock.js';
 import { assertCollateralAllowed, UNRESTRICTED, type Region } from '../../platform/geo/region.js';
 import { DomainError } from '../../errors.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { Logger } from '../../logger.js';
 import type { CollateralReader, Reason, SignerLookup } from './tournament-bond.service.js';
 import { verifyDeposit } from './deposit-verifier.js';
@@ -85,6 +86,7 @@ export class EntryService {
    * wallet. Before a paid create the tournament does not exist: the body names asset and amount.
    */
   async deposit(
+    ctx: OperationContext,
     actor: Actor,
     id: string,
     body: {
@@ -147,6 +149,7 @@ export class EntryService {
       const n = await this.db.read.deposits.depositCount(tournamentId, actor.wallet, stageIndex);
       txHash = await this.vault.deposit(await this.signers.forUser(actor.userId), asset, poolId, stageIndex, amount, {
         key: `tournaments:deposit:${tournamentId}:${stageIndex}:${actor.wallet.toLowerCase()}:${n}:${amount}`,
+        write: ctx.writeKey('deposit'),
       });
     }
     return {

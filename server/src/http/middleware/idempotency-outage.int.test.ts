@@ -7,7 +7,6 @@ import { serveOnLoopback } from '../../../test/support/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commonResponses, meta } from '@duelkit/contract';
 import { createHostApp, tsRest } from '../../app.js';
-import { currentIdempotentRun } from '../../platform/idempotency/idempotent-run.js';
 import { IdempotencyRepository } from '../../platform/idempotency/idempotency.repository.js';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
@@ -49,13 +48,13 @@ beforeAll(async () => {
     createExpressEndpoints(
       outageContract,
       s.router(outageContract, {
-        write: async ({ body }) => {
+        write: async ({ body, req }) => {
           const n = (runs.get(body.note) ?? 0) + 1;
           runs.set(body.note, n);
           const conn = server.container.orm.em.fork().getConnection();
           if (n === 1 && body.cut === 'after-effect') {
             // What the chain pipeline does when it records a signed write for the request.
-            const run = currentIdempotentRun();
+            const run = req.idempotentRun;
             if (!run) throw new Error('no idempotent run');
             await conn.execute('update idempotency_keys set effect_started_at = now() where id = ?', [run.recordId]);
             run.effectStarted = true;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { serveOnLoopback } from '../../../test/support/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHostApp, tsRest } from '../../app.js';
+import { ctxOf } from '../request-context.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 
 const c = initContract();
@@ -67,14 +68,14 @@ beforeAll(async () => {
     createExpressEndpoints(
       grantContract,
       s.router(grantContract, {
-        grant: async ({ body }) => {
+        grant: async ({ body, req }) => {
           runs++;
           const answer = (txHash: `0x${string}`) => ({ txHash, amount: body.amount });
           const txHash = await server.container.chain.mint(
             'credits',
             body.to as `0x${string}`,
             BigInt(body.amount),
-            body.knownAnswer ? { result: answer } : {},
+            { write: ctxOf(req).writeKey('grant'), ...(body.knownAnswer ? { result: answer } : {}) },
           );
           const firstTime = !seen.has(body.to);
           seen.add(body.to);

@@ -8,7 +8,7 @@ import {
   type IdempotencyScope,
   type IdempotencyService,
 } from '../../platform/idempotency/idempotency.service.js';
-import { withIdempotentRun, type IdempotentRun } from '../../platform/idempotency/idempotent-run.js';
+import type { IdempotentRun } from '../../platform/idempotency/idempotent-run.js';
 import { DomainError } from '../../errors.js';
 import { ResponseSchemaError } from '../response-schema-error.js';
 import { callerId } from '../request-context.js';
@@ -121,7 +121,7 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
               successStatus: success.status,
               shape: success.shape,
               resumed: outcome.resumed,
-              writes: 0,
+              names: new Set(),
               scoped: new Map(),
               effectStarted: false,
               pending: undefined,
@@ -136,7 +136,8 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
               () => service.release(scope, outcome.recordId),
               logger,
             );
-            withIdempotentRun(run, () => next());
+            req.idempotentRun = run;
+            next();
             return;
           }
         }

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Container } from '../../container.js';
 import { adminOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -13,14 +14,17 @@ export function adminMarketRoutes(settlement: Container['settlement']) {
       status: 200,
       body: await admin.autoDistribute(adminOf(req), body.duelIds),
     }),
-    cancelExpired: async ({ body, req }) => ({ status: 200, body: await admin.cancelExpired(adminOf(req), body) }),
+    cancelExpired: async ({ body, req }) => ({
+      status: 200,
+      body: await admin.cancelExpired(ctxOf(req), adminOf(req), body),
+    }),
     discard: async ({ body, req }) => ({
       status: 200,
-      body: await admin.discard(adminOf(req), body.duelIds, body.reason),
+      body: await admin.discard(ctxOf(req), adminOf(req), body.duelIds, body.reason),
     }),
-    finalizeContest: async ({ body }) => ({
+    finalizeContest: async ({ body, req }) => ({
       status: 200,
-      body: await resolution.finalize(body, { actor: 'admin' }),
+      body: await resolution.finalize(ctxOf(req), body, { actor: 'admin' }),
     }),
     duration: async ({ body, req }) => ({ status: 200, body: await admin.setDuration(adminOf(req), body) }),
     continueRefunds: async ({ params }) => ({ status: 200, body: await admin.continueRefunds(params.duelId) }),

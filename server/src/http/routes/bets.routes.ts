@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { BetsService, Trader } from '../../areas/markets/bets.service.js';
 import { regionOf, userOf, viewerOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -27,8 +28,8 @@ export function betRoutes(deps: { bets: BetsService }) {
       body: await bets.userShares(userOf(req).address, params.duelId, params.address),
     }),
     userBetLimit: async ({ params }) => ({ status: 200, body: await bets.userBetLimit(params.address) }),
-    create: async ({ body, req }) => ({ status: 201, body: await bets.placeBet(traderOf(req), body) }),
-    sell: async ({ body, req }) => ({ status: 201, body: await bets.sell(traderOf(req), body) }),
+    create: async ({ body, req }) => ({ status: 201, body: await bets.placeBet(ctxOf(req), traderOf(req), body) }),
+    sell: async ({ body, req }) => ({ status: 201, body: await bets.sell(ctxOf(req), traderOf(req), body) }),
     publicSellUnlockLiquidity: async ({ params, req }) => ({
       status: 200,
       body: await bets.sellUnlockLiquidity(viewerOf(req), params.duelId),

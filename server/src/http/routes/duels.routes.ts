@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { DuelService } from '../../areas/markets/duel.service.js';
 import { isAdminCaller, tenantOf, userOf, viewerOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -19,6 +20,7 @@ export function duelRoutes(deps: DuelRouteDeps) {
       return {
         status: 201,
         body: await duels.create(
+          ctxOf(req),
           { userId: user.userId, builderAppId: tenantOf(req).builderAppId, address: user.address },
           body,
         ),

@@ -3,6 +3,7 @@ import { marketsContract } from '@duelkit/contract';
 import type { InvitationService } from '../../areas/invitations/invitation.service.js';
 import type { MembershipService } from '../../areas/invitations/membership.service.js';
 import { userOf, viewerOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -19,11 +20,23 @@ export function invitationRoutes(deps: InvitationRouteDeps) {
     return { userId: u.userId, address: u.address, eoaAddress: u.eoaAddress };
   };
   return s.router(marketsContract.invitations, {
-    create: async ({ body, req }) => ({ status: 200, body: await invitations.create(caller(req), body) }),
-    join: async ({ body, req }) => ({ status: 200, body: await memberships.join(caller(req), body, 'platform') }),
-    userJoin: async ({ body, req }) => ({ status: 200, body: await memberships.join(caller(req), body, 'user') }),
-    addMember: async ({ body, req }) => ({ status: 200, body: await memberships.addMember(caller(req), body) }),
-    removeMember: async ({ body, req }) => ({ status: 200, body: await memberships.removeMember(caller(req), body) }),
+    create: async ({ body, req }) => ({ status: 200, body: await invitations.create(ctxOf(req), caller(req), body) }),
+    join: async ({ body, req }) => ({
+      status: 200,
+      body: await memberships.join(ctxOf(req), caller(req), body, 'platform'),
+    }),
+    userJoin: async ({ body, req }) => ({
+      status: 200,
+      body: await memberships.join(ctxOf(req), caller(req), body, 'user'),
+    }),
+    addMember: async ({ body, req }) => ({
+      status: 200,
+      body: await memberships.addMember(ctxOf(req), caller(req), body),
+    }),
+    removeMember: async ({ body, req }) => ({
+      status: 200,
+      body: await memberships.removeMember(ctxOf(req), caller(req), body),
+    }),
     membership: async ({ params }) => ({
       status: 200,
       body: await memberships.check(params.duelId, params.userAddress),
@@ -38,7 +51,7 @@ export function invitationRoutes(deps: InvitationRouteDeps) {
     }),
     validateInvite: async ({ body }) => ({ status: 200, body: await invitations.validate(body) }),
     syncJoinSuccess: async ({ body, req }) => ({ status: 200, body: await memberships.syncJoin(caller(req), body) }),
-    revoke: async ({ body, req }) => ({ status: 200, body: await invitations.revoke(caller(req), body) }),
+    revoke: async ({ body, req }) => ({ status: 200, body: await invitations.revoke(ctxOf(req), caller(req), body) }),
     byCode: async ({ params }) => ({ status: 200, body: await invitations.onChain(params.inviteCode) }),
   });
 }

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { marketsContract } from '@duelkit/contract';
 import type { Packs } from '../../areas/packs/packs.js';
 import { adminOf, tenantOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -20,19 +21,22 @@ export function packAdminRoutes(packs: Packs) {
       status: 201,
       body: await catalog.create({ kind: 'admin' }, tenantOf(req).builderAppId, body),
     }),
-    addMarket: async ({ params, body }) => ({
+    addMarket: async ({ params, body, req }) => ({
       status: 201,
-      body: await catalog.addMarket({ kind: 'admin' }, params.packId, { source: 'existing', marketId: body.marketId }),
+      body: await catalog.addMarket(ctxOf(req), { kind: 'admin' }, params.packId, {
+        source: 'existing',
+        marketId: body.marketId,
+      }),
     }),
     publish: async ({ params }) => ({ status: 200, body: await catalog.publish({ kind: 'admin' }, params.packId) }),
     lock: async ({ params }) => ({ status: 200, body: await lifecycle.lock(params.packId) }),
-    resolveMarket: async ({ params, body }) => ({
+    resolveMarket: async ({ params, body, req }) => ({
       status: 200,
-      body: await lifecycle.resolveMarket(params.packId, params.marketId, body.winningOptionIndex),
+      body: await lifecycle.resolveMarket(ctxOf(req), params.packId, params.marketId, body.winningOptionIndex),
     }),
     voidMarket: async ({ params, body, req }) => ({
       status: 200,
-      body: await lifecycle.voidMarket(admin(req), params.packId, params.marketId, body.reason),
+      body: await lifecycle.voidMarket(ctxOf(req), admin(req), params.packId, params.marketId, body.reason),
     }),
     settlementPreview: async ({ params }) => ({ status: 200, body: await lifecycle.preview(params.packId) }),
     settle: async ({ params }) => ({ status: 200, body: await lifecycle.settle(params.packId) }),
@@ -40,8 +44,14 @@ export function packAdminRoutes(packs: Packs) {
       status: 200,
       body: await lifecycle.cancel(params.packId, body.reason),
     }),
-    submitPayoutRoot: async ({ params }) => ({ status: 200, body: await payouts.submitRoot(params.packId, 'payout') }),
-    submitRefundRoot: async ({ params }) => ({ status: 200, body: await payouts.submitRoot(params.packId, 'refund') }),
+    submitPayoutRoot: async ({ params, req }) => ({
+      status: 200,
+      body: await payouts.submitRoot(ctxOf(req), params.packId, 'payout'),
+    }),
+    submitRefundRoot: async ({ params, req }) => ({
+      status: 200,
+      body: await payouts.submitRoot(ctxOf(req), params.packId, 'refund'),
+    }),
     autoClaimPayouts: async ({ params }) => ({ status: 200, body: await relayer.start(params.packId, 'payout') }),
     autoClaimRefunds: async ({ params }) => ({ status: 200, body: await relayer.start(params.packId, 'refund') }),
     payoutClaimStatus: async ({ params }) => ({

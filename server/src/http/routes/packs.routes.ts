@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Packs } from '../../areas/packs/packs.js';
 import { regionOf, tenantOf, userOf, viewerOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -30,7 +31,7 @@ export function packRoutes(packs: Packs) {
     },
     addMarket: async ({ params, body, req }) => ({
       status: 201,
-      body: await catalog.addMarket({ kind: 'creator', creator: user(req) }, params.packId, body),
+      body: await catalog.addMarket(ctxOf(req), { kind: 'creator', creator: user(req) }, params.packId, body),
     }),
     publish: async ({ params, req }) => ({
       status: 200,
@@ -66,7 +67,7 @@ export function packRoutes(packs: Packs) {
     }),
     enter: async ({ params, req }) => ({
       status: 201,
-      body: await entries.enter({ ...user(req), region: regionOf(req) }, params.packId),
+      body: await entries.enter(ctxOf(req), { ...user(req), region: regionOf(req) }, params.packId),
     }),
     estimatePicks: async ({ params, body }) => ({
       status: 200,

@@ -3,6 +3,7 @@ import { marketsContract } from '@duelkit/contract';
 import type { ParentInvitationService } from '../../areas/parent-markets/parent-invitation.service.js';
 import type { ParentMarketService } from '../../areas/parent-markets/parent-market.service.js';
 import { tenantOf, userOf, viewerOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -19,12 +20,15 @@ export function parentMarketRoutes(deps: ParentMarketRouteDeps) {
     return { userId: u.userId, address: u.address, builderAppId: tenantOf(req).builderAppId };
   };
   return s.router(marketsContract.parentMarkets, {
-    create: async ({ body, req }) => ({ status: 201, body: await parents.create(creator(req), body) }),
+    create: async ({ body, req }) => ({ status: 201, body: await parents.create(ctxOf(req), creator(req), body) }),
     createInvitation: async ({ body, req }) => ({ status: 201, body: await invitations.create(creator(req), body) }),
-    join: async ({ body, req }) => ({ status: 200, body: await invitations.join(creator(req), body.inviteCode) }),
+    join: async ({ body, req }) => ({
+      status: 200,
+      body: await invitations.join(ctxOf(req), creator(req), body.inviteCode),
+    }),
     addDuel: async ({ params, body, req }) => ({
       status: 201,
-      body: await parents.addDuel(creator(req), params.id, body),
+      body: await parents.addDuel(ctxOf(req), creator(req), params.id, body),
     }),
     accessible: async ({ query, req }) => ({
       status: 200,

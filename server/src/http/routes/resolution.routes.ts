@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { ResolutionService } from '../../areas/settlement/resolution.service.js';
 import { userOf, viewerOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -9,7 +10,7 @@ const s = initServer();
 export function resolutionRoutes(deps: { resolution: ResolutionService }) {
   const { resolution } = deps;
   return s.router(marketsContract.resolution, {
-    resolve: async ({ body, req }) => ({ status: 200, body: await resolution.resolve(userOf(req), body) }),
+    resolve: async ({ body, req }) => ({ status: 200, body: await resolution.resolve(ctxOf(req), userOf(req), body) }),
     submitContest: async ({ body, req }) => ({
       status: 201,
       body: await resolution.submitContest(userOf(req), body),
@@ -28,7 +29,7 @@ export function resolutionRoutes(deps: { resolution: ResolutionService }) {
     }),
     finalizeContest: async ({ body, req }) => ({
       status: 200,
-      body: await resolution.finalize(body, { actor: 'creator', caller: userOf(req) }),
+      body: await resolution.finalize(ctxOf(req), body, { actor: 'creator', caller: userOf(req) }),
     }),
   });
 }

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { tournamentsPlayContract } from '@duelkit/contract';
 import { DomainError } from '../../errors.js';
 import { regionOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 import { actorOf, viewerWallet, type TournamentRouteDeps } from './tournaments.routes.js';
 
 const s = initServer();
@@ -17,7 +18,7 @@ export function tournamentsPlayRoutes({ tournaments: t }: TournamentRouteDeps) {
     }),
     deposit: async ({ params, body, req }) => ({
       status: 200,
-      body: await t.entries.deposit(actorOf(req), params.tournamentId, body, regionOf(req)),
+      body: await t.entries.deposit(ctxOf(req), actorOf(req), params.tournamentId, body, regionOf(req)),
     }),
     enter: async ({ params, body, req }) => ({
       status: 200,

@@ -6,6 +6,7 @@ import type { Actor } from '../../areas/tournaments/tournament.types.js';
 import type { Principal } from '../../areas/identity/principal.js';
 import { DomainError } from '../../errors.js';
 import { regionOf, tenantOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -66,8 +67,14 @@ export function tournamentsCatalogRoutes({ tournaments: t }: TournamentRouteDeps
       status: 200,
       body: await t.bonds.creatorEligibility(viewerWallet(req, query.wallet)),
     }),
-    depositBond: async ({ body, req }) => ({ status: 200, body: await t.bonds.deposit(actorOf(req), body) }),
-    withdrawBond: async ({ body, req }) => ({ status: 200, body: await t.bonds.withdraw(actorOf(req), body) }),
+    depositBond: async ({ body, req }) => ({
+      status: 200,
+      body: await t.bonds.deposit(ctxOf(req), actorOf(req), body),
+    }),
+    withdrawBond: async ({ body, req }) => ({
+      status: 200,
+      body: await t.bonds.withdraw(ctxOf(req), actorOf(req), body),
+    }),
     creatorStats: async ({ params }) => ({ status: 200, body: await t.reads.creatorStats(params.address) }),
     userStats: async ({ params }) => ({ status: 200, body: await t.reads.userStats(params.address) }),
     byWallet: async ({ params, query }) => ({

@@ -4,6 +4,7 @@ import type { WithdrawalRequestService } from '../../areas/money/withdrawal-requ
 import type { WithdrawalService } from '../../areas/money/withdrawal.service.js';
 import { DomainError } from '../../errors.js';
 import { adminOf, userOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -11,7 +12,10 @@ const s = initServer();
 export function withdrawalRoutes(deps: { withdrawals: WithdrawalService; requests: WithdrawalRequestService }) {
   const { withdrawals, requests } = deps;
   return s.router(marketsContract.withdrawals, {
-    withdraw: async ({ body, req }) => ({ status: 200, body: await withdrawals.withdraw(userOf(req), body) }),
+    withdraw: async ({ body, req }) => ({
+      status: 200,
+      body: await withdrawals.withdraw(ctxOf(req), userOf(req), body),
+    }),
     preValidate: async ({ body, req }) => ({
       status: 200,
       body: await withdrawals.preValidate(userOf(req), body),
@@ -31,7 +35,10 @@ export function withdrawalRoutes(deps: { withdrawals: WithdrawalService; request
       }
       return { status: 200, body: await withdrawals.dailyLimit(caller.address, query.collateralStack) };
     },
-    createRequest: async ({ body, req }) => ({ status: 201, body: await requests.create(userOf(req), body) }),
+    createRequest: async ({ body, req }) => ({
+      status: 201,
+      body: await requests.create(ctxOf(req), userOf(req), body),
+    }),
     listRequests: async ({ query, req }) => ({ status: 200, body: await requests.listMine(userOf(req), query) }),
   });
 }

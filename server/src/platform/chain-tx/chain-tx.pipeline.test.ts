@@ -4,7 +4,8 @@ import { createLogger } from '../../logger.js';
 import type { SqlExec } from '../db/sql.js';
 import { ChainTxPipeline } from './chain-tx.pipeline.js';
 import { ChainTxReconciler } from './chain-tx.reconciler.js';
-import { withIdempotentRun, type IdempotentRun } from '../idempotency/idempotent-run.js';
+import type { IdempotentRun } from '../idempotency/idempotent-run.js';
+import { DuplicateWriteNameError, operationContext } from '../operation-context.js';
 import type { ChainTxRecord, ChainTxRepository, NewChainTx } from './chain-tx.repository.js';
 import type { FundsRepository } from './funds.repository.js';
 import { systemClock } from '../clock.js';
@@ -262,7 +263,7 @@ describe('a request resumed after its write reverted', () => {
     successStatus: 201,
     shape: (b) => b,
     resumed,
-    writes: 0,
+    names: new Set(),
     scoped: new Map(),
     effectStarted: false,
     pending: undefined,
@@ -272,7 +273,8 @@ describe('a request resumed after its write reverted', () => {
   it('answers with the reverted write instead of signing it again', async () => {
     const { repo, node, pipeline } = setup();
     const signings: UnsignedTx[] = [];
-    const first = await withIdempotentRun(run(false), () => pipeline.submit(bet, hooks(signings)));
+    const ctx = operationContext({ requestId: 'r1', clock: systemClock, run: run(false) });
+    const first = await pipeline.submit({ ...bet, write: ctx.writeKey('buy') }, hooks(signings));
     node.final.set(first.txHash, { status: 'reverted', blockNumber: 3n });
     node.usedNonces = 1;
     await new ChainTxReconciler(
@@ -288,9 +290,69 @@ describe('a request resumed after its write reverted', () => {
     expect(repo.rows.map((r) => r.status)).toEqual(['reverted']);
 
     // The same request taken over after its process died: the revert is its outcome.
-    const resumed = await withIdempotentRun(run(true), () => pipeline.submit(bet, hooks(signings)));
+    const again = operationContext({ requestId: 'r2', clock: systemClock, run: run(true) });
+    const resumed = await pipeline.submit({ ...bet, write: again.writeKey('buy') }, hooks(signings));
     expect(resumed).toMatchObject({ txHash: first.txHash, existing: true });
     expect(signings).toHaveLength(1);
     expect(node.sent).toHaveLength(1);
+  });
+});
+
+describe('named writes of a request', () => {
+  const run = (resumed: boolean): IdempotentRun => ({
+    recordId: '9',
+    successStatus: 201,
+    shape: (b) => b,
+    resumed,
+    names: new Set(),
+    scoped: new Map(),
+    effectStarted: false,
+    pending: undefined,
+  });
+  const write = (data: Hex) => ({ kind: 'markets.add_member', account: ACCOUNT, to: TOKEN, data });
+
+  it('finds each recorded write by its name when the resumed request issues them in another order', async () => {
+    const { repo, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    const first = operationContext({ requestId: 'r1', clock: systemClock, run: run(false) });
+    const alice = await pipeline.submit({ ...write('0xa11ce0'), write: first.writeKey('add:alice') }, hooks(signings));
+    const bob = await pipeline.submit({ ...write('0xb0b000'), write: first.writeKey('add:bob') }, hooks(signings));
+    expect(first.run?.effectStarted).toBe(true);
+
+    // The process died before answering; the code now adds bob first.
+    const resumed = operationContext({ requestId: 'r2', clock: systemClock, run: run(true) });
+    const bobAgain = await pipeline.submit(
+      { ...write('0xb0b000'), write: resumed.writeKey('add:bob') },
+      hooks(signings),
+    );
+    const aliceAgain = await pipeline.submit(
+      { ...write('0xa11ce0'), write: resumed.writeKey('add:alice') },
+      hooks(signings),
+    );
+    expect(bobAgain).toMatchObject({ txHash: bob.txHash, existing: true });
+    expect(aliceAgain).toMatchObject({ txHash: alice.txHash, existing: true });
+    expect(signings).toHaveLength(2);
+    expect(repo.rows.map((r) => r.key)).toEqual(['idem:9:w:add:alice', 'idem:9:w:add:bob']);
+  });
+
+  it('refuses a second write of the same name before anything is signed', async () => {
+    const { repo, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    const ctx = operationContext({ requestId: 'r1', clock: systemClock, run: run(false) });
+    await pipeline.submit({ ...write('0xa11ce0'), write: ctx.writeKey('add-member') }, hooks(signings));
+    expect(() => ctx.writeKey('add-member')).toThrow(DuplicateWriteNameError);
+    expect(signings).toHaveLength(1);
+    expect(repo.rows).toHaveLength(1);
+  });
+
+  it('keys a write outside an idempotent request afresh each time', async () => {
+    const { repo, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    for (const id of ['a', 'b']) {
+      const ctx = operationContext({ requestId: id, clock: systemClock });
+      await pipeline.submit({ ...write('0xa11ce0'), write: ctx.writeKey('add-member') }, hooks(signings));
+    }
+    expect(signings).toHaveLength(2);
+    expect(repo.rows.every((r) => r.key?.startsWith('once:'))).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { systemClock, type Clock } from '../clock.js';
-import { currentIdempotentRun, type IdempotentRun, type PendingAnswer } from '../idempotency/idempotent-run.js';
+import type { IdempotentRun, PendingAnswer } from '../idempotency/idempotent-run.js';
 import { isDuplicateKey, type ChainTxRecord, type ChainTxRepository, type NewChainTx } from './chain-tx.repository.js';
 import type { FundsRepository } from './funds.repository.js';
 import type {
@@ -100,7 +100,7 @@ export class ChainTxPipeline {
 
   /** Records, signs and sends one write; returns its hash once it is recorded (acceptance, not finality). */
   async submit(intent: TxIntent, hooks: SubmitHooks): Promise<Submitted> {
-    const run = intent.auxiliary ? undefined : currentIdempotentRun();
+    const run = intent.auxiliary ? undefined : intent.write?.run;
     const { key, fresh } = this.keyOf(intent, run);
     // A key made for this very execution cannot have a record yet; any other may.
     const found = fresh ? null : await this.repo.byKey(key);
@@ -323,10 +323,16 @@ export class ChainTxPipeline {
     for (const s of settled) if (this.handlers.has(s.tx.kind)) await this.settle(s.tx, s.outcome);
   }
 
+  /**
+   * A natural key first (one live write per effect, whoever asks); then the name the call site gave
+   * the write under its request's Idempotency-Key, which a resumed request finds again whatever
+   * order its writes come in; otherwise a fresh key. A named key of a run that did not resume
+   * cannot have a record yet, so it is not looked up.
+   */
   private keyOf(intent: TxIntent, run: IdempotentRun | undefined): { key: string; fresh: boolean } {
-    const ordinal = run ? run.writes++ : 0;
     if (intent.key) return { key: intent.key, fresh: false };
-    if (run) return { key: `idem:${run.recordId}:${ordinal}:${intent.kind}`, fresh: !run.resumed };
+    const named = intent.auxiliary ? undefined : intent.write?.key;
+    if (named && run) return { key: named, fresh: !run.resumed };
     return { key: `once:${randomUUID()}`, fresh: true };
   }
 

@@ -1,4 +1,5 @@
 import type { SqlExec } from '../db/sql.js';
+import type { WriteKey } from '../operation-context.js';
 
 /** 0x-prefixed hex: addresses, calldata, hashes, raw transactions. */
 export type Hex = `0x${string}`;
@@ -20,9 +21,14 @@ export interface TxIntent extends TxCall {
   readonly kind: string;
   /**
    * The natural key of the effect: one live chain write per key, ever (e.g. `payout:<duelId>:<holder>`).
-   * Omitted: derived from the request's Idempotency-Key when it has one, otherwise fresh.
+   * Omitted: the write's named key under its operation's idempotent run, otherwise fresh.
    */
   readonly key?: string;
+  /**
+   * The write's name in its operation (`ctx.writeKey(name)`): keys the write under the request's
+   * Idempotency-Key when it has no natural key, and links it to the request's run either way.
+   */
+  readonly write?: WriteKey;
   /** The expected effect in domain terms (ids, amounts), stored with the record for handlers and people. */
   readonly effect?: Record<string, unknown>;
   /**

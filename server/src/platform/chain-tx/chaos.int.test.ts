@@ -6,6 +6,7 @@ import { startCrashStack, type CrashStack } from '../../../test/support/crash-st
 import { fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
 import type { ServerProcessInfo, Spawned } from '../../../test/support/processes.js';
 import { proxyStats, setSendRawMode, type SendRawMode } from '../../../test/support/rpc-proxy.js';
+import { testContext } from '../../../test/support/operation.js';
 
 /** How long clients keep sending, and how often an instance is killed (SIGKILL) and restarted. */
 const LOAD_MS = 125_000;
@@ -96,6 +97,7 @@ describe('bets and withdrawals through killed instances and a faulty RPC', () =>
     await stack.giveGas(creator.address);
     await stack.approve(creator.user.id, credits, markets);
     const { duelId } = await c.markets.duels.create(
+      testContext(),
       { userId: creator.user.id, builderAppId: creator.builderAppId, address: creator.address },
       {
         question: 'Does every acknowledged request have one effect?',
