@@ -2,6 +2,7 @@ import { getAddress, type Address } from 'viem';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
 import type { MotorsportSeason } from '../../adapters/sports-provider/motorsport.port.js';
 import type { Clock } from '../../platform/clock.js';
+import { jobContext, type OperationContext } from '../../platform/operation-context.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
 import type { Logger } from '../../logger.js';
 import { tournamentPoolId } from '../tournaments/vault-pools.js';
@@ -71,14 +72,17 @@ export async function seasonTable(r: RacingRepos, tournamentId: string, season: 
 export class RacingSettlementService {
   constructor(private readonly deps: RacingSettlementDeps) {}
 
-  async sweep(): Promise<{ settledEvents: number; completed: string[] }> {
+  /** One sweep, as one operation (a job run, or a caller's context): its `now` judges every session. */
+  async sweep(
+    ctx: OperationContext = jobContext(this.deps.clock),
+  ): Promise<{ settledEvents: number; completed: string[] }> {
     let settledEvents = 0;
     const completed: string[] = [];
     for (const racing of await this.deps.db.read.racing.open(100)) {
       try {
         const season = await this.deps.seasons.get(racing.seasonId);
-        settledEvents += await this.settleEvents(racing, season);
-        if (await this.closeSeason(racing, season)) completed.push(racing.tournamentId);
+        settledEvents += await this.settleEvents(ctx, racing, season);
+        if (await this.closeSeason(ctx, racing, season)) completed.push(racing.tournamentId);
       } catch (err) {
         this.deps.logger.warn({ err, tournamentId: racing.tournamentId }, 'racing sweep failed for a tournament');
       }
@@ -86,8 +90,12 @@ export class RacingSettlementService {
     return { settledEvents, completed };
   }
 
-  private async settleEvents(racing: RacingTournamentRow, season: MotorsportSeason): Promise<number> {
-    const now = this.deps.clock.now();
+  private async settleEvents(
+    ctx: OperationContext,
+    racing: RacingTournamentRow,
+    season: MotorsportSeason,
+  ): Promise<number> {
+    const now = ctx.now.getTime();
     const done = new Set((await this.deps.db.read.racing.settled(racing.tournamentId)).map((s) => s.eventId));
     let n = 0;
     // In session order: the Elo history is a fold over events in the order they finish.
@@ -165,14 +173,18 @@ export class RacingSettlementService {
   }
 
   /** After the last session: final places, the payout root (once), published on the vault with the fee released. */
-  private async closeSeason(racing: RacingTournamentRow, season: MotorsportSeason): Promise<boolean> {
+  private async closeSeason(
+    ctx: OperationContext,
+    racing: RacingTournamentRow,
+    season: MotorsportSeason,
+  ): Promise<boolean> {
     const { db, book, vault } = this.deps;
     const events = allEvents(season);
     const settled = await db.read.racing.settled(racing.tournamentId);
     if (settled.length < events.length) return false;
     const t = await db.read.t.tournaments.byId(racing.tournamentId);
     if (!t || t.status === 'CANCELED') return false;
-    const now = new Date(this.deps.clock.now());
+    const now = ctx.now;
     const poolId = tournamentPoolId(t.id);
     const { ranked, deposits } = await db.transaction(async (r) => {
       await r.t.tournaments.lock(t.id);

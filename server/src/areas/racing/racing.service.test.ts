@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { FakeMotorsportSeason, fakeSeason } from '../../adapters/sports-provider/fake-motorsport.season.js';
 import { ManualClock } from '../../platform/clock.js';
+import { operationContext } from '../../platform/operation-context.js';
 import { isDomainError } from '../../errors.js';
 import type { Actor } from '../tournaments/tournament.types.js';
 import type { PredictionRow, RacingDb, SideBetRow } from './racing.repository.js';
@@ -67,9 +68,10 @@ function service(entrants: Address[] = [alice.wallet, bob.wallet]) {
   const deps = {
     db: store.db,
     seasons: new SeasonCatalog(new FakeMotorsportSeason(clock), clock),
-    clock,
   } as unknown as RacingServiceDeps;
-  return { svc: new RacingService(deps), clock, ...store };
+  // One operation per call, begun at the clock's now.
+  const op = () => operationContext({ requestId: 'test', clock });
+  return { svc: new RacingService(deps), clock, op, ...store };
 }
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -84,71 +86,75 @@ const top5 = [101, 102, 103, 104, 105];
 
 describe('predictions', () => {
   it('takes a valid order from an entrant, once per event', async () => {
-    const { svc, predictions } = service();
-    const p = await svc.predict(alice, ID, q1.id, top5);
+    const { svc, op, predictions } = service();
+    const p = await svc.predict(op(), alice, ID, q1.id, top5);
     expect(p).toMatchObject({ eventId: q1.id, roundId: r1.id, driverIds: top5, lockedEarly: false });
-    expect(await svc.predict(alice, ID, q1.id, top5)).toMatchObject({ id: p.id });
-    expect(await codeOf(svc.predict(alice, ID, q1.id, [105, 104, 103, 102, 101]))).toBe('ALREADY_PICKED');
+    expect(await svc.predict(op(), alice, ID, q1.id, top5)).toMatchObject({ id: p.id });
+    expect(await codeOf(svc.predict(op(), alice, ID, q1.id, [105, 104, 103, 102, 101]))).toBe('ALREADY_PICKED');
     expect(predictions.size).toBe(1);
   });
 
   it('refuses each kind of bad order with its own code', async () => {
-    const { svc } = service();
-    expect(await codeOf(svc.predict(alice, ID, q1.id, [101, 102, 103, 104]))).toBe('PREDICTION_WRONG_LENGTH');
-    expect(await codeOf(svc.predict(alice, ID, q1.id, [...top5, 106]))).toBe('PREDICTION_WRONG_LENGTH');
-    expect(await codeOf(svc.predict(alice, ID, q1.id, [101, 101, 103, 104, 105]))).toBe('PREDICTION_DUPLICATE_DRIVER');
-    expect(await codeOf(svc.predict(alice, ID, q1.id, [101, 102, 103, 104, 1]))).toBe('PREDICTION_UNKNOWN_DRIVER');
-    expect(await codeOf(svc.predict(stranger, ID, q1.id, top5))).toBe('NOT_ENTERED');
-    expect(await codeOf(svc.predict(alice, ID, 77, top5))).toBe('NOT_FOUND');
+    const { svc, op } = service();
+    expect(await codeOf(svc.predict(op(), alice, ID, q1.id, [101, 102, 103, 104]))).toBe('PREDICTION_WRONG_LENGTH');
+    expect(await codeOf(svc.predict(op(), alice, ID, q1.id, [...top5, 106]))).toBe('PREDICTION_WRONG_LENGTH');
+    expect(await codeOf(svc.predict(op(), alice, ID, q1.id, [101, 101, 103, 104, 105]))).toBe(
+      'PREDICTION_DUPLICATE_DRIVER',
+    );
+    expect(await codeOf(svc.predict(op(), alice, ID, q1.id, [101, 102, 103, 104, 1]))).toBe(
+      'PREDICTION_UNKNOWN_DRIVER',
+    );
+    expect(await codeOf(svc.predict(op(), stranger, ID, q1.id, top5))).toBe('NOT_ENTERED');
+    expect(await codeOf(svc.predict(op(), alice, ID, 77, top5))).toBe('NOT_FOUND');
   });
 
   it('locks at the session start, answering the lock time', async () => {
-    const { svc, clock } = service();
-    const p = await svc.predict(alice, ID, q1.id, top5);
+    const { svc, clock, op } = service();
+    const p = await svc.predict(op(), alice, ID, q1.id, top5);
     clock.advance(q1.startsAt.getTime() - clock.now() - 1);
-    await svc.update(alice, ID, p.id, [102, 101, 103, 104, 105]);
+    await svc.update(op(), alice, ID, p.id, [102, 101, 103, 104, 105]);
     clock.advance(1);
-    const err = await svc.update(alice, ID, p.id, top5).catch((e: unknown) => e);
+    const err = await svc.update(op(), alice, ID, p.id, top5).catch((e: unknown) => e);
     expect(isDomainError(err) && [err.code, err.details?.['lockTime']]).toEqual([
       'PREDICTION_LOCKED',
       q1.startsAt.toISOString(),
     ]);
-    expect(await codeOf(svc.remove(alice, ID, p.id))).toBe('PREDICTION_LOCKED');
-    expect(await codeOf(svc.predict(bob, ID, q1.id, top5))).toBe('PREDICTION_LOCKED');
-    expect(await codeOf(svc.lockEarly(alice, ID, q1.id))).toBe('PREDICTION_LOCKED');
+    expect(await codeOf(svc.remove(op(), alice, ID, p.id))).toBe('PREDICTION_LOCKED');
+    expect(await codeOf(svc.predict(op(), bob, ID, q1.id, top5))).toBe('PREDICTION_LOCKED');
+    expect(await codeOf(svc.lockEarly(op(), alice, ID, q1.id))).toBe('PREDICTION_LOCKED');
   });
 
   it('lets only the owner edit or delete', async () => {
-    const { svc, predictions } = service();
-    const p = await svc.predict(alice, ID, q1.id, top5);
-    expect(await codeOf(svc.update(bob, ID, p.id, top5))).toBe('FORBIDDEN');
-    expect(await codeOf(svc.remove(bob, ID, p.id))).toBe('FORBIDDEN');
-    expect(await svc.remove(alice, ID, p.id)).toMatchObject({ deleted: true });
+    const { svc, op, predictions } = service();
+    const p = await svc.predict(op(), alice, ID, q1.id, top5);
+    expect(await codeOf(svc.update(op(), bob, ID, p.id, top5))).toBe('FORBIDDEN');
+    expect(await codeOf(svc.remove(op(), bob, ID, p.id))).toBe('FORBIDDEN');
+    expect(await svc.remove(op(), alice, ID, p.id)).toMatchObject({ deleted: true });
     expect(predictions.size).toBe(0);
-    expect(await codeOf(svc.remove(alice, ID, p.id))).toBe('NOT_FOUND');
+    expect(await codeOf(svc.remove(op(), alice, ID, p.id))).toBe('NOT_FOUND');
   });
 
   it('an early lock freezes the prediction and keeps its time', async () => {
-    const { svc, clock } = service();
-    const p = await svc.predict(alice, ID, q1.id, top5);
+    const { svc, clock, op } = service();
+    const p = await svc.predict(op(), alice, ID, q1.id, top5);
     clock.advance(HOUR / 2);
-    const locked = await svc.lockEarly(alice, ID, q1.id);
+    const locked = await svc.lockEarly(op(), alice, ID, q1.id);
     expect(locked).toMatchObject({ bonusPct: 20, lockTime: q1.startsAt.toISOString() });
     expect(locked.prediction.lockedEarlyAt).toBe(new Date(T0 + HOUR / 2).toISOString());
     clock.advance(HOUR / 4);
-    expect((await svc.lockEarly(alice, ID, q1.id)).prediction.lockedEarlyAt).toBe(
+    expect((await svc.lockEarly(op(), alice, ID, q1.id)).prediction.lockedEarlyAt).toBe(
       new Date(T0 + HOUR / 2).toISOString(),
     );
-    expect(await codeOf(svc.update(alice, ID, p.id, [102, 101, 103, 104, 105]))).toBe('PREDICTION_LOCKED');
-    expect(await codeOf(svc.lockEarly(bob, ID, q1.id))).toBe('NOT_FOUND');
+    expect(await codeOf(svc.update(op(), alice, ID, p.id, [102, 101, 103, 104, 105]))).toBe('PREDICTION_LOCKED');
+    expect(await codeOf(svc.lockEarly(op(), bob, ID, q1.id))).toBe('NOT_FOUND');
   });
 });
 
 describe('side bets', () => {
   it('replaces a prop’s bet, checks answers, and closes at the race start', async () => {
-    const { svc, clock, sideBets } = service();
-    await svc.sideBets(alice, ID, r1.id, [{ prop: 'SAFETY_CAR', value: true }]);
-    const again = await svc.sideBets(alice, ID, r1.id, [
+    const { svc, clock, op, sideBets } = service();
+    await svc.sideBets(op(), alice, ID, r1.id, [{ prop: 'SAFETY_CAR', value: true }]);
+    const again = await svc.sideBets(op(), alice, ID, r1.id, [
       { prop: 'SAFETY_CAR', value: false },
       { prop: 'FASTEST_LAP', driverId: 104 },
     ]);
@@ -157,23 +163,27 @@ describe('side bets', () => {
       ['FASTEST_LAP', '104'],
     ]);
     expect(sideBets).toHaveLength(2);
-    expect(await codeOf(svc.sideBets(alice, ID, r1.id, [{ prop: 'DNF_COUNT' }]))).toBe('VALIDATION_FAILED');
-    expect(await codeOf(svc.sideBets(alice, ID, r1.id, [{ prop: 'FASTEST_LAP', driverId: 3 }]))).toBe(
+    expect(await codeOf(svc.sideBets(op(), alice, ID, r1.id, [{ prop: 'DNF_COUNT' }]))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(svc.sideBets(op(), alice, ID, r1.id, [{ prop: 'FASTEST_LAP', driverId: 3 }]))).toBe(
       'PREDICTION_UNKNOWN_DRIVER',
     );
     expect(
       await codeOf(
-        svc.sideBets(alice, ID, r1.id, [
+        svc.sideBets(op(), alice, ID, r1.id, [
           { prop: 'DNF_COUNT', count: 1 },
           { prop: 'DNF_COUNT', count: 2 },
         ]),
       ),
     ).toBe('VALIDATION_FAILED');
-    expect(await codeOf(svc.sideBets(stranger, ID, r1.id, [{ prop: 'DNF_COUNT', count: 1 }]))).toBe('NOT_ENTERED');
+    expect(await codeOf(svc.sideBets(op(), stranger, ID, r1.id, [{ prop: 'DNF_COUNT', count: 1 }]))).toBe(
+      'NOT_ENTERED',
+    );
     // The qualifying has started; the race has not: still open.
     clock.advance(q1.endsAt.getTime() - clock.now());
-    await svc.sideBets(bob, ID, r1.id, [{ prop: 'DNF_COUNT', count: 2 }]);
+    await svc.sideBets(op(), bob, ID, r1.id, [{ prop: 'DNF_COUNT', count: 2 }]);
     clock.advance(r1.events[1]!.startsAt.getTime() - clock.now());
-    expect(await codeOf(svc.sideBets(bob, ID, r1.id, [{ prop: 'DNF_COUNT', count: 3 }]))).toBe('PREDICTION_LOCKED');
+    expect(await codeOf(svc.sideBets(op(), bob, ID, r1.id, [{ prop: 'DNF_COUNT', count: 3 }]))).toBe(
+      'PREDICTION_LOCKED',
+    );
   });
 });

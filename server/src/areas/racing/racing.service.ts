@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress, type Hash } from 'viem';
 import type { CollateralKind } from '../../adapters/chain/chain.port.js';
 import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
-import type { Clock } from '../../platform/clock.js';
+import type { OperationContext } from '../../platform/operation-context.js';
 import type { Region } from '../../platform/geo/region.js';
 import { DomainError } from '../../errors.js';
 import type { BondService, SignerLookup } from '../tournaments/tournament-bond.service.js';
@@ -53,7 +53,6 @@ export interface RacingServiceDeps {
   readonly bonds: BondService;
   readonly entries: EntryService;
   readonly settings: TournamentSettings;
-  readonly clock: Clock;
 }
 
 export const toPrediction = (p: PredictionRow) => ({
@@ -72,14 +71,10 @@ export const toPrediction = (p: PredictionRow) => ({
 /**
  * The writes of racing tournaments: the paid create (deposit first, as every tournament), entry
  * and re-entry through the tournaments vault, predictions with their edits and early locks, and
- * side bets. Every rule is judged at the injected clock's now.
+ * side bets. Every rule is judged at the operation's `now` (`ctx.now`, from the injected clock).
  */
 export class RacingService {
   constructor(private readonly deps: RacingServiceDeps) {}
-
-  private now(): Date {
-    return new Date(this.deps.clock.now());
-  }
 
   /** The racing tournament `id` with its season, or NOT_FOUND (a classic tournament is not one). */
   async load(id: string) {
@@ -94,7 +89,11 @@ export class RacingService {
     return { t, racing, season: await this.deps.seasons.get(racing.seasonId) };
   }
 
-  async create(actor: Actor, body: CreateRacingInput): Promise<{ id: string; created: boolean }> {
+  async create(
+    ctx: OperationContext,
+    actor: Actor,
+    body: CreateRacingInput,
+  ): Promise<{ id: string; created: boolean }> {
     const buyin = BigInt(body.buyinUsdc);
     if (buyin < MINIMUM_BUYIN) {
       throw new DomainError(
@@ -142,7 +141,7 @@ export class RacingService {
       });
     }
     await this.deps.bonds.assertSufficient(db.read.t, actor.wallet, false);
-    const now = this.now();
+    const now = ctx.now;
     const seasonId = body.seasonId ?? (await this.deps.seasons.port.currentSeasonId(now));
     const season = seasonId === null ? null : await this.deps.seasons.find(seasonId);
     const events = season ? allEvents(season) : [];
@@ -269,7 +268,13 @@ export class RacingService {
   }
 
   /** Entry through the tournaments area: the same verified vault deposit, eligibility and capacity. */
-  async enter(actor: Actor, id: string, body: { depositTxHash: string; wallet?: string | undefined }, region: Region) {
+  async enter(
+    ctx: OperationContext,
+    actor: Actor,
+    id: string,
+    body: { depositTxHash: string; wallet?: string | undefined },
+    region: Region,
+  ) {
     const { t } = await this.load(id);
     return this.deps.entries.enter(actor, t.id, { ...body, stageIndex: 1 }, region);
   }
@@ -284,12 +289,17 @@ export class RacingService {
    * or with `execute` one sent from the bearer's managed wallet) and their season score restarts
    * with the next session; earlier predictions stay visible but stop counting.
    */
-  async reenter(actor: Actor, id: string, body: { depositTxHash?: string | undefined; execute: boolean }) {
+  async reenter(
+    ctx: OperationContext,
+    actor: Actor,
+    id: string,
+    body: { depositTxHash?: string | undefined; execute: boolean },
+  ) {
     const { t, season } = await this.load(id);
     const { db } = this.deps;
     const entry = await db.read.t.tournaments.entryOf(t.id, actor.wallet);
     if (!entry) throw new DomainError('NOT_ENTERED', 'Only an entrant can re-enter: enter first');
-    const now = this.now();
+    const now = ctx.now;
     if (t.status !== 'LIVE') {
       throw new DomainError('REENTRY_NOT_ALLOWED', `The tournament is ${t.status}`, {
         details: { reason: 'NOT_LIVE' },
@@ -316,6 +326,8 @@ export class RacingService {
         buyin,
         {
           key: `racing:reenter:${t.id}:${actor.wallet.toLowerCase()}:${period?.reentries ?? 0}`,
+          write: ctx.writeKey('reenter-deposit'),
+          refusal: 'INSUFFICIENT_BALANCE',
         },
       );
     } else {
@@ -382,11 +394,11 @@ export class RacingService {
   }
 
   /** A new prediction for an event (one per entrant and event), open until the event's lock. */
-  async predict(actor: Actor, id: string, eventId: number, driverIds: readonly number[]) {
+  async predict(ctx: OperationContext, actor: Actor, id: string, eventId: number, driverIds: readonly number[]) {
     const { t, season } = await this.load(id);
     const event = findEvent(season, eventId);
     await this.assertEntrant(t.id, actor.wallet);
-    assertOpen(event, this.now());
+    assertOpen(event, ctx.now);
     assertPrediction(event, driverIds, new Set(season.drivers.map((d) => d.id)));
     const existing = await this.deps.db.read.racing.predictionOf(t.id, eventId, actor.wallet);
     if (existing) {
@@ -395,7 +407,7 @@ export class RacingService {
         details: { predictionId: existing.id },
       });
     }
-    const now = this.now();
+    const now = ctx.now;
     const row = {
       id: randomUUID(),
       tournamentId: t.id,
@@ -413,7 +425,7 @@ export class RacingService {
     return toPrediction({ ...row, lockedEarlyAt: null });
   }
 
-  private async ownPrediction(actor: Actor, id: string, predictionId: string) {
+  private async ownPrediction(ctx: OperationContext, actor: Actor, id: string, predictionId: string) {
     const { t, season } = await this.load(id);
     const p = await this.deps.db.read.racing.prediction(t.id, predictionId);
     if (!p) throw new DomainError('NOT_FOUND', `No prediction ${predictionId}`, { details: { predictionId } });
@@ -421,7 +433,7 @@ export class RacingService {
       throw new DomainError('FORBIDDEN', 'This prediction is someone else’s', { details: { predictionId } });
     }
     const event = findEvent(season, p.eventId);
-    assertOpen(event, this.now());
+    assertOpen(event, ctx.now);
     if (p.lockedEarlyAt) {
       throw new DomainError('PREDICTION_LOCKED', 'You locked this prediction early', {
         details: { eventId: event.id, lockTime: new Date(p.lockedEarlyAt).toISOString() },
@@ -430,27 +442,27 @@ export class RacingService {
     return { t, season, p, event };
   }
 
-  async update(actor: Actor, id: string, predictionId: string, driverIds: readonly number[]) {
-    const { season, p, event } = await this.ownPrediction(actor, id, predictionId);
+  async update(ctx: OperationContext, actor: Actor, id: string, predictionId: string, driverIds: readonly number[]) {
+    const { season, p, event } = await this.ownPrediction(ctx, actor, id, predictionId);
     assertPrediction(event, driverIds, new Set(season.drivers.map((d) => d.id)));
-    const now = this.now();
+    const now = ctx.now;
     await this.deps.db.read.racing.updatePrediction(p.id, driverIds, now);
     return toPrediction({ ...p, driverIds: [...driverIds], updatedAt: now });
   }
 
-  async remove(actor: Actor, id: string, predictionId: string) {
-    const { t, p } = await this.ownPrediction(actor, id, predictionId);
+  async remove(ctx: OperationContext, actor: Actor, id: string, predictionId: string) {
+    const { t, p } = await this.ownPrediction(ctx, actor, id, predictionId);
     await this.deps.db.read.racing.deletePrediction(p.id);
     return { tournamentId: t.id, predictionId: p.id, eventId: p.eventId, deleted: true as const };
   }
 
   /** Commits the caller's prediction for an event before its lock, for the early-lock bonus. */
-  async lockEarly(actor: Actor, id: string, eventId: number) {
+  async lockEarly(ctx: OperationContext, actor: Actor, id: string, eventId: number) {
     const { t, season } = await this.load(id);
     const event = findEvent(season, eventId);
     const p = await this.deps.db.read.racing.predictionOf(t.id, eventId, actor.wallet);
     if (!p) throw new DomainError('NOT_FOUND', 'You have no prediction for this event', { details: { eventId } });
-    const now = this.now();
+    const now = ctx.now;
     if (!p.lockedEarlyAt) {
       assertOpen(event, now);
       await this.deps.db.read.racing.lockPrediction(p.id, now);
@@ -465,12 +477,12 @@ export class RacingService {
   }
 
   /** Places or replaces the caller's side bets of a weekend, until its race locks. */
-  async sideBets(actor: Actor, id: string, roundId: number, bets: readonly SideBetInput[]) {
+  async sideBets(ctx: OperationContext, actor: Actor, id: string, roundId: number, bets: readonly SideBetInput[]) {
     const { t, season } = await this.load(id);
     const round = findRound(season, roundId);
     await this.assertEntrant(t.id, actor.wallet);
     const race = raceOf(round);
-    assertOpen(race, this.now());
+    assertOpen(race, ctx.now);
     const props = bets.map((b) => b.prop);
     if (new Set(props).size !== props.length) {
       throw new DomainError('VALIDATION_FAILED', 'One bet per prop', {
@@ -479,7 +491,7 @@ export class RacingService {
     }
     const grid = new Set(season.drivers.map((d) => d.id));
     const values = bets.map((b) => ({ prop: b.prop, value: sideBetValue(b, grid) }));
-    const now = this.now();
+    const now = ctx.now;
     for (const v of values) {
       await this.deps.db.read.racing.upsertSideBet({
         id: randomUUID(),

@@ -52,7 +52,6 @@ export function createRacing(deps: RacingDeps): Racing {
     bonds: deps.tournaments.bonds,
     entries: deps.tournaments.entries,
     settings: deps.settings,
-    clock: deps.clock,
   });
   const settlement = new RacingSettlementService({
     db,

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import { racingContract } from '@duelkit/contract';
 import type { Racing } from '../../areas/racing/racing.js';
 import { regionOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 import { actorOf, viewerWallet } from './tournaments.routes.js';
 
 const s = initServer();
@@ -15,7 +16,7 @@ export function racingRoutes({ racing }: { racing: Racing }) {
   const { reads, writes } = racing;
   return s.router(racingContract, {
     create: async ({ body, req }) => {
-      const { id, created } = await writes.create(actorOf(req), body);
+      const { id, created } = await writes.create(ctxOf(req), actorOf(req), body);
       return { status: 201, body: { ...(await reads.detail(id)), created } };
     },
     externalDashboard: async ({ query, res }) => {
@@ -60,7 +61,7 @@ export function racingRoutes({ racing }: { racing: Racing }) {
     }),
     placeSideBets: async ({ params, body, req }) => ({
       status: 201,
-      body: await writes.sideBets(actorOf(req), params.tournamentId, params.roundId, body.sideBets),
+      body: await writes.sideBets(ctxOf(req), actorOf(req), params.tournamentId, params.roundId, body.sideBets),
     }),
     sideBetHeatmap: async ({ params }) => ({
       status: 200,
@@ -98,27 +99,27 @@ export function racingRoutes({ racing }: { racing: Racing }) {
     }),
     enter: async ({ params, body, req }) => ({
       status: 200,
-      body: await writes.enter(actorOf(req), params.tournamentId, body, regionOf(req)),
+      body: await writes.enter(ctxOf(req), actorOf(req), params.tournamentId, body, regionOf(req)),
     }),
     reenter: async ({ params, body, req }) => ({
       status: 200,
-      body: await writes.reenter(actorOf(req), params.tournamentId, body),
+      body: await writes.reenter(ctxOf(req), actorOf(req), params.tournamentId, body),
     }),
     predict: async ({ params, body, req }) => ({
       status: 201,
-      body: await writes.predict(actorOf(req), params.tournamentId, params.eventId, body.driverIds),
+      body: await writes.predict(ctxOf(req), actorOf(req), params.tournamentId, params.eventId, body.driverIds),
     }),
     lockMyPredictions: async ({ params, req }) => ({
       status: 200,
-      body: await writes.lockEarly(actorOf(req), params.tournamentId, params.eventId),
+      body: await writes.lockEarly(ctxOf(req), actorOf(req), params.tournamentId, params.eventId),
     }),
     updatePrediction: async ({ params, body, req }) => ({
       status: 200,
-      body: await writes.update(actorOf(req), params.tournamentId, params.predictionId, body.driverIds),
+      body: await writes.update(ctxOf(req), actorOf(req), params.tournamentId, params.predictionId, body.driverIds),
     }),
     deletePrediction: async ({ params, req }) => ({
       status: 200,
-      body: await writes.remove(actorOf(req), params.tournamentId, params.predictionId),
+      body: await writes.remove(ctxOf(req), actorOf(req), params.tournamentId, params.predictionId),
     }),
   });
 }
