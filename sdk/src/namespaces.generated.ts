@@ -2558,11 +2558,15 @@ export interface TournamentsF1Namespace {
   /**
    * Embeddable summary feed across racing tournaments (short cache, stable field names)
    *
+   * Racing tournaments newest first (`limit` 1–50): summary, next lock and leader per tournament. Public; `Cache-Control: public, max-age=15`, reused for 15 s. VALIDATION_FAILED (400) for a bad limit.
+   *
    * `GET /api/tournaments/f1/dashboard/external` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly externalDashboard: Method<TournamentsF1ExternalDashboardInput, TournamentsF1ExternalDashboardOutput>;
   /**
    * The embeddable feed with each tournament’s top 10 and its rounds.
+   *
+   * The external feed plus each tournament’s top 10 and its rounds with their status. Public; cached like the feed. VALIDATION_FAILED (400) for a bad limit.
    *
    * `GET /api/tournaments/f1/dashboard/external/full` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2581,11 +2585,15 @@ export interface TournamentsF1Namespace {
   /**
    * The tournament at a glance: current round, leaders, and your standing with a bearer token or ?wallet.
    *
+   * Public. The summary, the current (or next) weekend, the top five and, with a bearer token or `?wallet=`, the viewer’s stats. 404 for an unknown racing tournament.
+   *
    * `GET /api/tournaments/f1/:tournamentId/dashboard` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly dashboard: Method<TournamentsF1DashboardInput, TournamentsF1DashboardOutput>;
   /**
    * The season’s grid: drivers and teams.
+   *
+   * Public, from the season data source. 404 for an unknown racing tournament.
    *
    * `GET /api/tournaments/f1/:tournamentId/drivers` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2601,11 +2609,15 @@ export interface TournamentsF1Namespace {
   /**
    * The season’s Grand Prix weekends with their sessions, lock times and status.
    *
+   * Public. Each weekend’s sessions with lock times, the number of places predicted and their status. 404 for an unknown racing tournament.
+   *
    * `GET /api/tournaments/f1/:tournamentId/rounds` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly rounds: Method<TournamentsF1RoundsInput, TournamentsF1RoundsOutput>;
   /**
    * One weekend with its sessions.
+   *
+   * Public. 404 for a round not in the tournament’s season.
    *
    * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2613,11 +2625,15 @@ export interface TournamentsF1Namespace {
   /**
    * Head-to-head teammate pairs of a weekend, decided by the race.
    *
+   * Public. Derived: the two drivers of each team; `winnerDriverId` once the race is settled. 404 for an unknown round.
+   *
    * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/matchups` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly matchups: Method<TournamentsF1MatchupsInput, TournamentsF1MatchupsOutput>;
   /**
    * A weekend’s side-bet props, their points and lock, and your bets.
+   *
+   * Public; a bearer token or `?wallet=` fills `mine`. The props settle on the weekend’s race and lock at its start. 404 for an unknown round.
    *
    * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2635,11 +2651,15 @@ export interface TournamentsF1Namespace {
   /**
    * The crowd’s side-bet picks of a weekend (counted in SQL, cached briefly)
    *
+   * Public. Count and share of each answer per prop, computed in SQL and reused for 15 s. 404 for an unknown round.
+   *
    * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bet-heatmap` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly sideBetHeatmap: Method<TournamentsF1SideBetHeatmapInput, TournamentsF1SideBetHeatmapOutput>;
   /**
    * The crowd’s drivers × positions for a session (counted in SQL, cached briefly)
+   *
+   * Public. Count and share of each driver at each predicted position, computed in SQL and reused for 15 s. 404 for an unknown event.
    *
    * `GET /api/tournaments/f1/:tournamentId/heatmap/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2647,17 +2667,23 @@ export interface TournamentsF1Namespace {
   /**
    * A session’s official classification and every entrant’s points (empty until settled)
    *
+   * Public. `status` tells whether the session is settled; the classification and scores are empty before. 404 for an unknown event.
+   *
    * `GET /api/tournaments/f1/:tournamentId/results/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly results: Method<TournamentsF1ResultsInput, TournamentsF1ResultsOutput>;
   /**
    * How the crowd predicted a session and how it scored.
    *
+   * Public. Predictions, early locks, the most picked winner, average and best points and per-position accuracy. 404 for an unknown event.
+   *
    * `GET /api/tournaments/f1/:tournamentId/race-analytics/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly raceAnalytics: Method<TournamentsF1RaceAnalyticsInput, TournamentsF1RaceAnalyticsOutput>;
   /**
    * Season points (current period of each entrant), ties to the earlier entry.
+   *
+   * Public, paged (`limit`, `offset`). Rows: rank, wallet, username, seasonPoints, eloRating, racesParticipated. 404 for an unknown racing tournament.
    *
    * `GET /api/tournaments/f1/:tournamentId/leaderboard/season` on the tournaments host · auth: optional-bearer · spec §4.17
    *
@@ -2671,11 +2697,15 @@ export interface TournamentsF1Namespace {
   /**
    * A weekend’s points: its sessions plus its side bets.
    *
+   * Public. Every entrant’s session and side-bet points of one weekend. 404 for an unknown round.
+   *
    * `GET /api/tournaments/f1/:tournamentId/leaderboard/weekend/:roundId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly weekendLeaderboard: Method<TournamentsF1WeekendLeaderboardInput, TournamentsF1WeekendLeaderboardOutput>;
   /**
    * Elo ratings from pairwise comparison of entrants’ session scores.
+   *
+   * Public. Start 1500, K = 32, zero-sum per session (docs/racing.md). 404 for an unknown racing tournament.
    *
    * `GET /api/tournaments/f1/:tournamentId/leaderboard/elo` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2683,11 +2713,15 @@ export interface TournamentsF1Namespace {
   /**
    * A wallet’s predictions and side bets in this tournament.
    *
+   * Public by address. VALIDATION_FAILED (400) for a malformed address; 404 for an unknown racing tournament.
+   *
    * `GET /api/tournaments/f1/:tournamentId/user/:address/my-picks` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly myPicks: Method<TournamentsF1MyPicksInput, TournamentsF1MyPicksOutput>;
   /**
    * A wallet’s prediction for one session, with its points once settled (404 without one)
+   *
+   * Public by address. 404 when the wallet has no prediction for the event, or for an unknown event.
    *
    * `GET /api/tournaments/f1/:tournamentId/user/:address/predictions/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -2695,11 +2729,15 @@ export interface TournamentsF1Namespace {
   /**
    * A wallet’s rank, points, Elo and hit counts in this tournament.
    *
+   * Public by address; zeros for a wallet that has not entered. 404 for an unknown racing tournament.
+   *
    * `GET /api/tournaments/f1/:tournamentId/user/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly userStats: Method<TournamentsF1UserStatsInput, TournamentsF1UserStatsOutput>;
   /**
    * The payout table: projected from the standings, then the published Merkle table with claims.
+   *
+   * Public. `projected` before the season closes, then the Merkle table (`built`, `published`) with each leaf’s claim. 404 for an unknown racing tournament.
    *
    * `GET /api/tournaments/f1/:tournamentId/payouts` on the tournaments host · auth: optional-bearer · spec §4.17
    */

@@ -80,6 +80,8 @@ export const racingContract = c.router(
       query: ExternalDashboardQuerySchema,
       responses: { 200: ExternalDashboardSchema },
       summary: 'Embeddable summary feed across racing tournaments (short cache, stable field names)',
+      description:
+        'Racing tournaments newest first (`limit` 1–50): summary, next lock and leader per tournament. Public; `Cache-Control: public, max-age=15`, reused for 15 s. VALIDATION_FAILED (400) for a bad limit.',
       metadata: read,
     },
     externalDashboardFull: {
@@ -88,6 +90,8 @@ export const racingContract = c.router(
       query: ExternalDashboardQuerySchema,
       responses: { 200: ExternalDashboardFullSchema },
       summary: 'The embeddable feed with each tournament’s top 10 and its rounds',
+      description:
+        'The external feed plus each tournament’s top 10 and its rounds with their status. Public; cached like the feed. VALIDATION_FAILED (400) for a bad limit.',
       metadata: read,
     },
     get: {
@@ -106,6 +110,8 @@ export const racingContract = c.router(
       query: RacingWalletQuerySchema,
       responses: { 200: RacingDashboardSchema },
       summary: 'The tournament at a glance: current round, leaders, and your standing with a bearer token or ?wallet',
+      description:
+        'Public. The summary, the current (or next) weekend, the top five and, with a bearer token or `?wallet=`, the viewer’s stats. 404 for an unknown racing tournament.',
       metadata: read,
     },
     drivers: {
@@ -114,6 +120,7 @@ export const racingContract = c.router(
       pathParams: RacingParamsSchema,
       responses: { 200: DriversResponseSchema },
       summary: 'The season’s grid: drivers and teams',
+      description: 'Public, from the season data source. 404 for an unknown racing tournament.',
       metadata: read,
     },
     eligibility: {
@@ -132,6 +139,8 @@ export const racingContract = c.router(
       pathParams: RacingParamsSchema,
       responses: { 200: RoundsResponseSchema },
       summary: 'The season’s Grand Prix weekends with their sessions, lock times and status',
+      description:
+        'Public. Each weekend’s sessions with lock times, the number of places predicted and their status. 404 for an unknown racing tournament.',
       metadata: read,
     },
     round: {
@@ -140,6 +149,7 @@ export const racingContract = c.router(
       pathParams: RacingRoundParamsSchema,
       responses: { 200: RaceRoundSchema },
       summary: 'One weekend with its sessions',
+      description: 'Public. 404 for a round not in the tournament’s season.',
       metadata: read,
     },
     matchups: {
@@ -148,6 +158,8 @@ export const racingContract = c.router(
       pathParams: RacingRoundParamsSchema,
       responses: { 200: MatchupsResponseSchema },
       summary: 'Head-to-head teammate pairs of a weekend, decided by the race',
+      description:
+        'Public. Derived: the two drivers of each team; `winnerDriverId` once the race is settled. 404 for an unknown round.',
       metadata: read,
     },
     sideBets: {
@@ -157,6 +169,8 @@ export const racingContract = c.router(
       query: RacingWalletQuerySchema,
       responses: { 200: SideBetsResponseSchema },
       summary: 'A weekend’s side-bet props, their points and lock, and your bets',
+      description:
+        'Public; a bearer token or `?wallet=` fills `mine`. The props settle on the weekend’s race and lock at its start. 404 for an unknown round.',
       metadata: read,
     },
     placeSideBets: {
@@ -176,6 +190,8 @@ export const racingContract = c.router(
       pathParams: RacingRoundParamsSchema,
       responses: { 200: SideBetHeatmapSchema },
       summary: 'The crowd’s side-bet picks of a weekend (counted in SQL, cached briefly)',
+      description:
+        'Public. Count and share of each answer per prop, computed in SQL and reused for 15 s. 404 for an unknown round.',
       metadata: read,
     },
     heatmap: {
@@ -184,6 +200,8 @@ export const racingContract = c.router(
       pathParams: RacingEventParamsSchema,
       responses: { 200: EventHeatmapSchema },
       summary: 'The crowd’s drivers × positions for a session (counted in SQL, cached briefly)',
+      description:
+        'Public. Count and share of each driver at each predicted position, computed in SQL and reused for 15 s. 404 for an unknown event.',
       metadata: read,
     },
     results: {
@@ -192,6 +210,8 @@ export const racingContract = c.router(
       pathParams: RacingEventParamsSchema,
       responses: { 200: EventResultsSchema },
       summary: 'A session’s official classification and every entrant’s points (empty until settled)',
+      description:
+        'Public. `status` tells whether the session is settled; the classification and scores are empty before. 404 for an unknown event.',
       metadata: read,
     },
     raceAnalytics: {
@@ -200,6 +220,8 @@ export const racingContract = c.router(
       pathParams: RacingEventParamsSchema,
       responses: { 200: RaceAnalyticsSchema },
       summary: 'How the crowd predicted a session and how it scored',
+      description:
+        'Public. Predictions, early locks, the most picked winner, average and best points and per-position accuracy. 404 for an unknown event.',
       metadata: read,
     },
     seasonLeaderboard: {
@@ -209,6 +231,8 @@ export const racingContract = c.router(
       query: RacingPageQuerySchema,
       responses: { 200: SeasonLeaderboardSchema },
       summary: 'Season points (current period of each entrant), ties to the earlier entry',
+      description:
+        'Public, paged (`limit`, `offset`). Rows: rank, wallet, username, seasonPoints, eloRating, racesParticipated. 404 for an unknown racing tournament.',
       metadata: read,
     },
     weekendLeaderboard: {
@@ -217,6 +241,7 @@ export const racingContract = c.router(
       pathParams: RacingRoundParamsSchema,
       responses: { 200: WeekendLeaderboardSchema },
       summary: 'A weekend’s points: its sessions plus its side bets',
+      description: 'Public. Every entrant’s session and side-bet points of one weekend. 404 for an unknown round.',
       metadata: read,
     },
     eloLeaderboard: {
@@ -225,6 +250,8 @@ export const racingContract = c.router(
       pathParams: RacingParamsSchema,
       responses: { 200: EloLeaderboardSchema },
       summary: 'Elo ratings from pairwise comparison of entrants’ session scores',
+      description:
+        'Public. Start 1500, K = 32, zero-sum per session (docs/racing.md). 404 for an unknown racing tournament.',
       metadata: read,
     },
     myPicks: {
@@ -233,6 +260,8 @@ export const racingContract = c.router(
       pathParams: RacingAddressParamsSchema,
       responses: { 200: MyPicksSchema },
       summary: 'A wallet’s predictions and side bets in this tournament',
+      description:
+        'Public by address. VALIDATION_FAILED (400) for a malformed address; 404 for an unknown racing tournament.',
       metadata: read,
     },
     userPrediction: {
@@ -241,6 +270,7 @@ export const racingContract = c.router(
       pathParams: RacingUserEventParamsSchema,
       responses: { 200: ScoredPredictionSchema },
       summary: 'A wallet’s prediction for one session, with its points once settled (404 without one)',
+      description: 'Public by address. 404 when the wallet has no prediction for the event, or for an unknown event.',
       metadata: read,
     },
     userStats: {
@@ -249,6 +279,7 @@ export const racingContract = c.router(
       pathParams: RacingAddressParamsSchema,
       responses: { 200: RacingUserStatsSchema },
       summary: 'A wallet’s rank, points, Elo and hit counts in this tournament',
+      description: 'Public by address; zeros for a wallet that has not entered. 404 for an unknown racing tournament.',
       metadata: read,
     },
     payouts: {
@@ -257,6 +288,8 @@ export const racingContract = c.router(
       pathParams: RacingParamsSchema,
       responses: { 200: RacingPayoutsSchema },
       summary: 'The payout table: projected from the standings, then the published Merkle table with claims',
+      description:
+        'Public. `projected` before the season closes, then the Merkle table (`built`, `published`) with each leaf’s claim. 404 for an unknown racing tournament.',
       metadata: read,
     },
     myPayout: {
