@@ -1166,12 +1166,21 @@ export interface RacingTournament {
     lockTime: string;
   } | null;
   scoring: {
-    positions: Record<'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE', number>;
+    positions: {
+      QUALIFYING: number;
+      SPRINT_QUALIFYING: number;
+      SPRINT: number;
+      RACE: number;
+    };
     exact: number;
     inTopN: number;
     podium: number;
     earlyLockBonusPct: number;
-    sideBets: Record<'FASTEST_LAP' | 'SAFETY_CAR' | 'DNF_COUNT', number>;
+    sideBets: {
+      FASTEST_LAP: number;
+      SAFETY_CAR: number;
+      DNF_COUNT: number;
+    };
     eloStart: number;
     eloK: number;
   };
@@ -6536,12 +6545,21 @@ export type TournamentsF1CreateOutput = {
     lockTime: string;
   } | null;
   scoring: {
-    positions: Record<'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE', number>;
+    positions: {
+      QUALIFYING: number;
+      SPRINT_QUALIFYING: number;
+      SPRINT: number;
+      RACE: number;
+    };
     exact: number;
     inTopN: number;
     podium: number;
     earlyLockBonusPct: number;
-    sideBets: Record<'FASTEST_LAP' | 'SAFETY_CAR' | 'DNF_COUNT', number>;
+    sideBets: {
+      FASTEST_LAP: number;
+      SAFETY_CAR: number;
+      DNF_COUNT: number;
+    };
     eloStart: number;
     eloK: number;
   };

@@ -118,12 +118,21 @@ export const RacingSummarySchema = z.object(RacingSummaryShape).strict();
 
 export const RacingScoringSchema = z
   .object({
-    positions: z.record(RaceEventTypeSchema, z.number().int()),
+    positions: z
+      .object({
+        QUALIFYING: z.number().int(),
+        SPRINT_QUALIFYING: z.number().int(),
+        SPRINT: z.number().int(),
+        RACE: z.number().int(),
+      })
+      .strict(),
     exact: z.number().int(),
     inTopN: z.number().int(),
     podium: z.number().int(),
     earlyLockBonusPct: z.number().int(),
-    sideBets: z.record(SideBetPropSchema, z.number().int()),
+    sideBets: z
+      .object({ FASTEST_LAP: z.number().int(), SAFETY_CAR: z.number().int(), DNF_COUNT: z.number().int() })
+      .strict(),
     eloStart: z.number(),
     eloK: z.number(),
   })
