@@ -49,6 +49,8 @@ export const ROLE_SUFFIXES = [
   'store',
   'archive',
   'wiring',
+  'season',
+  'rules',
 ] as const;
 
 const SUFFIXED = new RegExp(`\\.(${ROLE_SUFFIXES.join('|')})\\.ts$`);

@@ -184,6 +184,14 @@ export const TAG_DOCS: readonly TagDoc[] = [
       'LP positions, and quotes for adding and removing liquidity.',
   },
   {
+    name: 'Racing tournaments',
+    group: 'Tournaments',
+    guide: 'racing.md',
+    summary:
+      'F1 grid predictor tournaments over a motorsport season: predict the top of every session, lock early for a bonus, ' +
+      'bet on weekend props, climb season, weekend and Elo leaderboards, and claim prizes from the prize vault.',
+  },
+  {
     name: 'Sports',
     group: 'Sports data',
     guide: 'sports-proxy.md',

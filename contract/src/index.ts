@@ -207,3 +207,6 @@ export type {
 export { REPORT_NAMES, REPORT_ROWS } from './markets/reports.schemas.js';
 export type { ReportName } from './markets/reports.schemas.js';
 export { MIGRATION_FORMAT_VERSION } from './tournaments/operations.schemas.js';
+export { racingContract } from './tournaments/racing.contract.js';
+export { CreateRacingRequestSchema, RaceEventTypeSchema, SideBetPropSchema } from './tournaments/racing.schemas.js';
+export type { CreateRacingRequest } from './tournaments/racing.schemas.js';

@@ -26,6 +26,15 @@ import {
   CancelRequestSchema,
   RefundTableSchema,
 } from './tournaments/tournaments-cancel.schemas.js';
+import {
+  DriverSchema as RacingDriverSchema,
+  PredictionSchema as RacingPredictionSchema,
+  RaceEventSchema,
+  RaceRoundSchema,
+  RacingTournamentSchema,
+  SeasonLeaderboardRowSchema,
+  SideBetSchema as RacingSideBetSchema,
+} from './tournaments/racing.schemas.js';
 import { SportsMetaSchema, SportsProxyRequestSchema, SportsResponseSchema } from './tournaments/sports.contract.js';
 import {
   ParlayConditionSchema,
@@ -105,4 +114,11 @@ export const namedSchemas: Record<string, ZodTypeAny> = {
   TournamentRefundTable: RefundTableSchema,
   AdminTournament: AdminTournamentSchema,
   TournamentsConfigStatus: ConfigStatusSchema,
+  RacingTournament: RacingTournamentSchema,
+  RaceRound: RaceRoundSchema,
+  RaceEvent: RaceEventSchema,
+  RacingDriver: RacingDriverSchema,
+  RacingPrediction: RacingPredictionSchema,
+  RacingSideBet: RacingSideBetSchema,
+  RacingSeasonLeaderboardRow: SeasonLeaderboardRowSchema,
 };

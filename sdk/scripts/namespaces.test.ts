@@ -58,7 +58,7 @@ describe('DuelkitClient namespaces', () => {
   it('split the tournaments routes by resource, with no flat method left on `client.tournaments`', () => {
     const client = new DuelkitClient({ builderApiKey: 'dk_test' });
     expect(Object.keys(client.tournaments).sort()).toEqual(
-      ['admin', 'cancellation', 'catalog', 'disputes', 'payouts', 'play'].sort(),
+      ['admin', 'cancellation', 'catalog', 'disputes', 'f1', 'payouts', 'play'].sort(),
     );
     for (const group of Object.values(client.tournaments)) expect(typeof group).toBe('object');
     expect(typeof client.tournaments.play.enter).toBe('function');

@@ -23,6 +23,10 @@ export type ErrorCode =
   | 'JOIN_NOT_VERIFIED'
   | 'ALL_CHILDREN_FAILED'
   | 'PAID_TOURNAMENT_REQUIRES_DEPOSIT'
+  | 'PREDICTION_WRONG_LENGTH'
+  | 'PREDICTION_DUPLICATE_DRIVER'
+  | 'PREDICTION_UNKNOWN_DRIVER'
+  | 'SEASON_UNAVAILABLE'
   | 'BUYIN_BELOW_MINIMUM'
   | 'DEPOSIT_MISMATCH'
   | 'DEPOSIT_ALREADY_USED'
@@ -90,6 +94,8 @@ export type ErrorCode =
   | 'ELIMINATED'
   | 'STAGE_DEPOSIT_REQUIRED'
   | 'PICK_LOCKED'
+  | 'PREDICTION_LOCKED'
+  | 'REENTRY_NOT_ALLOWED'
   | 'ALREADY_PICKED'
   | 'BOND_REQUIRED'
   | 'BOND_LOCKED'
@@ -982,7 +988,7 @@ export interface Tournament {
   sport: string;
   league: string | null;
   category: string | null;
-  gameType: 'CLASSIC';
+  gameType: 'CLASSIC' | 'F1_GRID_PREDICTOR' | (string & {});
   /** GROUP_KNOCKOUT: a group stage, then a knockout bracket; KNOCKOUT: single elimination from stage 1 */
   format: 'GROUP_KNOCKOUT' | 'KNOCKOUT' | (string & {});
   type: 'PROTOCOL' | 'COMMUNITY' | (string & {});
@@ -1314,6 +1320,153 @@ export interface TournamentsConfigStatus {
     code: string;
     message: string;
   } | null;
+}
+
+export interface RacingTournament {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  id: string;
+  name: string;
+  description: string | null;
+  sport: string;
+  gameType: 'F1_GRID_PREDICTOR';
+  /** LIVE from creation until the final is decided (COMPLETED) or it is cancelled (CANCELED) */
+  status: 'LIVE' | 'COMPLETED' | 'CANCELED' | (string & {});
+  /** Collateral: usdc (geo-gated) or credits (never gated) */
+  stakeAsset: 'usdc' | 'credits' | (string & {});
+  /** The buy-in in base units, whatever the asset (historical name) */
+  buyinUsdc: string;
+  entryCount: number;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  prizePool: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  ownerWallet: string;
+  seasonId: number;
+  seasonName: string;
+  /** The first lock of the season: entries close here */
+  startsAt: string;
+  /** ISO-8601 timestamp */
+  endsAt: string;
+  /** ISO-8601 timestamp */
+  completedAt: string | null;
+  minEntriesToActivate: number;
+  maxEntrants: number;
+  feeBps: number;
+  payoutBps: number[];
+  totalRounds: number;
+  roundsCompleted: number;
+  nextEvent: {
+    eventId: number;
+    roundId: number;
+    /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+    eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+    gpName: string;
+    /** ISO-8601 timestamp */
+    lockTime: string;
+  } | null;
+  scoring: {
+    positions: {
+      QUALIFYING: number;
+      SPRINT_QUALIFYING: number;
+      SPRINT: number;
+      RACE: number;
+    };
+    exact: number;
+    inTopN: number;
+    podium: number;
+    earlyLockBonusPct: number;
+    sideBets: {
+      FASTEST_LAP: number;
+      SAFETY_CAR: number;
+      DNF_COUNT: number;
+    };
+    eloStart: number;
+    eloK: number;
+  };
+}
+
+export interface RaceEvent {
+  id: number;
+  roundId: number;
+  /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+  eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+  /** Predictions lock here: the session start */
+  lockTime: string;
+  /** ISO-8601 timestamp */
+  startTime: string;
+  /** ISO-8601 timestamp */
+  endTime: string;
+  /** OPEN until the lock time (the session start), LIVE until its results are settled, then FINISHED (or CANCELLED) */
+  status: 'OPEN' | 'LIVE' | 'FINISHED' | 'CANCELLED' | (string & {});
+  /** How many places a prediction lists */
+  positions: number;
+}
+
+export interface RaceRound {
+  id: number;
+  roundNumber: number;
+  gpName: string;
+  circuitName: string;
+  country: string;
+  sprint: boolean;
+  /** UPCOMING before its first session, LIVE until every session is settled, then COMPLETED */
+  status: 'UPCOMING' | 'LIVE' | 'COMPLETED' | (string & {});
+  /** ISO-8601 timestamp */
+  startDate: string;
+  /** ISO-8601 timestamp */
+  endDate: string;
+  events: RaceEvent[];
+}
+
+export interface RacingDriver {
+  id: number;
+  code: string;
+  name: string;
+  number: number;
+  teamId: number;
+  teamName: string;
+}
+
+export interface RacingPrediction {
+  id: string;
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  eventId: number;
+  roundId: number;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  /** Predicted finishing order, winner first */
+  driverIds: number[];
+  lockedEarly: boolean;
+  /** ISO-8601 timestamp */
+  lockedEarlyAt: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+}
+
+export interface RacingSideBet {
+  id: string;
+  roundId: number;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  /** FASTEST_LAP: driverId of the race’s fastest lap; SAFETY_CAR: whether the race has one; DNF_COUNT: retirements in the race */
+  prop: 'FASTEST_LAP' | 'SAFETY_CAR' | 'DNF_COUNT' | (string & {});
+  /** The pick: a driver id, "true"/"false", or a count */
+  value: string;
+  /** Null until the race is settled */
+  points: number | null;
+}
+
+export interface RacingSeasonLeaderboardRow {
+  rank: number;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  username: string | null;
+  seasonPoints: number;
+  eloRating: number;
+  /** Sessions scored in the current period */
+  racesParticipated: number;
 }
 
 /** What `POST /svc/user/auth/eoa/challenge` takes. */
@@ -1921,6 +2074,10 @@ export type BetsEstimateBuyOutput =
         | 'JOIN_NOT_VERIFIED'
         | 'ALL_CHILDREN_FAILED'
         | 'PAID_TOURNAMENT_REQUIRES_DEPOSIT'
+        | 'PREDICTION_WRONG_LENGTH'
+        | 'PREDICTION_DUPLICATE_DRIVER'
+        | 'PREDICTION_UNKNOWN_DRIVER'
+        | 'SEASON_UNAVAILABLE'
         | 'BUYIN_BELOW_MINIMUM'
         | 'DEPOSIT_MISMATCH'
         | 'DEPOSIT_ALREADY_USED'
@@ -1988,6 +2145,8 @@ export type BetsEstimateBuyOutput =
         | 'ELIMINATED'
         | 'STAGE_DEPOSIT_REQUIRED'
         | 'PICK_LOCKED'
+        | 'PREDICTION_LOCKED'
+        | 'REENTRY_NOT_ALLOWED'
         | 'ALREADY_PICKED'
         | 'BOND_REQUIRED'
         | 'BOND_LOCKED'
@@ -2090,6 +2249,10 @@ export type BetsEstimateSellOutput =
         | 'JOIN_NOT_VERIFIED'
         | 'ALL_CHILDREN_FAILED'
         | 'PAID_TOURNAMENT_REQUIRES_DEPOSIT'
+        | 'PREDICTION_WRONG_LENGTH'
+        | 'PREDICTION_DUPLICATE_DRIVER'
+        | 'PREDICTION_UNKNOWN_DRIVER'
+        | 'SEASON_UNAVAILABLE'
         | 'BUYIN_BELOW_MINIMUM'
         | 'DEPOSIT_MISMATCH'
         | 'DEPOSIT_ALREADY_USED'
@@ -2157,6 +2320,8 @@ export type BetsEstimateSellOutput =
         | 'ELIMINATED'
         | 'STAGE_DEPOSIT_REQUIRED'
         | 'PICK_LOCKED'
+        | 'PREDICTION_LOCKED'
+        | 'REENTRY_NOT_ALLOWED'
         | 'ALREADY_PICKED'
         | 'BOND_REQUIRED'
         | 'BOND_LOCKED'
@@ -2463,6 +2628,10 @@ export type BetsPublicEstimateSellOutput =
         | 'JOIN_NOT_VERIFIED'
         | 'ALL_CHILDREN_FAILED'
         | 'PAID_TOURNAMENT_REQUIRES_DEPOSIT'
+        | 'PREDICTION_WRONG_LENGTH'
+        | 'PREDICTION_DUPLICATE_DRIVER'
+        | 'PREDICTION_UNKNOWN_DRIVER'
+        | 'SEASON_UNAVAILABLE'
         | 'BUYIN_BELOW_MINIMUM'
         | 'DEPOSIT_MISMATCH'
         | 'DEPOSIT_ALREADY_USED'
@@ -2530,6 +2699,8 @@ export type BetsPublicEstimateSellOutput =
         | 'ELIMINATED'
         | 'STAGE_DEPOSIT_REQUIRED'
         | 'PICK_LOCKED'
+        | 'PREDICTION_LOCKED'
+        | 'REENTRY_NOT_ALLOWED'
         | 'ALREADY_PICKED'
         | 'BOND_REQUIRED'
         | 'BOND_LOCKED'
@@ -8850,12 +9021,956 @@ export type TournamentsAdminProcessTimeoutsOutput = {
   refundTablesBuilt: number;
 };
 
+/** What `POST /api/tournaments/f1/create` takes. */
+export interface TournamentsF1CreateInput {
+  body: {
+    name: string;
+    description?: string | undefined;
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    stakeAsset: 'usdc' | 'credits';
+    /** The buy-in (at least 5 units), deposited first into the vault pool of clientTournamentId */
+    buyinUsdc: string;
+    /** The provider’s season; default: the next season that has not started */
+    seasonId?: number | undefined;
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    clientTournamentId?: string | undefined;
+    /** Transaction hash (0x + 64 hex) */
+    creatorDepositTxHash?: string | undefined;
+    minEntriesToActivate?: number | undefined;
+    maxEntrants?: number | undefined;
+    /** Shares of 1st, 2nd, … in basis points; sum 10000 */
+    payoutBps?: number[] | undefined;
+  };
+}
+
+/** What `POST /api/tournaments/f1/create` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1CreateOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  id: string;
+  name: string;
+  description: string | null;
+  sport: string;
+  gameType: 'F1_GRID_PREDICTOR';
+  /** LIVE from creation until the final is decided (COMPLETED) or it is cancelled (CANCELED) */
+  status: 'LIVE' | 'COMPLETED' | 'CANCELED' | (string & {});
+  /** Collateral: usdc (geo-gated) or credits (never gated) */
+  stakeAsset: 'usdc' | 'credits' | (string & {});
+  /** The buy-in in base units, whatever the asset (historical name) */
+  buyinUsdc: string;
+  entryCount: number;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  prizePool: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  ownerWallet: string;
+  seasonId: number;
+  seasonName: string;
+  /** The first lock of the season: entries close here */
+  startsAt: string;
+  /** ISO-8601 timestamp */
+  endsAt: string;
+  /** ISO-8601 timestamp */
+  completedAt: string | null;
+  minEntriesToActivate: number;
+  maxEntrants: number;
+  feeBps: number;
+  payoutBps: number[];
+  totalRounds: number;
+  roundsCompleted: number;
+  nextEvent: {
+    eventId: number;
+    roundId: number;
+    /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+    eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+    gpName: string;
+    /** ISO-8601 timestamp */
+    lockTime: string;
+  } | null;
+  scoring: {
+    positions: {
+      QUALIFYING: number;
+      SPRINT_QUALIFYING: number;
+      SPRINT: number;
+      RACE: number;
+    };
+    exact: number;
+    inTopN: number;
+    podium: number;
+    earlyLockBonusPct: number;
+    sideBets: {
+      FASTEST_LAP: number;
+      SAFETY_CAR: number;
+      DNF_COUNT: number;
+    };
+    eloStart: number;
+    eloK: number;
+  };
+  created: boolean;
+};
+
+/** What `GET /api/tournaments/f1/dashboard/external` takes. */
+export interface TournamentsF1ExternalDashboardInput {
+  query: {
+    /** Tournaments in the feed (newest first) */
+    limit?: number | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/dashboard/external` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1ExternalDashboardOutput = {
+  /** ISO-8601 timestamp */
+  generatedAt: string;
+  cachedForSeconds: number;
+  tournaments: Array<{
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    id: string;
+    name: string;
+    description: string | null;
+    sport: string;
+    gameType: 'F1_GRID_PREDICTOR';
+    /** LIVE from creation until the final is decided (COMPLETED) or it is cancelled (CANCELED) */
+    status: 'LIVE' | 'COMPLETED' | 'CANCELED' | (string & {});
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    stakeAsset: 'usdc' | 'credits' | (string & {});
+    /** The buy-in in base units, whatever the asset (historical name) */
+    buyinUsdc: string;
+    entryCount: number;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    prizePool: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    ownerWallet: string;
+    seasonId: number;
+    seasonName: string;
+    /** The first lock of the season: entries close here */
+    startsAt: string;
+    /** ISO-8601 timestamp */
+    endsAt: string;
+    /** ISO-8601 timestamp */
+    completedAt: string | null;
+    minEntriesToActivate: number;
+    maxEntrants: number;
+    feeBps: number;
+    payoutBps: number[];
+    totalRounds: number;
+    roundsCompleted: number;
+    nextEvent: {
+      eventId: number;
+      roundId: number;
+      /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+      eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+      gpName: string;
+      /** ISO-8601 timestamp */
+      lockTime: string;
+    } | null;
+    leader: {
+      /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+      wallet: string;
+      username: string | null;
+      seasonPoints: number;
+    } | null;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/dashboard/external/full` takes. */
+export interface TournamentsF1ExternalDashboardFullInput {
+  query: {
+    /** Tournaments in the feed (newest first) */
+    limit?: number | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/dashboard/external/full` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1ExternalDashboardFullOutput = {
+  /** ISO-8601 timestamp */
+  generatedAt: string;
+  cachedForSeconds: number;
+  tournaments: Array<{
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    id: string;
+    name: string;
+    description: string | null;
+    sport: string;
+    gameType: 'F1_GRID_PREDICTOR';
+    /** LIVE from creation until the final is decided (COMPLETED) or it is cancelled (CANCELED) */
+    status: 'LIVE' | 'COMPLETED' | 'CANCELED' | (string & {});
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    stakeAsset: 'usdc' | 'credits' | (string & {});
+    /** The buy-in in base units, whatever the asset (historical name) */
+    buyinUsdc: string;
+    entryCount: number;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    prizePool: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    ownerWallet: string;
+    seasonId: number;
+    seasonName: string;
+    /** The first lock of the season: entries close here */
+    startsAt: string;
+    /** ISO-8601 timestamp */
+    endsAt: string;
+    /** ISO-8601 timestamp */
+    completedAt: string | null;
+    minEntriesToActivate: number;
+    maxEntrants: number;
+    feeBps: number;
+    payoutBps: number[];
+    totalRounds: number;
+    roundsCompleted: number;
+    nextEvent: {
+      eventId: number;
+      roundId: number;
+      /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+      eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+      gpName: string;
+      /** ISO-8601 timestamp */
+      lockTime: string;
+    } | null;
+    leader: {
+      /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+      wallet: string;
+      username: string | null;
+      seasonPoints: number;
+    } | null;
+    leaderboard: RacingSeasonLeaderboardRow[];
+    rounds: Array<{
+      id: number;
+      roundNumber: number;
+      gpName: string;
+      /** UPCOMING before its first session, LIVE until every session is settled, then COMPLETED */
+      status: 'UPCOMING' | 'LIVE' | 'COMPLETED' | (string & {});
+    }>;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId` takes. */
+export interface TournamentsF1GetInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1GetOutput = RacingTournament;
+
+/** What `GET /api/tournaments/f1/:tournamentId/dashboard` takes. */
+export interface TournamentsF1DashboardInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+  query: {
+    /** Whose view, when no bearer token is sent */
+    wallet?: string | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/dashboard` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1DashboardOutput = {
+  tournament: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    id: string;
+    name: string;
+    description: string | null;
+    sport: string;
+    gameType: 'F1_GRID_PREDICTOR';
+    /** LIVE from creation until the final is decided (COMPLETED) or it is cancelled (CANCELED) */
+    status: 'LIVE' | 'COMPLETED' | 'CANCELED' | (string & {});
+    /** Collateral: usdc (geo-gated) or credits (never gated) */
+    stakeAsset: 'usdc' | 'credits' | (string & {});
+    /** The buy-in in base units, whatever the asset (historical name) */
+    buyinUsdc: string;
+    entryCount: number;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    prizePool: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    ownerWallet: string;
+    seasonId: number;
+    seasonName: string;
+    /** The first lock of the season: entries close here */
+    startsAt: string;
+    /** ISO-8601 timestamp */
+    endsAt: string;
+    /** ISO-8601 timestamp */
+    completedAt: string | null;
+    minEntriesToActivate: number;
+    maxEntrants: number;
+    feeBps: number;
+    payoutBps: number[];
+    totalRounds: number;
+    roundsCompleted: number;
+    nextEvent: {
+      eventId: number;
+      roundId: number;
+      /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+      eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+      gpName: string;
+      /** ISO-8601 timestamp */
+      lockTime: string;
+    } | null;
+  };
+  currentRound: RaceRound | null;
+  leaders: RacingSeasonLeaderboardRow[];
+  me: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    wallet: string;
+    entered: boolean;
+    rank: number | null;
+    seasonPoints: number;
+    eloRating: number;
+    eventsPredicted: number;
+    eventsScored: number;
+    exactHits: number;
+    podiumHits: number;
+    bestEventPoints: number;
+    earlyLocks: number;
+    reentries: number;
+  } | null;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/drivers` takes. */
+export interface TournamentsF1DriversInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/drivers` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1DriversOutput = {
+  seasonId: number;
+  drivers: RacingDriver[];
+  teams: Array<{
+    id: number;
+    name: string;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/eligibility/:address` takes. */
+export interface TournamentsF1EligibilityInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/eligibility/:address` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1EligibilityOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string | null;
+  eligible: boolean;
+  stageIndex: number;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  buyin: string;
+  /** Every reason the wallet cannot enter now; empty when eligible */
+  reasons: Array<{
+    /** Stable reason code (see docs/tournaments.md) */
+    code: string;
+    message: string;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds` takes. */
+export interface TournamentsF1RoundsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1RoundsOutput = {
+  rounds: RaceRound[];
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId` takes. */
+export interface TournamentsF1RoundInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    roundId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1RoundOutput = RaceRound;
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/matchups` takes. */
+export interface TournamentsF1MatchupsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    roundId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/matchups` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1MatchupsOutput = {
+  roundId: number;
+  raceEventId: number;
+  /** Derived: the two drivers of each team, decided by the race finish */
+  source: 'TEAMMATES';
+  matchups: Array<{
+    id: string;
+    teamId: number;
+    teamName: string;
+    driverA: {
+      id: number;
+      code: string;
+      name: string;
+    };
+    driverB: {
+      id: number;
+      code: string;
+      name: string;
+    };
+    /** Null until the race is settled */
+    winnerDriverId: number | null;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` takes. */
+export interface TournamentsF1SideBetsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    roundId: number;
+  };
+  query: {
+    /** Whose view, when no bearer token is sent */
+    wallet?: string | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1SideBetsOutput = {
+  roundId: number;
+  raceEventId: number;
+  /** ISO-8601 timestamp */
+  lockTime: string;
+  /** OPEN until the lock time (the session start), LIVE until its results are settled, then FINISHED (or CANCELLED) */
+  status: 'OPEN' | 'LIVE' | 'FINISHED' | 'CANCELLED' | (string & {});
+  props: Array<{
+    /** FASTEST_LAP: driverId of the race’s fastest lap; SAFETY_CAR: whether the race has one; DNF_COUNT: retirements in the race */
+    prop: 'FASTEST_LAP' | 'SAFETY_CAR' | 'DNF_COUNT' | (string & {});
+    points: number;
+    answer: 'driverId' | 'value' | 'count' | (string & {});
+  }>;
+  totalBets: number;
+  /** The viewer’s bets (bearer token or ?wallet); empty otherwise */
+  mine: RacingSideBet[];
+};
+
+/** What `POST /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` takes. */
+export interface TournamentsF1PlaceSideBetsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    roundId: number;
+  };
+  body: {
+    sideBets: Array<{
+      /** FASTEST_LAP: driverId of the race’s fastest lap; SAFETY_CAR: whether the race has one; DNF_COUNT: retirements in the race */
+      prop: 'FASTEST_LAP' | 'SAFETY_CAR' | 'DNF_COUNT';
+      driverId?: number | undefined;
+      value?: boolean | undefined;
+      count?: number | undefined;
+    }>;
+  };
+}
+
+/** What `POST /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1PlaceSideBetsOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  roundId: number;
+  /** ISO-8601 timestamp */
+  lockTime: string;
+  sideBets: RacingSideBet[];
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bet-heatmap` takes. */
+export interface TournamentsF1SideBetHeatmapInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    roundId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bet-heatmap` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1SideBetHeatmapOutput = {
+  roundId: number;
+  cachedForSeconds: number;
+  cells: Array<{
+    /** FASTEST_LAP: driverId of the race’s fastest lap; SAFETY_CAR: whether the race has one; DNF_COUNT: retirements in the race */
+    prop: 'FASTEST_LAP' | 'SAFETY_CAR' | 'DNF_COUNT' | (string & {});
+    value: string;
+    count: number;
+    share: number;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/heatmap/:eventId` takes. */
+export interface TournamentsF1HeatmapInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    eventId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/heatmap/:eventId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1HeatmapOutput = {
+  eventId: number;
+  /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+  eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+  predictions: number;
+  positions: number;
+  cachedForSeconds: number;
+  cells: Array<{
+    position: number;
+    driverId: number;
+    count: number;
+    /** count / predictions */
+    share: number;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/results/:eventId` takes. */
+export interface TournamentsF1ResultsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    eventId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/results/:eventId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1ResultsOutput = {
+  eventId: number;
+  roundId: number;
+  /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+  eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+  /** OPEN until the lock time (the session start), LIVE until its results are settled, then FINISHED (or CANCELLED) */
+  status: 'OPEN' | 'LIVE' | 'FINISHED' | 'CANCELLED' | (string & {});
+  classification: Array<{
+    position: number;
+    driverId: number;
+    code: string;
+    name: string;
+    teamName: string;
+    dnf: boolean;
+  }>;
+  fastestLapDriverId: number | null;
+  safetyCar: boolean | null;
+  scores: Array<{
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    wallet: string;
+    points: number;
+    exact: number;
+    inTopN: number;
+    podium: number;
+    bonus: number;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/race-analytics/:eventId` takes. */
+export interface TournamentsF1RaceAnalyticsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    eventId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/race-analytics/:eventId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1RaceAnalyticsOutput = {
+  eventId: number;
+  /** The session: qualifying (top 5 predicted), sprint qualifying (top 5), sprint (top 8), race (top 10) */
+  eventType: 'QUALIFYING' | 'SPRINT_QUALIFYING' | 'SPRINT' | 'RACE' | (string & {});
+  /** OPEN until the lock time (the session start), LIVE until its results are settled, then FINISHED (or CANCELLED) */
+  status: 'OPEN' | 'LIVE' | 'FINISHED' | 'CANCELLED' | (string & {});
+  predictions: number;
+  earlyLocks: number;
+  mostPickedWinner: {
+    driverId: number;
+    count: number;
+  } | null;
+  actualWinnerDriverId: number | null;
+  averagePoints: number;
+  bestPoints: number;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  bestWallet: string | null;
+  perfectPredictions: number;
+  positionAccuracy: Array<{
+    position: number;
+    correct: number;
+    share: number;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/leaderboard/season` takes. */
+export interface TournamentsF1SeasonLeaderboardInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+  query: {
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    /** Rows to skip */
+    offset?: number | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/leaderboard/season` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1SeasonLeaderboardOutput = {
+  total: number;
+  rows: RacingSeasonLeaderboardRow[];
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/leaderboard/weekend/:roundId` takes. */
+export interface TournamentsF1WeekendLeaderboardInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    roundId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/leaderboard/weekend/:roundId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1WeekendLeaderboardOutput = {
+  roundId: number;
+  gpName: string;
+  rows: Array<{
+    rank: number;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    wallet: string;
+    username: string | null;
+    totalPoints: number;
+    eventPoints: number;
+    sideBetPoints: number;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/leaderboard/elo` takes. */
+export interface TournamentsF1EloLeaderboardInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/leaderboard/elo` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1EloLeaderboardOutput = {
+  startRating: number;
+  k: number;
+  rows: Array<{
+    rank: number;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    wallet: string;
+    username: string | null;
+    eloRating: number;
+    eventsRated: number;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/user/:address/my-picks` takes. */
+export interface TournamentsF1MyPicksInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/user/:address/my-picks` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1MyPicksOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  predictions: RacingPrediction[];
+  sideBets: RacingSideBet[];
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/user/:address/predictions/:eventId` takes. */
+export interface TournamentsF1UserPredictionInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+    eventId: number;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/user/:address/predictions/:eventId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1UserPredictionOutput = {
+  id: string;
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  eventId: number;
+  roundId: number;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  /** Predicted finishing order, winner first */
+  driverIds: number[];
+  lockedEarly: boolean;
+  /** ISO-8601 timestamp */
+  lockedEarlyAt: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  updatedAt: string;
+  /** Null until the event is settled */
+  points: number | null;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/user/:address/stats` takes. */
+export interface TournamentsF1UserStatsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/user/:address/stats` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1UserStatsOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  entered: boolean;
+  rank: number | null;
+  seasonPoints: number;
+  eloRating: number;
+  eventsPredicted: number;
+  eventsScored: number;
+  exactHits: number;
+  podiumHits: number;
+  bestEventPoints: number;
+  earlyLocks: number;
+  reentries: number;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/payouts` takes. */
+export interface TournamentsF1PayoutsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/payouts` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1PayoutsOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  /** projected from the standings until the season closes; published once the root is on the vault */
+  status: 'projected' | 'built' | 'published' | (string & {});
+  /** Collateral: usdc (geo-gated) or credits (never gated) */
+  stakeAsset: 'usdc' | 'credits' | (string & {});
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  prizePool: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  fee: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  distributable: string;
+  root: string | null;
+  payouts: Array<{
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    wallet: string;
+    placement: number | null;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    amount: string;
+    claimed: boolean;
+  }>;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/my-payout` takes. */
+export interface TournamentsF1MyPayoutInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+  query: {
+    /** Whose view, when no bearer token is sent */
+    wallet?: string | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/my-payout` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1MyPayoutOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  /** projected from the standings until the season closes; published once the root is on the vault */
+  status: 'projected' | 'built' | 'published' | (string & {});
+  placement: number | null;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  amount: string;
+  claimed: boolean;
+  /** The root is on the vault and this leaf is not claimed */
+  claimable: boolean;
+};
+
+/** What `GET /api/tournaments/f1/:tournamentId/claim-proof` takes. */
+export interface TournamentsF1ClaimProofInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+  query: {
+    /** Whose view, when no bearer token is sent */
+    wallet?: string | undefined;
+  };
+}
+
+/** What `GET /api/tournaments/f1/:tournamentId/claim-proof` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1ClaimProofOutput = ClaimProof;
+
+/** What `POST /api/tournaments/f1/:tournamentId/enter` takes. */
+export interface TournamentsF1EnterInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+  body: {
+    /** Transaction hash (0x + 64 hex) */
+    depositTxHash: string;
+    /** Must be the caller’s wallet when given */
+    wallet?: string | undefined;
+  };
+}
+
+/** What `POST /api/tournaments/f1/:tournamentId/enter` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1EnterOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  hasEntry: true;
+  stageIndex: number;
+  /** false when the same deposit had already been recorded */
+  created: boolean;
+  entry: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    wallet: string;
+    seed: number;
+    isCreator: boolean;
+    /** ISO-8601 timestamp */
+    enteredAt: string;
+    /** Transaction hash (0x + 64 hex) */
+    depositTxHash: string;
+  };
+};
+
+/** What `POST /api/tournaments/f1/:tournamentId/reenter` takes. */
+export interface TournamentsF1ReenterInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+  };
+  body: {
+    /** A new vault deposit of the buy-in */
+    depositTxHash?: string | undefined;
+    /** With a bearer token: deposit from the managed wallet now */
+    execute?: boolean | undefined;
+  };
+}
+
+/** What `POST /api/tournaments/f1/:tournamentId/reenter` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1ReenterOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  wallet: string;
+  /** Sessions starting from here count for the season score */
+  periodStart: string;
+  reentries: number;
+  /** Transaction hash (0x + 64 hex) */
+  depositTxHash: string;
+  /** false when this deposit had already re-entered */
+  created: boolean;
+};
+
+/** What `POST /api/tournaments/f1/:tournamentId/events/:eventId/predict` takes. */
+export interface TournamentsF1PredictInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    eventId: number;
+  };
+  body: {
+    /** Exactly the event type’s number of distinct driver ids, predicted winner first */
+    driverIds: number[];
+  };
+}
+
+/** What `POST /api/tournaments/f1/:tournamentId/events/:eventId/predict` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1PredictOutput = RacingPrediction;
+
+/** What `POST /api/tournaments/f1/:tournamentId/events/:eventId/lock-my-predictions` takes. */
+export interface TournamentsF1LockMyPredictionsInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    eventId: number;
+  };
+  body: Record<string, never> | undefined;
+}
+
+/** What `POST /api/tournaments/f1/:tournamentId/events/:eventId/lock-my-predictions` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1LockMyPredictionsOutput = {
+  eventId: number;
+  /** ISO-8601 timestamp */
+  lockTime: string;
+  bonusPct: number;
+  prediction: RacingPrediction;
+};
+
+/** What `PUT /api/tournaments/f1/:tournamentId/predictions/:predictionId` takes. */
+export interface TournamentsF1UpdatePredictionInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    predictionId: string;
+  };
+  body: {
+    /** Exactly the event type’s number of distinct driver ids, predicted winner first */
+    driverIds: number[];
+  };
+}
+
+/** What `PUT /api/tournaments/f1/:tournamentId/predictions/:predictionId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1UpdatePredictionOutput = RacingPrediction;
+
+/** What `DELETE /api/tournaments/f1/:tournamentId/predictions/:predictionId` takes. */
+export interface TournamentsF1DeletePredictionInput {
+  params: {
+    /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+    tournamentId: string;
+    predictionId: string;
+  };
+}
+
+/** What `DELETE /api/tournaments/f1/:tournamentId/predictions/:predictionId` answers on success, read leniently: enums also admit values added later. */
+export type TournamentsF1DeletePredictionOutput = {
+  /** Tournament id: 24 hex characters; for a paid tournament the clientTournamentId */
+  tournamentId: string;
+  predictionId: string;
+  eventId: number;
+  deleted: true;
+};
+
 /** What `GET /api/tournaments` takes. */
 export interface TournamentsCatalogListInput {
   query: {
     /** active and live: LIVE (not finished, not cancelled); completed; canceled */
     status?: 'active' | 'live' | 'completed' | 'canceled' | 'LIVE' | 'COMPLETED' | 'CANCELED' | undefined;
-    gameType?: 'CLASSIC' | undefined;
+    gameType?: 'CLASSIC' | 'F1_GRID_PREDICTOR' | undefined;
     sport?: string | undefined;
     /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
     ownerWallet?: string | undefined;
@@ -9197,7 +10312,7 @@ export type TournamentsCatalogByWalletOutput = {
     sport: string;
     league: string | null;
     category: string | null;
-    gameType: 'CLASSIC';
+    gameType: 'CLASSIC' | 'F1_GRID_PREDICTOR' | (string & {});
     /** GROUP_KNOCKOUT: a group stage, then a knockout bracket; KNOCKOUT: single elimination from stage 1 */
     format: 'GROUP_KNOCKOUT' | 'KNOCKOUT' | (string & {});
     type: 'PROTOCOL' | 'COMMUNITY' | (string & {});

@@ -509,6 +509,68 @@ import type {
   TournamentsAdminSetRefundRootOnchainOutput,
   TournamentsAdminProcessTimeoutsInput,
   TournamentsAdminProcessTimeoutsOutput,
+  TournamentsF1CreateInput,
+  TournamentsF1CreateOutput,
+  TournamentsF1ExternalDashboardInput,
+  TournamentsF1ExternalDashboardOutput,
+  TournamentsF1ExternalDashboardFullInput,
+  TournamentsF1ExternalDashboardFullOutput,
+  TournamentsF1GetInput,
+  TournamentsF1GetOutput,
+  TournamentsF1DashboardInput,
+  TournamentsF1DashboardOutput,
+  TournamentsF1DriversInput,
+  TournamentsF1DriversOutput,
+  TournamentsF1EligibilityInput,
+  TournamentsF1EligibilityOutput,
+  TournamentsF1RoundsInput,
+  TournamentsF1RoundsOutput,
+  TournamentsF1RoundInput,
+  TournamentsF1RoundOutput,
+  TournamentsF1MatchupsInput,
+  TournamentsF1MatchupsOutput,
+  TournamentsF1SideBetsInput,
+  TournamentsF1SideBetsOutput,
+  TournamentsF1PlaceSideBetsInput,
+  TournamentsF1PlaceSideBetsOutput,
+  TournamentsF1SideBetHeatmapInput,
+  TournamentsF1SideBetHeatmapOutput,
+  TournamentsF1HeatmapInput,
+  TournamentsF1HeatmapOutput,
+  TournamentsF1ResultsInput,
+  TournamentsF1ResultsOutput,
+  TournamentsF1RaceAnalyticsInput,
+  TournamentsF1RaceAnalyticsOutput,
+  TournamentsF1SeasonLeaderboardInput,
+  TournamentsF1SeasonLeaderboardOutput,
+  TournamentsF1WeekendLeaderboardInput,
+  TournamentsF1WeekendLeaderboardOutput,
+  TournamentsF1EloLeaderboardInput,
+  TournamentsF1EloLeaderboardOutput,
+  TournamentsF1MyPicksInput,
+  TournamentsF1MyPicksOutput,
+  TournamentsF1UserPredictionInput,
+  TournamentsF1UserPredictionOutput,
+  TournamentsF1UserStatsInput,
+  TournamentsF1UserStatsOutput,
+  TournamentsF1PayoutsInput,
+  TournamentsF1PayoutsOutput,
+  TournamentsF1MyPayoutInput,
+  TournamentsF1MyPayoutOutput,
+  TournamentsF1ClaimProofInput,
+  TournamentsF1ClaimProofOutput,
+  TournamentsF1EnterInput,
+  TournamentsF1EnterOutput,
+  TournamentsF1ReenterInput,
+  TournamentsF1ReenterOutput,
+  TournamentsF1PredictInput,
+  TournamentsF1PredictOutput,
+  TournamentsF1LockMyPredictionsInput,
+  TournamentsF1LockMyPredictionsOutput,
+  TournamentsF1UpdatePredictionInput,
+  TournamentsF1UpdatePredictionOutput,
+  TournamentsF1DeletePredictionInput,
+  TournamentsF1DeletePredictionOutput,
   TournamentsCatalogListInput,
   TournamentsCatalogListOutput,
   TournamentsCatalogCreateInput,
@@ -3004,6 +3066,13 @@ export interface TournamentsNamespace {
    */
   readonly admin: TournamentsAdminNamespace;
   /**
+   * §4.17 racing tournaments (F1 grid predictor): tournaments of `gameType` F1_GRID_PREDICTOR over a
+   * motorsport season. Entrants predict the top of every session, lock early for a bonus, bet on
+   * weekend props and climb season, weekend and Elo leaderboards; prizes are Merkle claims on the
+   * tournament's PrizeVault pool. The rules are in docs/racing.md.
+   */
+  readonly f1: TournamentsF1Namespace;
+  /**
    * §4.17 tournaments: the catalogue, creation, creators' bonds and platform-wide aggregates.
    */
   readonly catalog: TournamentsCatalogNamespace;
@@ -3274,6 +3343,288 @@ export interface TournamentsAdminNamespace {
    * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly processTimeouts: Method<TournamentsAdminProcessTimeoutsInput, TournamentsAdminProcessTimeoutsOutput>;
+}
+
+/**
+ * §4.17 racing tournaments (F1 grid predictor): tournaments of `gameType` F1_GRID_PREDICTOR over a
+ * motorsport season. Entrants predict the top of every session, lock early for a bonus, bet on
+ * weekend props and climb season, weekend and Elo leaderboards; prizes are Merkle claims on the
+ * tournament's PrizeVault pool. The rules are in docs/racing.md.
+ */
+export interface TournamentsF1Namespace {
+  /**
+   * Create a racing tournament over a season, deposit first (like every paid tournament)
+   *
+   * Deposit the buy-in into the vault pool of a client-chosen 24-hex id (POST /api/tournaments/{id}/deposit with stakeAsset and amount), then create with clientTournamentId and creatorDepositTxHash; the creator is entered. Needs the creator bond. BUYIN_BELOW_MINIMUM, PAID_TOURNAMENT_REQUIRES_DEPOSIT, SEASON_UNAVAILABLE, DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED (400); BOND_REQUIRED, TOURNAMENT_ID_TAKEN (409); the same create again answers the tournament with created: false.
+   *
+   * `POST /api/tournaments/f1/create` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly create: Method<TournamentsF1CreateInput, TournamentsF1CreateOutput>;
+  /**
+   * Embeddable summary feed across racing tournaments (short cache, stable field names)
+   *
+   * Racing tournaments newest first (`limit` 1–50): summary, next lock and leader per tournament. Public; `Cache-Control: public, max-age=15`, reused for 15 s. VALIDATION_FAILED (400) for a bad limit.
+   *
+   * `GET /api/tournaments/f1/dashboard/external` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly externalDashboard: Method<TournamentsF1ExternalDashboardInput, TournamentsF1ExternalDashboardOutput>;
+  /**
+   * The embeddable feed with each tournament’s top 10 and its rounds.
+   *
+   * The external feed plus each tournament’s top 10 and its rounds with their status. Public; cached like the feed. VALIDATION_FAILED (400) for a bad limit.
+   *
+   * `GET /api/tournaments/f1/dashboard/external/full` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly externalDashboardFull: Method<
+    TournamentsF1ExternalDashboardFullInput,
+    TournamentsF1ExternalDashboardFullOutput
+  >;
+  /**
+   * A racing tournament: season, buy-in, pool, next lock and the scoring table.
+   *
+   * 404 for an unknown id or a tournament that is not a racing one.
+   *
+   * `GET /api/tournaments/f1/:tournamentId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly get: Method<TournamentsF1GetInput, TournamentsF1GetOutput>;
+  /**
+   * The tournament at a glance: current round, leaders, and your standing with a bearer token or ?wallet.
+   *
+   * Public. The summary, the current (or next) weekend, the top five and, with a bearer token or `?wallet=`, the viewer’s stats. 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/dashboard` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly dashboard: Method<TournamentsF1DashboardInput, TournamentsF1DashboardOutput>;
+  /**
+   * The season’s grid: drivers and teams.
+   *
+   * Public, from the season data source. 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/drivers` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly drivers: Method<TournamentsF1DriversInput, TournamentsF1DriversOutput>;
+  /**
+   * Whether a wallet can enter now, with every reason it cannot.
+   *
+   * Reasons: NOT_LIVE, ENTRIES_CLOSED (the first session locked), ALREADY_ENTERED, TOURNAMENT_FULL, INSUFFICIENT_BALANCE, GEO_BLOCKED (usdc).
+   *
+   * `GET /api/tournaments/f1/:tournamentId/eligibility/:address` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly eligibility: Method<TournamentsF1EligibilityInput, TournamentsF1EligibilityOutput>;
+  /**
+   * The season’s Grand Prix weekends with their sessions, lock times and status.
+   *
+   * Public. Each weekend’s sessions with lock times, the number of places predicted and their status. 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/rounds` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly rounds: Method<TournamentsF1RoundsInput, TournamentsF1RoundsOutput>;
+  /**
+   * One weekend with its sessions.
+   *
+   * Public. 404 for a round not in the tournament’s season.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly round: Method<TournamentsF1RoundInput, TournamentsF1RoundOutput>;
+  /**
+   * Head-to-head teammate pairs of a weekend, decided by the race.
+   *
+   * Public. Derived: the two drivers of each team; `winnerDriverId` once the race is settled. 404 for an unknown round.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/matchups` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly matchups: Method<TournamentsF1MatchupsInput, TournamentsF1MatchupsOutput>;
+  /**
+   * A weekend’s side-bet props, their points and lock, and your bets.
+   *
+   * Public; a bearer token or `?wallet=` fills `mine`. The props settle on the weekend’s race and lock at its start. 404 for an unknown round.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly sideBets: Method<TournamentsF1SideBetsInput, TournamentsF1SideBetsOutput>;
+  /**
+   * Place or replace your side bets of a weekend (until its race locks)
+   *
+   * Entrants only (NOT_ENTERED, 403). One bet per prop; FASTEST_LAP takes driverId, SAFETY_CAR value, DNF_COUNT count (VALIDATION_FAILED). PREDICTION_UNKNOWN_DRIVER (400); PREDICTION_LOCKED (409, details.lockTime) once the race started.
+   *
+   * `POST /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bets` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly placeSideBets: Method<TournamentsF1PlaceSideBetsInput, TournamentsF1PlaceSideBetsOutput>;
+  /**
+   * The crowd’s side-bet picks of a weekend (counted in SQL, cached briefly)
+   *
+   * Public. Count and share of each answer per prop, computed in SQL and reused for 15 s. 404 for an unknown round.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/rounds/:roundId/side-bet-heatmap` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly sideBetHeatmap: Method<TournamentsF1SideBetHeatmapInput, TournamentsF1SideBetHeatmapOutput>;
+  /**
+   * The crowd’s drivers × positions for a session (counted in SQL, cached briefly)
+   *
+   * Public. Count and share of each driver at each predicted position, computed in SQL and reused for 15 s. 404 for an unknown event.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/heatmap/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly heatmap: Method<TournamentsF1HeatmapInput, TournamentsF1HeatmapOutput>;
+  /**
+   * A session’s official classification and every entrant’s points (empty until settled)
+   *
+   * Public. `status` tells whether the session is settled; the classification and scores are empty before. 404 for an unknown event.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/results/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly results: Method<TournamentsF1ResultsInput, TournamentsF1ResultsOutput>;
+  /**
+   * How the crowd predicted a session and how it scored.
+   *
+   * Public. Predictions, early locks, the most picked winner, average and best points and per-position accuracy. 404 for an unknown event.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/race-analytics/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly raceAnalytics: Method<TournamentsF1RaceAnalyticsInput, TournamentsF1RaceAnalyticsOutput>;
+  /**
+   * Season points (current period of each entrant), ties to the earlier entry.
+   *
+   * Public, paged (`limit`, `offset`). Rows: rank, wallet, username, seasonPoints, eloRating, racesParticipated. 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/leaderboard/season` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`offset` + `limit` in the query): await it for one page, or `for await (const item of client.tournaments.f1.seasonLeaderboard(…))` to walk the `rows` of every page.
+   */
+  readonly seasonLeaderboard: PaginatedMethod<
+    TournamentsF1SeasonLeaderboardInput,
+    TournamentsF1SeasonLeaderboardOutput,
+    TournamentsF1SeasonLeaderboardOutput['rows'][number]
+  >;
+  /**
+   * A weekend’s points: its sessions plus its side bets.
+   *
+   * Public. Every entrant’s session and side-bet points of one weekend. 404 for an unknown round.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/leaderboard/weekend/:roundId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly weekendLeaderboard: Method<TournamentsF1WeekendLeaderboardInput, TournamentsF1WeekendLeaderboardOutput>;
+  /**
+   * Elo ratings from pairwise comparison of entrants’ session scores.
+   *
+   * Public. Start 1500, K = 32, zero-sum per session (docs/racing.md). 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/leaderboard/elo` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly eloLeaderboard: Method<TournamentsF1EloLeaderboardInput, TournamentsF1EloLeaderboardOutput>;
+  /**
+   * A wallet’s predictions and side bets in this tournament.
+   *
+   * Public by address. VALIDATION_FAILED (400) for a malformed address; 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/user/:address/my-picks` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly myPicks: Method<TournamentsF1MyPicksInput, TournamentsF1MyPicksOutput>;
+  /**
+   * A wallet’s prediction for one session, with its points once settled (404 without one)
+   *
+   * Public by address. 404 when the wallet has no prediction for the event, or for an unknown event.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/user/:address/predictions/:eventId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly userPrediction: Method<TournamentsF1UserPredictionInput, TournamentsF1UserPredictionOutput>;
+  /**
+   * A wallet’s rank, points, Elo and hit counts in this tournament.
+   *
+   * Public by address; zeros for a wallet that has not entered. 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/user/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly userStats: Method<TournamentsF1UserStatsInput, TournamentsF1UserStatsOutput>;
+  /**
+   * The payout table: projected from the standings, then the published Merkle table with claims.
+   *
+   * Public. `projected` before the season closes, then the Merkle table (`built`, `published`) with each leaf’s claim. 404 for an unknown racing tournament.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/payouts` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly payouts: Method<TournamentsF1PayoutsInput, TournamentsF1PayoutsOutput>;
+  /**
+   * Your line of the payout table (bearer token or ?wallet)
+   *
+   * UNAUTHENTICATED (401) with neither a bearer token nor ?wallet.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/my-payout` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly myPayout: Method<TournamentsF1MyPayoutInput, TournamentsF1MyPayoutOutput>;
+  /**
+   * Your payout leaf: amount, Merkle proof and the PrizeVault.claim call.
+   *
+   * The bearer token’s managed wallet, or `wallet`. PAYOUT_NOT_READY (409) before the season closes; 404 for a wallet without a payout. Confirm a claim with POST /api/tournaments/{id}/confirm-claim.
+   *
+   * `GET /api/tournaments/f1/:tournamentId/claim-proof` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly claimProof: Method<TournamentsF1ClaimProofInput, TournamentsF1ClaimProofOutput>;
+  /**
+   * Enter with a verified vault deposit of the buy-in (the tournaments entry); idempotent per deposit.
+   *
+   * Deposit first with POST /api/tournaments/{id}/deposit. DEPOSIT_MISMATCH, DEPOSIT_ALREADY_USED (400); DEPOSIT_PENDING (409, retry); ALREADY_ENTERED, TOURNAMENT_FULL, ENTRIES_CLOSED (409); GEO_BLOCKED for usdc.
+   *
+   * `POST /api/tournaments/f1/:tournamentId/enter` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly enter: Method<TournamentsF1EnterInput, TournamentsF1EnterOutput>;
+  /**
+   * Buy a fresh card: pay the buy-in again and restart your season score from the next session.
+   *
+   * Entrants only (NOT_ENTERED, 403). REENTRY_NOT_ALLOWED (409) unless a weekend finished since your current entry and another is still to start; DEPOSIT_* as for enter.
+   *
+   * `POST /api/tournaments/f1/:tournamentId/reenter` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly reenter: Method<TournamentsF1ReenterInput, TournamentsF1ReenterOutput>;
+  /**
+   * Predict a session’s top N (5 qualifying, 5 sprint qualifying, 8 sprint, 10 race)
+   *
+   * Entrants only (NOT_ENTERED, 403). PREDICTION_WRONG_LENGTH, PREDICTION_DUPLICATE_DRIVER, PREDICTION_UNKNOWN_DRIVER (400); PREDICTION_LOCKED (409, details.lockTime) from the lock time; ALREADY_PICKED (409) when you have one (PUT it).
+   *
+   * `POST /api/tournaments/f1/:tournamentId/events/:eventId/predict` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly predict: Method<TournamentsF1PredictInput, TournamentsF1PredictOutput>;
+  /**
+   * Commit your prediction before the lock for the early-lock bonus (+20%); it can no longer change.
+   *
+   * 404 without a prediction; PREDICTION_LOCKED (409) after the lock time.
+   *
+   * `POST /api/tournaments/f1/:tournamentId/events/:eventId/lock-my-predictions` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly lockMyPredictions: Method<TournamentsF1LockMyPredictionsInput, TournamentsF1LockMyPredictionsOutput>;
+  /**
+   * Change your prediction until the lock.
+   *
+   * FORBIDDEN (403) for someone else’s prediction; PREDICTION_LOCKED (409, details.lockTime) after the lock or an early lock; the 400 codes of predict.
+   *
+   * `PUT /api/tournaments/f1/:tournamentId/predictions/:predictionId` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly updatePrediction: Method<TournamentsF1UpdatePredictionInput, TournamentsF1UpdatePredictionOutput>;
+  /**
+   * Withdraw your prediction until the lock.
+   *
+   * FORBIDDEN (403) for someone else’s prediction; PREDICTION_LOCKED (409, details.lockTime) after the lock.
+   *
+   * `DELETE /api/tournaments/f1/:tournamentId/predictions/:predictionId` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly deletePrediction: Method<TournamentsF1DeletePredictionInput, TournamentsF1DeletePredictionOutput>;
 }
 
 /**

@@ -245,6 +245,7 @@ export function createTournamentsApp(c: Container): Express {
         sports: c.sports,
         sportsLimits: { proxyIp: c.limits.sportsProxyIp, helpersIp: c.limits.sportsHelpersIp },
         parlay: c.parlay,
+        racing: c.racing,
         operations: c.operations,
       }),
       app,

@@ -201,6 +201,10 @@ export interface Config {
     readonly proxyIpPerMin: number;
     readonly helpersIpPerMin: number;
   };
+  readonly racing: {
+    readonly sportmonksLeagueId: number;
+    readonly sweepIntervalMs: number;
+  };
 }
 
 /** One message listing every bad key, so a misconfigured deployment is fixed in one go. */
@@ -530,6 +534,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       serviceToken: e.TOURNAMENTS_SERVICE_TOKEN ?? generated?.serviceToken ?? '',
       timeoutMs: e.TOURNAMENTS_ADMIN_TIMEOUT_MS,
       breakerCooldownMs: e.TOURNAMENTS_ADMIN_BREAKER_COOLDOWN_MS,
+    },
+    racing: {
+      sportmonksLeagueId: e.RACING_SPORTMONKS_LEAGUE_ID,
+      sweepIntervalMs: e.RACING_SWEEP_INTERVAL_MS,
     },
     sports: {
       provider: e.SPORTS_PROVIDER,

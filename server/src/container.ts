@@ -128,6 +128,10 @@ import { ParlayRepository } from './areas/parlay/parlay.repository.js';
 import { LpService } from './areas/lp/lp.service.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 import { TournamentAdminLinkService } from './areas/tournaments/tournament-admin-link.service.js';
+import { createRacing, type Racing } from './areas/racing/racing.wiring.js';
+import { FakeMotorsportSeason } from './adapters/sports-provider/fake-motorsport.season.js';
+import type { MotorsportPort } from './adapters/sports-provider/motorsport.port.js';
+import { SportmonksMotorsportAdapter } from './adapters/sports-provider/sportmonks-motorsport.adapter.js';
 import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
 import { HttpTournamentsAdmin } from './adapters/tournaments-admin/http-tournaments-admin.adapter.js';
 import { InProcessTournamentsAdmin } from './adapters/tournaments-admin/in-process-tournaments-admin.adapter.js';
@@ -218,6 +222,8 @@ export interface Container {
   readonly mediaRoot: string | undefined;
   /** §4.17 tournaments: creation, bonds, entries, picks, standings, brackets, statistics. */
   readonly tournaments: Tournaments;
+  /** §4.17 racing tournaments (F1 grid predictor): tournaments of `gameType` F1_GRID_PREDICTOR. */
+  readonly racing: Racing;
   /**
    * Tournament cancellations for the admins of both hosts: `local` is this process's tournaments
    * domain (behind the tournaments host's internal admin routes); `markets` is how the markets
@@ -313,6 +319,8 @@ export interface ContainerOverrides {
   fixtures?: FixturesPort;
   /** The local push outbox (tests read what it kept). */
   pushOutbox?: OutboxPushAdapter;
+  /** Motorsport seasons and results (default: the clock-driven fake season, or Sportmonks when configured). */
+  motorsport?: MotorsportPort;
 }
 
 /** The push providers PUSH_PROVIDERS names; loaded only when configured (the embedded default needs neither SDK). */
@@ -691,6 +699,23 @@ export async function createContainer(
   };
   const tournamentAdminLink = new TournamentAdminLinkService(tournaments.cancellations);
   const localTournamentsAdmin = new InProcessTournamentsAdmin(tournamentAdminLink);
+  const racing = createRacing({
+    orm,
+    motorsport:
+      overrides.motorsport ??
+      (config.sports.provider === 'sportmonks'
+        ? new SportmonksMotorsportAdapter(sportsProvider, config.racing.sportmonksLeagueId, config.sports.timeoutMs)
+        : new FakeMotorsportSeason(clock)),
+    tournaments,
+    vault: prizeVault,
+    signers,
+    distributions,
+    settings: config.tournaments,
+    treasury: config.tournaments.treasury ?? chain.operator,
+    clock,
+    logger,
+    sweepEveryMs: config.racing.sweepIntervalMs,
+  });
   const link = config.tournamentsLink;
   const tournamentsAdminLink: TournamentsAdminPort =
     link.mode === 'http'
@@ -776,6 +801,7 @@ export async function createContainer(
     await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
     await tournaments.attach(jobs);
     await operations.attach(jobs);
+    await racing.attach(jobs);
   }
   const extmarket = await createExtMarket(config, clock, box, orm, closers, logger);
   const container: Container = {
@@ -853,6 +879,7 @@ export async function createContainer(
     tournaments,
     parlay,
     operations,
+    racing,
     tournamentsAdmin: {
       local: tournamentAdminLink,
       // It measures the link's latency: wall-clock time.

@@ -363,6 +363,10 @@ export const EnvSchema = z.object({
     .default(24),
   /** How often finished fixtures are looked up at the provider, ms. */
   TOURNAMENT_RESULTS_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
+  /** The Formula 1 league of the Sportmonks motorsport API (racing tournaments, with SPORTS_PROVIDER=sportmonks). */
+  RACING_SPORTMONKS_LEAGUE_ID: z.coerce.number().int().min(1).default(1),
+  /** How often racing tournaments ask the motorsport provider for results (docs/racing.md). */
+  RACING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(30_000),
   /** A market's dispute window: hours from its result (docs/tournaments.md, "Disputes"). */
   TOURNAMENT_DISPUTE_WINDOW_HOURS: z.coerce
     .number()

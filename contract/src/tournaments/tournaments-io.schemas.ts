@@ -45,7 +45,7 @@ export const StatusFilterSchema = z
 export const ListTournamentsQuerySchema = z
   .object({
     status: StatusFilterSchema.optional(),
-    gameType: z.enum(['CLASSIC']).optional(),
+    gameType: z.enum(['CLASSIC', 'F1_GRID_PREDICTOR']).optional(),
     sport: z.string().trim().min(1).max(40).optional(),
     ownerWallet: AddressSchema.optional(),
     limit,

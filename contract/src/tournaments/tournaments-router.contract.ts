@@ -6,6 +6,7 @@ import { tournamentsPlayContract } from './tournaments-play.contract.js';
 import { tournamentsAdminCloseContract } from './tournaments-admin-close.contract.js';
 import { tournamentDisputesContract } from './tournament-disputes.contract.js';
 import { tournamentPayoutsContract } from './tournament-payouts.contract.js';
+import { racingContract } from './racing.contract.js';
 
 /**
  * §4.17 tournaments-host administration (admin token): disputes, settlement, payout roots and
@@ -28,6 +29,8 @@ export const tournamentsAdminContract = c.router({
 export const tournamentsRouterContract = c.router({
   // First: the literal `admin` segment must never be read as a tournament id.
   admin: tournamentsAdminContract,
+  // Racing tournaments under the literal `f1` segment, before the `/:tournamentId` routes.
+  f1: racingContract,
   // Then the catalogue's literal paths, before the `/:tournamentId` routes.
   catalog: tournamentsCatalogContract,
   play: tournamentsPlayContract,

@@ -76,7 +76,7 @@ export const TournamentSchema = z
     sport: z.string(),
     league: z.string().nullable(),
     category: z.string().nullable(),
-    gameType: z.enum(['CLASSIC']),
+    gameType: z.enum(['CLASSIC', 'F1_GRID_PREDICTOR']),
     format: TournamentFormatSchema,
     type: z.enum(['PROTOCOL', 'COMMUNITY']),
     status: TournamentStatusSchema,

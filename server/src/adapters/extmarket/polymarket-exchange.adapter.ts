@@ -22,7 +22,7 @@ import {
   POLYGON_CHAIN_ID,
   depositWalletAddressOf,
   safeAddressOf,
-} from './extmarket-constants.js';
+} from './extmarket.protocol.js';
 import {
   ExtOrderRejected,
   type ExtBridgeAddresses,
@@ -49,7 +49,7 @@ import {
 } from './external-exchange.port.js';
 import { LiveScoreFeed } from './live-scores.client.js';
 import { BATCH_TYPES, CREATE_PROXY_TYPES, SAFE_FACTORY_DOMAIN, batchDomain } from './local-exchange/local-relayer.js';
-import { UpstreamFailure, UpstreamHttp, type UpstreamPolicy } from './upstream-http.js';
+import { UpstreamFailure, UpstreamHttp, type UpstreamPolicy } from './upstream-http.client.js';
 
 export interface PolymarketConfig {
   readonly clobUrl: string;

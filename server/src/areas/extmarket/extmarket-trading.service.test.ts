@@ -11,7 +11,7 @@ import {
 import { DomainError } from '../../errors.js';
 import { ManualClock } from '../../platform/clock.js';
 import { SecretBox } from '../identity/secret-box.js';
-import { ExtAccounts, type ExtMarketStore } from './extmarket-accounts.js';
+import { ExtAccounts, type ExtMarketStore } from './extmarket-accounts.port.js';
 import type { ExtAccountRow, ExtOperationRow } from './extmarket.repository.js';
 import { ExtTradingService } from './extmarket-trading.service.js';
 

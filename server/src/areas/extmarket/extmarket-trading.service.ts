@@ -5,11 +5,11 @@ import {
   type ExtOrderRequest,
   type ExtSignedOrder,
 } from '../../adapters/extmarket/external-exchange.port.js';
-import { EXT_UNIT, ROUNDING, fromMicro, toMicro } from '../../adapters/extmarket/extmarket-constants.js';
+import { EXT_UNIT, ROUNDING, fromMicro, toMicro } from '../../adapters/extmarket/extmarket.protocol.js';
 import { DomainError } from '../../errors.js';
 import type { ErrorCode } from '@duelkit/contract';
 import type { Clock } from '../../platform/clock.js';
-import { ExtAccounts, type ExtCaller, type ExtDeps } from './extmarket-accounts.js';
+import { ExtAccounts, type ExtCaller, type ExtDeps } from './extmarket-accounts.port.js';
 
 const REFUSAL_CODES: Record<ExtOrderRefusal, ErrorCode> = {
   'insufficient-balance': 'EXTMARKET_INSUFFICIENT_BALANCE',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpWallet, type Body } from '../../../test/support/http.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
-import { EXT_CONTRACTS } from '../../adapters/extmarket/extmarket-constants.js';
+import { EXT_CONTRACTS } from '../../adapters/extmarket/extmarket.protocol.js';
 import type { LocalExchange } from '../../adapters/extmarket/local-exchange/local-exchange.js';
 import { ManualClock } from '../../platform/clock.js';
 
@@ -330,7 +330,10 @@ describe('external markets: discovery', () => {
   it('lists active events by tags, highest 24 h volume first', async () => {
     const r = await call('discovery/events-by-tags?tagIds=1,2', { token: alice });
     // The Arsenal market resolved above, so its event is no longer active.
-    expect((r.body['events'] as Body[]).map((e) => e['slug'] as string)).toEqual(['fed-december-2026', 'lal-bos-2026-11-28']);
+    expect((r.body['events'] as Body[]).map((e) => e['slug'] as string)).toEqual([
+      'fed-december-2026',
+      'lal-bos-2026-11-28',
+    ]);
     expect(r.body['events'][1]['markets'][0]).toMatchObject({ negRisk: true, outcomes: ['Lakers', 'Celtics'] });
     const bad = await call('discovery/events-by-tags?tagIds=soccer', { token: alice });
     expect([bad.status, bad.body['code']]).toEqual([400, 'VALIDATION_FAILED']);

@@ -5,7 +5,7 @@ import {
   EXT_CONTRACTS,
   MAX_UINT256,
   TRADING_SPENDERS,
-} from '../../adapters/extmarket/extmarket-constants.js';
+} from '../../adapters/extmarket/extmarket.protocol.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import {
@@ -15,7 +15,7 @@ import {
   type ExtCaller,
   type ExtDeps,
   type WalletKind,
-} from './extmarket-accounts.js';
+} from './extmarket-accounts.port.js';
 import type { ExtOperationKind } from './extmarket.repository.js';
 
 const call = (target: Address, data: Hex): ExtRelayerCall => ({ target, value: '0', data });

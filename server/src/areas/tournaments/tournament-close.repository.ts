@@ -253,7 +253,7 @@ export class CloseRepository {
     const rows = await this.sql<{ id: string }>(
       `select distinct st."tournament_id" as "id" from "tournament_stages" st
          join "tournaments" t on t."id" = st."tournament_id"
-        where t."status" in ('LIVE', 'COMPLETED')
+        where t."status" in ('LIVE', 'COMPLETED') and t."game_type" = 'CLASSIC'
           and not exists (select 1 from "tournament_stage_settlements" ss where ss."stage_id" = st."id")
           and not exists (select 1 from "tournament_fixtures" f where f."stage_id" = st."id" and f."settled_at" is null)
         limit ?`,

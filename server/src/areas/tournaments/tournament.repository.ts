@@ -364,7 +364,7 @@ export interface TournamentRepos {
   readonly cancellation: CancellationRepository;
 }
 
-function reposOn(sql: SqlExec): TournamentRepos {
+export function reposOn(sql: SqlExec): TournamentRepos {
   return {
     tournaments: new TournamentRepository(sql),
     play: new PlayRepository(sql),

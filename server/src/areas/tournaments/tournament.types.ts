@@ -28,7 +28,7 @@ export interface TournamentRow {
   sport: string;
   league: string | null;
   category: string | null;
-  gameType: 'CLASSIC';
+  gameType: 'CLASSIC' | 'F1_GRID_PREDICTOR';
   format: TournamentFormat;
   type: 'PROTOCOL' | 'COMMUNITY';
   status: TournamentStatus;
@@ -132,7 +132,7 @@ export interface DepositRow {
   stageIndex: number;
   wallet: Address;
   amount: string;
-  purpose: 'create' | 'entry' | 'stage';
+  purpose: 'create' | 'entry' | 'stage' | 'reenter';
   refundTxHash: string | null;
   refundedAt: Date | null;
 }

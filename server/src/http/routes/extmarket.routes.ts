@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { marketsContract } from '@duelkit/contract';
 import type { Request } from 'express';
-import type { ExtCaller } from '../../areas/extmarket/extmarket-accounts.js';
+import type { ExtCaller } from '../../areas/extmarket/extmarket-accounts.port.js';
 import type { ExtDiscoveryService } from '../../areas/extmarket/extmarket-discovery.service.js';
 import type { ExtTradingService } from '../../areas/extmarket/extmarket-trading.service.js';
 import type { ExtMarketService } from '../../areas/extmarket/extmarket.service.js';

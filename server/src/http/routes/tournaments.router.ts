@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { tournamentsContract } from '@duelkit/contract';
 import type { Tournaments } from '../../areas/tournaments/tournaments.js';
+import type { Racing } from '../../areas/racing/racing.wiring.js';
 import type { SportsService } from '../../areas/sports/sports.service.js';
 import type { HealthService } from '../../platform/health/health.service.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -14,6 +15,7 @@ import { tournamentsPlayRoutes } from './tournaments-play.routes.js';
 import { tournamentsAdminCloseRoutes } from './tournaments-admin-close.routes.js';
 import { tournamentDisputesRoutes } from './tournament-disputes.routes.js';
 import { tournamentPayoutsRoutes } from './tournament-payouts.routes.js';
+import { racingRoutes } from './racing.routes.js';
 import { tournamentsAdminCancelRoutes, tournamentsCancelRoutes } from './tournaments-cancel.routes.js';
 import { operationsRoutes, type OperationsDeps } from './operations.routes.js';
 
@@ -27,6 +29,7 @@ export interface TournamentsRouterDeps {
   readonly sportsLimits: { readonly proxyIp: RateLimiter; readonly helpersIp: RateLimiter };
   readonly parlay: ParlayRouteDeps;
   readonly operations: OperationsDeps;
+  readonly racing: Racing;
 }
 
 /** Implementation of every tournaments-host route: one line per area. */
@@ -42,6 +45,7 @@ export function tournamentsRouter(d: TournamentsRouterDeps) {
         ...tournamentsAdminCloseRoutes({ tournaments: d.tournaments }),
         ...tournamentsAdminCancelRoutes({ tournaments: d.tournaments }),
       },
+      f1: racingRoutes({ racing: d.racing }),
       catalog: tournamentsCatalogRoutes({ tournaments: d.tournaments }),
       play: tournamentsPlayRoutes({ tournaments: d.tournaments }),
       disputes: tournamentDisputesRoutes({ tournaments: d.tournaments }),

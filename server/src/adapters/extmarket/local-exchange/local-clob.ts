@@ -18,7 +18,7 @@ import {
   depositWalletAddressOf,
   fromMicro,
   safeAddressOf,
-} from '../extmarket-constants.js';
+} from '../extmarket.protocol.js';
 import type { Ledger } from './ledger.js';
 import type { SimEvent, SimMarket } from './local-catalog.js';
 import { bad, ok, type SimRequest, type SimResponse } from './local-exchange.types.js';

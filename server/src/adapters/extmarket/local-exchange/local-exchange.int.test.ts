@@ -3,7 +3,7 @@ import { ClobClient, Side, OrderType, SignatureTypeV2, Chain } from '@polymarket
 import { createWalletClient, custom, type WalletClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ManualClock } from '../../../platform/clock.js';
-import { EXT_CONTRACTS, MAX_UINT256 } from '../extmarket-constants.js';
+import { EXT_CONTRACTS, MAX_UINT256 } from '../extmarket.protocol.js';
 import { startLocalExchange, type RunningLocalExchange } from './local-exchange.server.js';
 
 // The official client signs with a viem wallet client; a local account never uses the transport.

@@ -10,7 +10,7 @@ import {
   type Hex,
 } from 'viem';
 import type { Clock } from '../../../platform/clock.js';
-import { text, EXT_CALL_ABI, EXT_CONTRACTS, EXT_UNIT, fromMicro } from '../extmarket-constants.js';
+import { text, EXT_CALL_ABI, EXT_CONTRACTS, EXT_UNIT, fromMicro } from '../extmarket.protocol.js';
 import { Ledger } from './ledger.js';
 import {
   seedCatalog,

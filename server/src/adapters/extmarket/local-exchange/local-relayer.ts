@@ -17,7 +17,7 @@ import {
   POLYGON_CHAIN_ID,
   depositWalletAddressOf,
   safeAddressOf,
-} from '../extmarket-constants.js';
+} from '../extmarket.protocol.js';
 import type { Ledger } from './ledger.js';
 import type { SimMarket } from './local-catalog.js';
 import { bad, ok, type SimRequest, type SimResponse } from './local-exchange.types.js';

@@ -1,4 +1,4 @@
-import { EXT_UNIT } from '../extmarket-constants.js';
+import { EXT_UNIT } from '../extmarket.protocol.js';
 
 export type BookSide = 'BUY' | 'SELL';
 export type TimeInForce = 'GTC' | 'GTD' | 'FOK' | 'FAK';

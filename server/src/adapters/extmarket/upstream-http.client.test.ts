@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../errors.js';
 import { ManualClock } from '../../platform/clock.js';
-import { UpstreamFailure, UpstreamHttp } from './upstream-http.js';
+import { UpstreamFailure, UpstreamHttp } from './upstream-http.client.js';
 
 const policy = {
   timeoutMs: 1_000,

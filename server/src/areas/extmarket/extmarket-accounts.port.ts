@@ -1,6 +1,6 @@
 import { getAddress, type Address, type LocalAccount } from 'viem';
 import type { ExtCredentials, ExtSession, ExternalExchange } from '../../adapters/extmarket/external-exchange.port.js';
-import { depositWalletAddressOf, safeAddressOf } from '../../adapters/extmarket/extmarket-constants.js';
+import { depositWalletAddressOf, safeAddressOf } from '../../adapters/extmarket/extmarket.protocol.js';
 import { DomainError } from '../../errors.js';
 import { createManagedWallet, managedSigner } from '../identity/managed-wallet.js';
 import type { SecretBox } from '../identity/secret-box.js';

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClassification, fakeSeason } from '../server/src/adapters/sports-provider/fake-motorsport.season.js';
+import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
+import { ManualClock } from '../server/src/platform/clock.js';
+import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
+import type { DuelkitClient } from '@duelkit/sdk';
+import { inProcess, signedInClient, UNIT, until } from './support.js';
+
+const HOUR = 3_600_000;
+// 08:00 UTC: the fake motorsport season of this day locks its first session at 10:00.
+const T0 = Date.UTC(2026, 11, 1, 8);
+const DAY_START = T0 - 8 * HOUR;
+const clock = new ManualClock(T0);
+const season = fakeSeason(Math.floor(T0 / (24 * HOUR)));
+const round1 = season.rounds[0] as (typeof season.rounds)[number];
+const [qualifying, race] = round1.events as [(typeof round1.events)[number], (typeof round1.events)[number]];
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer(
+    {
+      JOBS_ENABLED: 'true',
+      RACING_SWEEP_INTERVAL_MS: '300',
+      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+      RATE_LIMIT_TEAM_PER_MIN: '100000',
+    },
+    { clock },
+  );
+}, 120_000);
+afterAll(() => server?.close());
+
+async function enter(client: DuelkitClient, tournamentId: string) {
+  const deposit = await client.tournaments.play.deposit({ params: { tournamentId }, body: { execute: true } });
+  return client.tournaments.f1.enter({ params: { tournamentId }, body: { depositTxHash: deposit.txHash as string } });
+}
+
+describe('racing tournaments through the SDK', () => {
+  it('create → three players enter → predict → one locks early → sessions run → leaderboards → season end → claim on chain', async () => {
+    const creator = await signedInClient(inProcess(server), 'rce_creator');
+    const alice = await signedInClient(inProcess(server), 'rce_alice');
+    const bob = await signedInClient(inProcess(server), 'rce_bob');
+    const carol = await signedInClient(inProcess(server), 'rce_carol');
+    const f1 = (c: { client: DuelkitClient }) => c.client.tournaments.f1;
+
+    await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
+    const tournamentId = randomBytes(12).toString('hex');
+    const buyin = (10n * UNIT).toString();
+    const deposit = await creator.client.tournaments.play.deposit({
+      params: { tournamentId },
+      body: { execute: true, stakeAsset: 'credits', amount: buyin },
+    });
+    const created = await f1(creator).create({
+      body: {
+        name: 'SDK grid cup',
+        stakeAsset: 'credits',
+        buyinUsdc: buyin,
+        clientTournamentId: tournamentId,
+        creatorDepositTxHash: deposit.txHash as string,
+        payoutBps: [7000, 3000],
+      },
+    });
+    expect(created).toMatchObject({ id: tournamentId, gameType: 'F1_GRID_PREDICTOR', created: true, totalRounds: 3 });
+
+    for (const p of [alice, bob, carol]) expect((await enter(p.client, tournamentId)).hasEntry).toBe(true);
+    const { drivers } = await f1(alice).drivers({ params: { tournamentId } });
+    expect(drivers).toHaveLength(20);
+
+    const q = fakeClassification(qualifying).order.slice(0, 5);
+    const r = fakeClassification(race).order.slice(0, 10);
+    const predict = (p: { client: DuelkitClient }, eventId: number, driverIds: number[]) =>
+      f1(p).predict({ params: { tournamentId, eventId }, body: { driverIds } });
+    await predict(alice, qualifying.id, q);
+    await predict(bob, qualifying.id, [116, 117, 118, 119, 120]);
+    await predict(carol, qualifying.id, [...q].reverse());
+    await predict(alice, race.id, r);
+    await predict(bob, race.id, [...r].reverse());
+    const locked = await f1(alice).lockMyPredictions({ params: { tournamentId, eventId: qualifying.id }, body: {} });
+    expect(locked.prediction.lockedEarly).toBe(true);
+
+    // Past the race of the first weekend: both sessions finish, the sweep job settles them.
+    clock.advance(DAY_START + 14 * HOUR - clock.now());
+    const weekend = await until(
+      () => f1(alice).weekendLeaderboard({ params: { tournamentId, roundId: round1.id } }),
+      (w) => (w.rows[0]?.totalPoints ?? 0) > 21,
+    );
+    // Qualifying: Alice 5 exact × 3 + podium 3 = 18, +20% early lock = 21; Carol (reversed) 3 + 4 + 1 = 8; Bob 0.
+    // Race: Alice 10 × 3 + 3 = 33; Bob (reversed top ten) ten right drivers in wrong places = 10.
+    expect(weekend.rows.map((x) => [x.wallet, x.totalPoints])).toEqual([
+      [alice.address, 54],
+      [bob.address, 10],
+      [carol.address, 8],
+      [creator.address, 0],
+    ]);
+    const elo = await f1(alice).eloLeaderboard({ params: { tournamentId } });
+    // After qualifying (K/(n−1) = 16): 1516, 1500, 1484; after the race Alice beats Bob with K = 32:
+    // 32 × (1 − 1/(1 + 10^(−32/400))) = 14.53.
+    expect(Object.fromEntries(elo.rows.map((x) => [x.wallet, x.eloRating]))).toEqual({
+      [alice.address]: 1530.53,
+      [carol.address]: 1500,
+      [creator.address]: 1500,
+      [bob.address]: 1469.47,
+    });
+
+    // The rest of the season runs without predictions; the season closes and the root is published.
+    clock.advance(DAY_START + 23 * HOUR + HOUR / 2 - clock.now());
+    const payouts = await until(
+      () => f1(alice).payouts({ params: { tournamentId } }),
+      (p) => p.status === 'published',
+      60_000,
+    );
+    const seasonBoard = await f1(alice).seasonLeaderboard({ params: { tournamentId }, query: {} });
+    expect(seasonBoard.rows.map((x) => [x.rank, x.wallet, x.seasonPoints])).toEqual([
+      [1, alice.address, 54],
+      [2, bob.address, 10],
+      [3, carol.address, 8],
+      [4, creator.address, 0],
+    ]);
+    const distributable = BigInt(payouts.distributable);
+    expect(BigInt(payouts.prizePool)).toBe(40n * UNIT);
+    const second = (distributable * 3000n) / 10_000n;
+    expect(payouts.payouts.map((p) => [p.wallet, p.amount])).toEqual([
+      [alice.address, (distributable - second).toString()],
+      [bob.address, second.toString()],
+    ]);
+
+    const proof = await f1(alice).claimProof({ params: { tournamentId }, query: {} });
+    expect(proof).toMatchObject({ published: true, claimed: false, account: alice.address });
+    const mine = await f1(alice).myPayout({ params: { tournamentId }, query: {} });
+    expect(mine).toMatchObject({ placement: 1, claimable: true, amount: proof.amount });
+    // Anyone with gas may send the vault's claim; the money goes to the leaf's account.
+    const rpc = http((server.container.chain as ViemChainAdapter).embeddedRpcUrl as string);
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await server.container.chain.fundGas(sender.address, UNIT);
+    const before = await server.container.chain.collateralBalance('credits', alice.address);
+    const hash = await createWalletClient({ transport: rpc, account: sender }).sendTransaction({
+      to: proof.call.to as Address,
+      data: proof.call.data as Hex,
+      chain: null,
+    });
+    await createPublicClient({ transport: rpc }).waitForTransactionReceipt({ hash });
+    const confirmed = await alice.client.tournaments.payouts.confirmClaim({
+      params: { tournamentId },
+      body: { txHash: hash },
+    });
+    expect(confirmed).toMatchObject({ claimed: true, amount: proof.amount });
+    expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(
+      BigInt(proof.amount),
+    );
+    expect(await f1(alice).myPayout({ params: { tournamentId }, query: {} })).toMatchObject({ claimed: true });
+  }, 180_000);
+});
