@@ -42,7 +42,6 @@ import { LocalUploadSigner } from './adapters/storage/local-upload-signer.adapte
 import type { UploadSignerPort } from './adapters/storage/upload-signer.port.js';
 import { UploadService } from './areas/uploads/upload.service.js';
 import { LocalUploadService } from './areas/uploads/local-upload.service.js';
-import { MemoryNotificationsAdapter } from './adapters/notifications/memory-notifications.adapter.js';
 import type { NotificationsPort } from './adapters/notifications/notifications.port.js';
 import { ManagedSigners } from './areas/identity/managed-signers.js';
 import { ResponseCache } from './http/middleware/response-cache.js';

@@ -37,19 +37,26 @@ function checksum(value: string): string {
   return out;
 }
 
+/** A database value as text: strings as they are, numbers and booleans printed, anything else as JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
 function wireValue(value: unknown, type: ColumnType): unknown {
   if (value === null || value === undefined) return null;
   switch (type) {
     case 'time':
-      return (value instanceof Date ? value : new Date(String(value))).toISOString();
+      return (value instanceof Date ? value : new Date(textOf(value))).toISOString();
     case 'address':
-      return checksum(String(value));
+      return checksum(textOf(value));
     case 'int':
       return Number(value);
     case 'bool':
       return value === true || value === 't' || value === 'true';
     case 'text':
-      return String(value);
+      return textOf(value);
   }
 }
 

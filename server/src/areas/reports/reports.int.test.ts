@@ -13,7 +13,11 @@ let admin: string;
 let db: pg.Client;
 const api = marketsApi(() => server);
 const APP = '11111111-1111-4111-8111-111111111111';
-const ROWS = 1_000_000;
+/**
+ * Rows seeded for the streamed export: 200,000 by default so the suite stays quick; the flat-memory
+ * check runs unchanged on a million with REPORTS_CSV_ROWS=1000000 (docs/operations.md).
+ */
+const ROWS = Number(process.env['REPORTS_CSV_ROWS'] ?? 200_000);
 let duelId: string;
 
 beforeAll(async () => {
@@ -82,10 +86,13 @@ function streamCsv(
   });
 }
 
-const csvLine = (row: Body, columns: string[]) => columns.map((c) => (row[c] === null ? '' : String(row[c]))).join(',');
+/** The rows of a report page. */
+const rowsOf = (page: { body: Body }) => page.body['data'] as Body[];
+const csvLine = (row: Body | undefined, columns: string[]) =>
+  columns.map((c) => (row?.[c] === null ? '' : String(row?.[c]))).join(',');
 
 describe('admin reports', () => {
-  it('streams a 1,000,000-row CSV in flat memory, and its first and last rows are the pages’ ones', async () => {
+  it('streams a large CSV in flat memory, and its first and last rows are the pages’ ones', async () => {
     (globalThis as { gc?: () => void }).gc?.();
     const before = process.memoryUsage().rss;
     const csv = await streamCsv('/svc/admin/reports/bets?order=asc');
@@ -111,12 +118,12 @@ describe('admin reports', () => {
     ]);
     const first = await api('/svc/admin/reports/bets?order=asc&limit=2', { token: admin });
     expect(first.status).toBe(200);
-    expect(csv.head[1]).toBe(csvLine(first.body['data'][0], columns));
-    expect(csv.head[2]).toBe(csvLine(first.body['data'][1], columns));
-    expect(first.body['data'][0]).toMatchObject({ createdAt: '2026-01-01T00:00:00.001Z', collateral: '1000000000000' });
+    expect(csv.head[1]).toBe(csvLine(rowsOf(first)[0], columns));
+    expect(csv.head[2]).toBe(csvLine(rowsOf(first)[1], columns));
+    expect(rowsOf(first)[0]).toMatchObject({ createdAt: '2026-01-01T00:00:00.001Z', collateral: '1000000000000' });
     const lastPage = await api('/svc/admin/reports/bets?order=desc&limit=1', { token: admin });
-    expect(csv.last).toBe(csvLine(lastPage.body['data'][0], columns));
-    expect(lastPage.body['data'][0]['createdAt']).toBe(new Date(Date.UTC(2026, 0, 1) + ROWS).toISOString());
+    expect(csv.last).toBe(csvLine(rowsOf(lastPage)[0], columns));
+    expect(rowsOf(lastPage)[0]?.['createdAt']).toBe(new Date(Date.UTC(2026, 0, 1) + ROWS).toISOString());
   }, 240_000);
 
   it('pages by keyset: pages follow each other without gaps or repeats, filters apply, cursors are checked', async () => {
@@ -128,12 +135,12 @@ describe('admin reports', () => {
     const p3 = await api(`${q}&cursor=${p2.body['nextCursor']}`, { token: admin });
     expect(p3.body['data']).toHaveLength(50);
     expect(p3.body).toMatchObject({ hasMore: false, nextCursor: null });
-    const times = [...p1.body['data'], ...p2.body['data'], ...p3.body['data']].map((r: Body) => r['createdAt']);
+    const times = [...rowsOf(p1), ...rowsOf(p2), ...rowsOf(p3)].map((r) => String(r['createdAt']));
     expect(new Set(times).size).toBe(250);
     expect(times[0]).toBe('2026-01-01T00:00:00.500Z');
 
     const sells = await api(`${q}&status=sell`, { token: admin });
-    expect(sells.body['data'].every((r: Body) => r['side'] === 'sell')).toBe(true);
+    expect(rowsOf(sells).every((r) => r['side'] === 'sell')).toBe(true);
     const otherApp = await api(`/svc/admin/reports/bets?builderAppId=22222222-2222-4222-8222-222222222222`, {
       token: admin,
     });
@@ -180,14 +187,14 @@ describe('admin reports', () => {
       body: { kind: 'token', tokenName: 'Carol Coin', tokenSymbol: 'CRL' },
     });
     const decide = (id: string, body: unknown) => api(`/svc/admin/requests/${id}/decision`, { token: admin, body });
-    expect((await decide(league.body['id'], { decision: 'approve' })).body['status']).toBe('approved');
+    expect((await decide(String(league.body['id']), { decision: 'approve' })).body['status']).toBe('approved');
     const tokenAddress = privateKeyToAccount(generatePrivateKey()).address;
-    expect((await decide(tokenReq.body['id'], { decision: 'approve', tokenAddress })).status).toBe(200);
-    expect((await decide(creator.body['id'], { decision: 'reject' })).body['code']).toBe('VALIDATION_FAILED');
-    expect((await decide(creator.body['id'], { decision: 'reject', reason: 'not yet' })).body['status']).toBe(
+    expect((await decide(String(tokenReq.body['id']), { decision: 'approve', tokenAddress })).status).toBe(200);
+    expect((await decide(String(creator.body['id']), { decision: 'reject' })).body['code']).toBe('VALIDATION_FAILED');
+    expect((await decide(String(creator.body['id']), { decision: 'reject', reason: 'not yet' })).body['status']).toBe(
       'rejected',
     );
-    const twice = await decide(creator.body['id'], { decision: 'approve' });
+    const twice = await decide(String(creator.body['id']), { decision: 'approve' });
     expect([twice.status, twice.body['code'], twice.body['details']]).toEqual([
       409,
       'INVALID_STATE',

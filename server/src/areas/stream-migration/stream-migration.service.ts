@@ -171,7 +171,8 @@ export class StreamMigrationService {
     } catch {
       throw corrupt('manifest', 'manifest.json is not JSON');
     }
-    if (manifest?.format !== MANIFEST_FORMAT || !Array.isArray(manifest.tables)) {
+    const tables: unknown = manifest?.tables;
+    if (manifest?.format !== MANIFEST_FORMAT || !Array.isArray(tables)) {
       throw corrupt('manifest', 'manifest.json is not a Duelkit stream-migration manifest');
     }
     if (manifest.version !== MIGRATION_FORMAT_VERSION) {

@@ -35,5 +35,5 @@ export async function streamRows(
   stream.once('close', release);
   stream.once('end', release);
   stream.once('error', release);
-  return stream as unknown as Readable;
+  return stream;
 }
