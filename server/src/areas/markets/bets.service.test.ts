@@ -181,8 +181,8 @@ describe('BetsService', () => {
     const { world, bets } = setup();
     const duel = await world.market(await world.user('creator'));
     const alice = await world.user('alice', 40n);
-    // A resumed request prices again against the pool its own first buy moved: a wide floor passes.
-    const estimate = await quote(bets, alice, duel, 10n * UNIT, 2_000);
+    // A tight floor: the resumed request sees the pool its own first buy moved, and still answers it.
+    const estimate = await quote(bets, alice, duel, 10n * UNIT, 10);
     const first = await bets.placeBet(world.context(idempotentRun('rec-1')), trader(alice), placing(duel, estimate));
     const resumed = await bets.placeBet(
       world.context(idempotentRun('rec-1', true)),
@@ -194,7 +194,8 @@ describe('BetsService', () => {
 
     const ctx = world.context();
     await bets.placeBet(ctx, trader(alice), placing(duel, await quote(bets, alice, duel, 10n * UNIT)));
-    await expect(bets.placeBet(ctx, trader(alice), placing(duel, estimate))).rejects.toBeInstanceOf(
+    const again = await quote(bets, alice, duel, 10n * UNIT, 2_000);
+    await expect(bets.placeBet(ctx, trader(alice), placing(duel, again))).rejects.toBeInstanceOf(
       DuplicateWriteNameError,
     );
   });
