@@ -262,6 +262,8 @@ export interface ExternalExchange {
 
   positions(user: Address, filter: { market?: string; redeemable?: boolean }): Promise<readonly ExtPosition[]>;
   events(filter: { tagIds: readonly string[]; limit: number; offset: number }): Promise<readonly ExtEvent[]>;
+  /** One event by its Gamma id, with its current 24 h volume and live flag; null when the upstream has none. */
+  eventById(id: string): Promise<ExtEvent | null>;
   sports(): Promise<readonly ExtSport[]>;
   search(
     q: string,

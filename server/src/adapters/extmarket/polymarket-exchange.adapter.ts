@@ -573,6 +573,14 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     return ((await this.get('gamma', `/events?${q.toString()}`)) as unknown[]).map((e) => this.event(e));
   }
 
+  async eventById(id: string): Promise<ExtEvent | null> {
+    if (!/^[0-9]+$/.test(id)) return null;
+    const res = await this.http.json('gamma', `${this.config.gammaUrl}/events/${id}`);
+    if (res.status === 404) return null;
+    if (res.status >= 400) throw this.upstreamRefusal('gamma', res.status, res.body);
+    return this.event(res.body);
+  }
+
   async sports(): Promise<readonly ExtSport[]> {
     return ((await this.get('gamma', '/sports')) as Record<string, unknown>[]).map((s) => ({
       sport: String(s['sport']),

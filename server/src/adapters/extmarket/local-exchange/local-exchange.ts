@@ -138,6 +138,14 @@ export class LocalExchange {
     return this.catalog.events;
   }
 
+  /** Moves an event's market data as trading upstream would: its 24 h volume and whether it is in play. */
+  setMarketData(eventId: string, data: { volume24hr?: number; live?: boolean }): void {
+    const event = this.catalog.events.find((e) => e.id === eventId);
+    if (!event) throw new Error(`no event ${eventId} in the local catalogue`);
+    if (data.volume24hr !== undefined) event.volume24hr = data.volume24hr;
+    if (data.live !== undefined) event.live = data.live;
+  }
+
   // ---- dispatch ----------------------------------------------------------------------------
 
   async handle(host: SimHost, req: SimRequest): Promise<SimResponse> {
@@ -354,6 +362,11 @@ export class LocalExchange {
       const offset = Number(q.get('offset') ?? '0');
       const limit = Number(q.get('limit') ?? '100');
       return ok(list.slice(offset, offset + limit).map((e) => this.eventJson(e)));
+    }
+    const byId = /^GET \/events\/([0-9]+)$/.exec(route);
+    if (byId) {
+      const event = this.catalog.events.find((e) => e.id === byId[1]);
+      return event ? ok(this.eventJson(event)) : bad('event not found', 404);
     }
     if (route === 'GET /public-search') {
       const needle = (q.get('q') ?? '').toLowerCase();
