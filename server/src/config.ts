@@ -151,6 +151,8 @@ export interface Config {
     readonly timeoutMs: number;
     readonly breakerThreshold: number;
     readonly breakerCooldownMs: number;
+    /** How often the canonical sync job runs (docs/external-markets.md, "Canonical sync"). */
+    readonly syncIntervalMs: number;
   };
   readonly packs: {
     readonly feeBps: number;
@@ -479,6 +481,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.EXTMARKET_TIMEOUT_MS,
       breakerThreshold: e.EXTMARKET_BREAKER_THRESHOLD,
       breakerCooldownMs: e.EXTMARKET_BREAKER_COOLDOWN_MS,
+      syncIntervalMs: e.EXTMARKET_SYNC_INTERVAL_MS,
     },
     packs: {
       feeBps: e.PACK_FEE_BPS,

@@ -5,6 +5,8 @@ import {
 } from './adapters/extmarket/local-exchange/local-exchange.server.js';
 import { PolymarketExchangeAdapter } from './adapters/extmarket/polymarket-exchange.adapter.js';
 import { ExtDiscoveryService } from './areas/extmarket/extmarket-discovery.service.js';
+import { ExtSyncRepository } from './areas/extmarket/extmarket-sync.repository.js';
+import { ExtSyncService } from './areas/extmarket/extmarket-sync.service.js';
 import { ExtTradingService } from './areas/extmarket/extmarket-trading.service.js';
 import { ExtMarketService } from './areas/extmarket/extmarket.service.js';
 import { ExtMarketRepository } from './areas/extmarket/extmarket.repository.js';
@@ -247,6 +249,8 @@ export interface Container {
     readonly accounts: ExtMarketService;
     readonly trading: ExtTradingService;
     readonly discovery: ExtDiscoveryService;
+    /** Pairs canonical duels with external events and keeps their 24 h volume and live flag current. */
+    readonly sync: ExtSyncService;
     readonly exchange: ExternalExchange;
     readonly local: RunningLocalExchange | undefined;
   };
@@ -359,6 +363,7 @@ async function createExtMarket(
   orm: Orm,
   closers: (() => Promise<void>)[],
   logger: Logger,
+  onDuelsChange: () => void,
 ) {
   const x = config.extMarket;
   const policy = {
@@ -402,6 +407,13 @@ async function createExtMarket(
     accounts: new ExtMarketService(deps, clock),
     trading: new ExtTradingService(deps, clock),
     discovery: new ExtDiscoveryService(exchange, clock),
+    sync: new ExtSyncService({
+      store: new ExtSyncRepository(orm),
+      exchange,
+      clock,
+      onChange: onDuelsChange,
+      logger,
+    }),
     exchange,
     local,
   };
@@ -802,7 +814,8 @@ export async function createContainer(
     await operations.attach(jobs);
     await racing.attach(jobs);
   }
-  const extmarket = await createExtMarket(config, clock, box, orm, closers, logger);
+  const extmarket = await createExtMarket(config, clock, box, orm, closers, logger, () => listCache.invalidate());
+  if (jobs) await extmarket.sync.attach(jobs, config.extMarket.syncIntervalMs);
   const container: Container = {
     extmarket,
     config,

@@ -236,6 +236,7 @@ export const EnvSchema = z.object({
   EXTMARKET_TIMEOUT_MS: z.coerce.number().int().min(100).default(8_000),
   EXTMARKET_BREAKER_THRESHOLD: z.coerce.number().int().min(1).default(5),
   EXTMARKET_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
+  EXTMARKET_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   BRIDGE_SIM_DELAY_MS: z.coerce.number().int().min(0).default(5_000),
   BRIDGE_SIM_FAIL_ADDRESSES: z
     .string()

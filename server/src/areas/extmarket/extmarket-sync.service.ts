@@ -1,7 +1,12 @@
 import type { ExtEvent, ExternalExchange } from '../../adapters/extmarket/external-exchange.port.js';
 import type { Logger } from '../../logger.js';
 import type { Clock } from '../../platform/clock.js';
+import type { JobEngine } from '../../platform/jobs/job-engine.js';
 import type { ExtSyncStore } from './extmarket-sync.repository.js';
+
+/** The durable queue of the external-market area's repeating jobs. */
+export const EXTMARKET_QUEUE = 'extmarket';
+export const CANONICAL_SYNC_JOB = 'canonical-sync';
 
 /** What one run did; `failed` counts duels whose upstream call failed and were left as they were. */
 export interface ExtSyncReport {
@@ -24,7 +29,11 @@ export interface ExtSyncDeps {
 
 /** A question as the pairing rule compares it: case, surrounding and repeated spaces, a final "?" ignored. */
 export function normalizeQuestion(q: string): string {
-  return q.trim().replace(/\s+/g, ' ').replace(/\s*\?$/, '').toLowerCase();
+  return q
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/\s*\?$/, '')
+    .toLowerCase();
 }
 
 /** Gamma's 24 h volume (a USD number) in pUSD base units (6 decimals); null when it is not a volume. */
@@ -45,6 +54,17 @@ const isLive = (e: ExtEvent): boolean => e.live && e.markets.some((m) => m.activ
  */
 export class ExtSyncService {
   constructor(private readonly deps: ExtSyncDeps) {}
+
+  /** Schedules the sync every `everyMs` on the job engine, once across all instances. */
+  async attach(jobs: JobEngine, everyMs: number): Promise<void> {
+    await jobs.every(EXTMARKET_QUEUE, CANONICAL_SYNC_JOB, everyMs, {});
+    jobs.work<Record<string, never>>({
+      queue: EXTMARKET_QUEUE,
+      handler: async (_data, job) => {
+        if (job.name === CANONICAL_SYNC_JOB) await this.run();
+      },
+    });
+  }
 
   async run(): Promise<ExtSyncReport> {
     const now = new Date(this.deps.clock.now());
