@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ExtEvent } from '../../adapters/extmarket/external-exchange.port.js';
 import { ManualClock } from '../../platform/clock.js';
 import type { ExtSyncStore, PairedDuel, UnpairedDuel } from './extmarket-sync.repository.js';
-import { ExtSyncService, normalizeQuestion, volumeBaseUnits } from './extmarket-sync.service.js';
+import type { JobEngine } from '../../platform/jobs/job-engine.js';
+import {
+  CANONICAL_SYNC_JOB,
+  EXTMARKET_QUEUE,
+  ExtSyncService,
+  normalizeQuestion,
+  volumeBaseUnits,
+} from './extmarket-sync.service.js';
 
 interface Row {
   duelId: string;
@@ -245,5 +252,29 @@ describe('external market sync: pairing rule', () => {
     expect(t.store.rows.get('d1')!.extMarketId).toBeNull();
     expect(t.store.rows.get('d2')!.extMarketId).toBe('9002');
     expect(t.store.rows.get('d3')!.extMarketId).toBeNull();
+  });
+});
+
+describe('external market sync: the job', () => {
+  it('is scheduled every interval on its queue and runs the sync when it fires', async () => {
+    const t = setup();
+    t.store.add({ duelId: 'd1', extMarketId: '9001', canonical: true });
+    t.exchange.events.set('9001', event('9001', { volume24hr: 3, live: true }));
+    const scheduled: unknown[][] = [];
+    let handler: ((data: unknown, job: { name: string }) => Promise<void>) | undefined;
+    const jobs = {
+      every: async (...args: unknown[]) => void scheduled.push(args),
+      work: (spec: { queue: string; handler: typeof handler }) => {
+        expect(spec.queue).toBe(EXTMARKET_QUEUE);
+        handler = spec.handler;
+      },
+    } as unknown as JobEngine;
+
+    await t.sync.attach(jobs, 120_000);
+    expect(scheduled).toEqual([[EXTMARKET_QUEUE, CANONICAL_SYNC_JOB, 120_000, {}]]);
+    await handler!({}, { name: 'something-else' });
+    expect(t.store.rows.get('d1')!.volume24h).toBe(0n);
+    await handler!({}, { name: CANONICAL_SYNC_JOB });
+    expect(t.store.rows.get('d1')).toMatchObject({ volume24h: 3_000_000n, live: true });
   });
 });
