@@ -180,6 +180,13 @@ describe('external market sync: paired duels', () => {
     expect(t.store.rows.get('d1')).toMatchObject({ volume24h: 0n, live: false });
   });
 
+  it('keeps a hand-made pairing whose id is not a Gamma event id', async () => {
+    const t = setup();
+    t.store.add({ duelId: 'd1', extMarketId: 'manual-ars', canonical: true, volume24h: 9n, live: true });
+    expect(await t.sync.run()).toMatchObject({ refreshed: 0, failed: 0 });
+    expect(t.store.rows.get('d1')).toMatchObject({ volume24h: 9n, live: true });
+  });
+
   it('leaves the old values when the upstream fails, and the run still returns', async () => {
     const t = setup();
     t.store.add({ duelId: 'd1', extMarketId: '9001', canonical: true, volume24h: 7n, live: true });

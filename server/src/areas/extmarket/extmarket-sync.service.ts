@@ -43,6 +43,9 @@ export function volumeBaseUnits(volume24hr: number): bigint | null {
   return BigInt(`${whole}${fraction.padEnd(6, '0')}`);
 }
 
+/** Gamma event ids are decimal integers. */
+const GAMMA_EVENT_ID = /^[0-9]+$/;
+
 /** Whether the event is in play: the upstream says live and one of its markets still trades. */
 const isLive = (e: ExtEvent): boolean => e.live && e.markets.some((m) => m.active && !m.closed);
 
@@ -75,6 +78,8 @@ export class ExtSyncService {
     const taken = new Set(pairedDuels.map((d) => d.extMarketId));
 
     for (const duel of pairedDuels) {
+      // A pairing an operator made by hand with something other than a Gamma event id is theirs to keep.
+      if (!GAMMA_EVENT_ID.test(duel.extMarketId)) continue;
       let event: ExtEvent | null;
       try {
         event = await this.deps.exchange.eventById(duel.extMarketId);
