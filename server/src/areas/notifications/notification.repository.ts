@@ -179,8 +179,8 @@ export class NotificationRepository {
    * in its stage, for tournaments not cancelled. A wallet entrant without a user id is found by its
    * managed or signing address.
    */
-  prematchCandidates(from: Date, to: Date): Promise<PrematchCandidate[]> {
-    return this.sql()<PrematchCandidate>(
+  async prematchCandidates(from: Date, to: Date): Promise<PrematchCandidate[]> {
+    const rows = await this.sql()<Omit<PrematchCandidate, 'starts_at'> & { starts_at: Date | string }>(
       `with fx as (
          select f.id, f.stage_id, f.provider_fixture_id, f.title, f.starts_at from tournament_fixtures f
            join tournaments t on t.id = f.tournament_id
@@ -196,6 +196,8 @@ export class NotificationRepository {
         order by fx.starts_at, u.id`,
       [from, to],
     );
+    // The raw driver returns timestamptz as text: the cycle does arithmetic on it.
+    return rows.map((r) => ({ ...r, starts_at: new Date(r.starts_at) }));
   }
 
   async fixturesBetween(from: Date, to: Date): Promise<number> {
