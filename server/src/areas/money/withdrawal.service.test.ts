@@ -103,7 +103,7 @@ function setup() {
         throw new DomainError('INSUFFICIENT_BALANCE', 'the transfer would revert');
       balances.set(signer.address, held - amount);
       balances.set(to, (balances.get(to) ?? 0n) + amount);
-      const hash = `0x${(sentKeys.size + 1).toString(16).padStart(64, '0')}`;
+      const hash: Hash = `0x${(sentKeys.size + 1).toString(16).padStart(64, '0')}`;
       sentKeys.set(key, hash);
       mined.set(hash, 'pending');
       await opts.record?.(noSql, hash);
