@@ -118,6 +118,10 @@ const BY_PATTERN: Record<string, string> = {
   '^[0-9a-fA-F]{24}$': 'ab'.repeat(12),
   '^[1-9][0-9]{0,17}$': '1',
   '^[A-Za-z0-9_-]{4,64}$': 'abcd1234',
+  '^[1-9][0-9]{0,15}$': '1',
+  '^([1-9][0-9]{0,15}|0x[0-9a-fA-F]{1,64})$': '1',
+  '^pq_[0-9a-f]{24}$': `pq_${'ab'.repeat(12)}`,
+  '^(0|[1-9][0-9]{0,77})$': '1',
 };
 
 function valueFor(op: Operation, name: string): string {

@@ -643,7 +643,7 @@ export class RacingReadService {
   }
 
   async myPayout(id: string, wallet: Address | null) {
-    if (!wallet) throw new DomainError('UNAUTHENTICATED', 'Send a bearer token, or name the wallet with ?wallet=');
+    if (!wallet) throw walletRequired();
     const { t } = await this.deps.racing.load(id);
     const { d, lines } = await this.payoutLines(t);
     const mine = lines.find((l) => l.wallet.toLowerCase() === wallet.toLowerCase());
@@ -659,7 +659,7 @@ export class RacingReadService {
   }
 
   async claimProof(id: string, wallet: Address | null) {
-    if (!wallet) throw new DomainError('UNAUTHENTICATED', 'Send a bearer token, or name the wallet with ?wallet=');
+    if (!wallet) throw walletRequired();
     const { t } = await this.deps.racing.load(id);
     const poolId = tournamentPoolId(t.id);
     if (!(await this.deps.book.find(poolId, 'payout'))) {
@@ -682,4 +682,11 @@ export class RacingReadService {
       (leaf.published && (await this.deps.vault.isClaimed(t.stakeAsset, poolId, 'payout', leaf.account)));
     return claimProofOf(leaf, { address: this.deps.vault.address(t.stakeAsset), collateral: t.stakeAsset }, claimed);
   }
+}
+
+/** A read of one wallet's line without a caller to take it from: the wallet is a missing input (the route's auth is optional). */
+function walletRequired(): DomainError {
+  return new DomainError('VALIDATION_FAILED', 'Send a bearer token, or name the wallet with ?wallet=', {
+    fieldErrors: { 'query.wallet': ['required without a bearer token'] },
+  });
 }

@@ -425,7 +425,7 @@ describe('season end and payouts', () => {
     expect(payouts.body).toMatchObject({ status: 'projected', root: null });
     const early = await api(`${f1()}/claim-proof?wallet=${alice.address}`);
     expect([early.status, early.body['code']]).toEqual([409, 'PAYOUT_NOT_READY']);
-    expect((await api(`${f1()}/my-payout`)).status).toBe(401);
+    expect((await api(`${f1()}/my-payout`)).status).toBe(400);
   });
 
   it('closes the season, publishes the Merkle root and pays the winners on chain', async () => {
