@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { serveOnLoopback } from '../../test/support/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHostApp, tsRest } from '../app.js';
+import { ctxOf } from './request-context.js';
 import { createLogger } from '../logger.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 
@@ -65,10 +66,13 @@ beforeAll(async () => {
       s.router(brokenContract, {
         // A number that arrives as a string: the kind of slip a response schema is there to catch.
         brokenRead: async () => ({ status: 200, body: { secretBalance: '12' as unknown as number } }),
-        brokenGrant: async ({ body }) => {
+        brokenGrant: async ({ body, req }) => {
           const to = privateKeyToAccount(generatePrivateKey()).address;
           const answer = (txHash: `0x${string}`) => ({ txHash, secretAmount: Number(body.amount) });
-          const txHash = await server.container.chain.mint('credits', to, BigInt(body.amount), { result: answer });
+          const txHash = await server.container.chain.mint('credits', to, BigInt(body.amount), {
+            write: ctxOf(req).writeKey('grant'),
+            result: answer,
+          });
           return { status: 201, body: { txHash, secretAmount: body.amount } };
         },
       }),
