@@ -774,9 +774,15 @@ export async function createContainer(
   });
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
-    // Each worker (markets, settlement, pack claims, tournaments) holds a connection to listen; the rest
-    // serve queue operations. On the embedded database this stays within EMBEDDED_MAX_CONNECTIONS with the ORM's 4.
-    jobs = await JobEngine.start({ databaseUrl: url, poolMax: embedded ? 5 : 7, embedded: Boolean(embedded), logger });
+    // Each worker (markets, settlement, pack claims, tournaments, operations, racing, the external-market
+    // sync: seven) holds a connection to listen; the rest serve queue operations. A pool no larger than
+    // the workers leaves none for adding and scheduling jobs, and start-up waits for ever.
+    jobs = await JobEngine.start({
+      databaseUrl: url,
+      poolMax: embedded ? 11 : 13,
+      embedded: Boolean(embedded),
+      logger,
+    });
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();
