@@ -2532,6 +2532,8 @@ export interface ExtmarketNamespace {
   /**
    * Derive and store the caller’s exchange credentials (L1); they are never returned.
    *
+   * Signs the exchange’s L1 (EIP-712) authentication with the caller’s trading signer and stores the L2 API key, secret and passphrase sealed; the answer says they exist, never what they are. Idempotent per caller: a second call answers the stored credentials. 503 EXTMARKET upstream codes when the exchange cannot be reached.
+   *
    * `POST /svc/user/extmarket/derive-credentials` on the markets host · auth: bearer · spec §4.15
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
@@ -2539,6 +2541,8 @@ export interface ExtmarketNamespace {
   readonly deriveCredentials: Method<ExtmarketDeriveCredentialsInput, ExtmarketDeriveCredentialsOutput>;
   /**
    * Rotate the exchange credentials: revoke the stored key and derive one with the next nonce.
+   *
+   * Revokes the stored API key at the exchange and derives a new one with the next nonce; the old key stops working at once. EXTMARKET_NO_CREDENTIALS (409) when none were derived.
    *
    * `POST /svc/user/extmarket/refresh-credentials` on the markets host · auth: bearer · spec §4.15
    *
@@ -2548,11 +2552,15 @@ export interface ExtmarketNamespace {
   /**
    * Which exchange credentials and wallets the service holds for the caller.
    *
+   * What the service holds for the caller: whether credentials exist (and since when), the signer address and the trading wallets, without any secret.
+   *
    * `GET /svc/user/extmarket/auth-status` on the markets host · auth: bearer · spec §4.15
    */
   readonly authStatus: Method<void, ExtmarketAuthStatusOutput>;
   /**
    * The caller’s deposit wallet and whether it is deployed.
+   *
+   * The caller’s deposit wallet address (derived even before deployment) and whether the relayer has deployed it.
    *
    * `GET /svc/user/extmarket/wallet-status` on the markets host · auth: bearer · spec §4.15
    */
@@ -2560,11 +2568,15 @@ export interface ExtmarketNamespace {
   /**
    * The caller’s Safe and whether it is deployed.
    *
+   * The caller’s Safe address and whether it is deployed; for accounts that trade through a Safe.
+   *
    * `GET /svc/user/extmarket/safe-status` on the markets host · auth: bearer · spec §4.15
    */
   readonly safeStatus: Method<void, ExtmarketSafeStatusOutput>;
   /**
    * Deploy the caller’s deposit wallet through the relayer.
+   *
+   * Asks the relayer to deploy the caller’s deposit wallet and answers the relayer transaction to poll with relayer-tx (accepted, not final). EXTMARKET_WALLET_ALREADY_DEPLOYED (409) once it exists. Accepts Idempotency-Key.
    *
    * `POST /svc/user/extmarket/deploy-wallet` on the markets host · auth: bearer · spec §4.15
    *
@@ -2574,6 +2586,8 @@ export interface ExtmarketNamespace {
   /**
    * Deploy the caller’s Safe through the relayer.
    *
+   * Asks the relayer to deploy the caller’s Safe and answers the relayer transaction to poll. EXTMARKET_WALLET_ALREADY_DEPLOYED (409) once it exists. Accepts Idempotency-Key.
+   *
    * `POST /svc/user/extmarket/deploy-safe` on the markets host · auth: bearer · spec §4.15
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
@@ -2581,6 +2595,8 @@ export interface ExtmarketNamespace {
   readonly deploySafe: Method<ExtmarketDeploySafeInput, ExtmarketDeploySafeOutput>;
   /**
    * Approve the exchanges to move the trading wallet’s pUSD and shares.
+   *
+   * Sends, through the relayer, the pUSD allowances and share operator approvals the exchange contracts need, skipping those already granted; answers the relayer transaction. EXTMARKET_WALLET_NOT_DEPLOYED (409) before deployment.
    *
    * `POST /svc/user/extmarket/approve-trading` on the markets host · auth: bearer · spec §4.15
    *
@@ -2590,11 +2606,15 @@ export interface ExtmarketNamespace {
   /**
    * Allowances and operator approvals of the trading wallet.
    *
+   * Each allowance and operator approval the trading wallet needs, and whether it is granted.
+   *
    * `GET /svc/user/extmarket/approval-status` on the markets host · auth: bearer · spec §4.15
    */
   readonly approvalStatus: Method<void, ExtmarketApprovalStatusOutput>;
   /**
    * pUSD of the trading wallet free for orders, as the exchange sees it.
+   *
+   * The trading wallet’s pUSD as the exchange accounts it (6-decimal base units), with what open orders hold.
    *
    * `GET /svc/user/extmarket/balance` on the markets host · auth: bearer · spec §4.15
    */
@@ -2602,11 +2622,15 @@ export interface ExtmarketNamespace {
   /**
    * POL, USDC.e, USDC and pUSD of the signer, trading and managed wallets on Polygon.
    *
+   * On-chain balances (POL, USDC.e, USDC, pUSD) of the caller’s signer, trading and managed wallets, in base units of each token.
+   *
    * `GET /svc/user/extmarket/polygon-balances` on the markets host · auth: bearer · spec §4.15
    */
   readonly polygonBalances: Method<void, ExtmarketPolygonBalancesOutput>;
   /**
    * Wrap USDC.e of the trading wallet into pUSD through the onramp.
+   *
+   * Wraps the named amount of USDC.e in the trading wallet into pUSD through the onramp, via the relayer; answers the relayer transaction. EXTMARKET_INSUFFICIENT_BALANCE (400) when the wallet holds less.
    *
    * `POST /svc/user/extmarket/wrap-legacy-collateral` on the markets host · auth: bearer · spec §4.15
    *
@@ -2616,6 +2640,8 @@ export interface ExtmarketNamespace {
   /**
    * Open bridge deposit addresses that credit pUSD to the trading wallet.
    *
+   * Opens (or answers the existing) bridge deposit addresses for the caller; what arrives there is credited to the trading wallet as pUSD. Accepts Idempotency-Key.
+   *
    * `POST /svc/user/extmarket/deposit` on the markets host · auth: bearer · spec §4.15
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
@@ -2624,11 +2650,15 @@ export interface ExtmarketNamespace {
   /**
    * Bridge transfers seen at one of the caller’s deposit addresses.
    *
+   * The bridge transfers seen at one of the caller’s deposit addresses, with their state. EXTMARKET_DEPOSIT_NOT_FOUND (404) for an address that is not the caller’s.
+   *
    * `GET /svc/user/extmarket/deposit-status/:depositId` on the markets host · auth: bearer · spec §4.15
    */
   readonly depositStatus: Method<ExtmarketDepositStatusInput, ExtmarketDepositStatusOutput>;
   /**
    * Send pUSD from the trading wallet out through the bridge.
+   *
+   * Sends pUSD from the trading wallet to an outside address through the bridge; answers the bridge transfer to follow. EXTMARKET_INSUFFICIENT_BALANCE (400) when the free balance is short. Accepts Idempotency-Key; a retry never sends twice.
    *
    * `POST /svc/user/extmarket/withdraw` on the markets host · auth: bearer · spec §4.15
    *
@@ -2638,6 +2668,8 @@ export interface ExtmarketNamespace {
   /**
    * Move pUSD from the trading wallet back to the managed wallet.
    *
+   * Moves pUSD from the trading wallet back to the caller’s managed wallet through the relayer. EXTMARKET_INSUFFICIENT_BALANCE (400) when the free balance is short. Accepts Idempotency-Key.
+   *
    * `POST /svc/user/extmarket/withdraw-clob` on the markets host · auth: bearer · spec §4.15
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
@@ -2645,6 +2677,8 @@ export interface ExtmarketNamespace {
   readonly withdrawClob: Method<ExtmarketWithdrawClobInput, ExtmarketWithdrawClobOutput>;
   /**
    * Sweep USDC.e, USDC and pUSD left in the caller’s trading wallets to the managed wallet.
+   *
+   * Sweeps USDC.e, USDC and pUSD left in any of the caller’s deployed trading wallets to the managed wallet, one relayer transaction per wallet with funds. Accepts Idempotency-Key.
    *
    * `POST /svc/user/extmarket/recover-funds` on the markets host · auth: bearer · spec §4.15
    *
@@ -2654,6 +2688,8 @@ export interface ExtmarketNamespace {
   /**
    * Redeem the trading wallet’s shares of a resolved market for pUSD.
    *
+   * Redeems the trading wallet’s winning shares of a resolved market for pUSD through the relayer. EXTMARKET_NOTHING_TO_REDEEM (409) when it holds none or the market is not resolved.
+   *
    * `POST /svc/user/extmarket/redeem` on the markets host · auth: bearer · spec §4.15
    *
    * The service stores the answer under the Idempotency-Key: a retry replays it.
@@ -2662,17 +2698,23 @@ export interface ExtmarketNamespace {
   /**
    * State of a relayer transaction the caller started.
    *
+   * The state of a relayer transaction the caller started (NEW, EXECUTED, MINED, CONFIRMED or FAILED) with its hash once known. EXTMARKET_RELAYER_TX_NOT_FOUND (404) for another caller’s transaction.
+   *
    * `GET /svc/user/extmarket/relayer-tx/:txId` on the markets host · auth: bearer · spec §4.15
    */
   readonly relayerTx: Method<ExtmarketRelayerTxInput, ExtmarketRelayerTxOutput>;
   /**
    * Tick size, minimum order size and neg-risk flag of an outcome token.
    *
+   * The outcome token’s tick size, minimum order size and neg-risk flag, which place-order checks before signing. EXTMARKET_TOKEN_UNKNOWN (404) for a token the exchange does not list.
+   *
    * `GET /svc/user/extmarket/tick-size` on the markets host · auth: bearer · spec §4.15
    */
   readonly tickSize: Method<ExtmarketTickSizeInput, ExtmarketTickSizeOutput>;
   /**
    * Sign and place an order on the external CLOB for the caller.
+   *
+   * Checks price against the tick and size against the minimum (400 with the rule named), signs the V2 order with the caller’s key and posts it; the exchange’s refusals map to EXTMARKET_* codes (insufficient balance or allowance, post-only crossing, version mismatch). Accepts Idempotency-Key: a retry re-posts the same signed order, never a second one.
    *
    * `POST /svc/user/extmarket/place-order` on the markets host · auth: bearer · spec §4.15
    *
@@ -2682,6 +2724,8 @@ export interface ExtmarketNamespace {
   /**
    * Cancel one of the caller’s open orders.
    *
+   * Cancels one of the caller’s open orders. EXTMARKET_ORDER_NOT_FOUND (404) for an unknown order or another caller’s.
+   *
    * `DELETE /svc/user/extmarket/cancel-order/:orderId` on the markets host · auth: bearer · spec §4.15
    *
    * Sending it again has no second effect: the SDK retries it like a read.
@@ -2689,6 +2733,8 @@ export interface ExtmarketNamespace {
   readonly cancelOrder: Method<ExtmarketCancelOrderInput, ExtmarketCancelOrderOutput>;
   /**
    * Cancel every open order of the caller.
+   *
+   * Cancels every open order of the caller and answers which were cancelled.
    *
    * `DELETE /svc/user/extmarket/cancel-all` on the markets host · auth: bearer · spec §4.15
    *
@@ -2698,11 +2744,15 @@ export interface ExtmarketNamespace {
   /**
    * The caller’s open orders.
    *
+   * The caller’s open orders, optionally for one market or token.
+   *
    * `GET /svc/user/extmarket/orders` on the markets host · auth: bearer · spec §4.15
    */
   readonly orders: Method<ExtmarketOrdersInput, ExtmarketOrdersOutput>;
   /**
    * The caller’s trades with their settlement status.
+   *
+   * The caller’s trades with their settlement state (MATCHED, MINED, CONFIRMED).
    *
    * `GET /svc/user/extmarket/trades` on the markets host · auth: bearer · spec §4.15
    */
@@ -2710,11 +2760,15 @@ export interface ExtmarketNamespace {
   /**
    * Positions of the caller’s trading wallet.
    *
+   * Positions of the caller’s trading wallet: size, average price and current value per outcome token.
+   *
    * `GET /svc/user/extmarket/positions` on the markets host · auth: bearer · spec §4.15
    */
   readonly positions: Method<ExtmarketPositionsInput, ExtmarketPositionsOutput>;
   /**
    * Active events of the external market with any of the tags, by 24 h volume.
+   *
+   * Active events carrying any of the tag ids, ordered by 24 h volume, from the market-data API (cached 30 s).
    *
    * `GET /svc/user/extmarket/discovery/events-by-tags` on the markets host · auth: bearer · spec §4.15
    *
@@ -2728,11 +2782,15 @@ export interface ExtmarketNamespace {
   /**
    * Sports of the external market with their tag ids and series.
    *
+   * The external market’s sports with their tag ids and series, for building sport filters (cached 1 h).
+   *
    * `GET /svc/user/extmarket/discovery/sports-map` on the markets host · auth: bearer · spec §4.15
    */
   readonly sportsMap: Method<void, ExtmarketSportsMapOutput>;
   /**
    * Search events and tags of the external market.
+   *
+   * Events and tags matching the query, from the external market’s public search (cached 30 s).
    *
    * `GET /svc/user/extmarket/discovery/public-search` on the markets host · auth: bearer · spec §4.15
    */
@@ -2740,11 +2798,15 @@ export interface ExtmarketNamespace {
   /**
    * Snapshot of the external market’s live-score feed.
    *
+   * The latest snapshot of the external market’s live-score feed, kept by one reconnecting socket per server.
+   *
    * `GET /svc/user/extmarket/discovery/live-scores` on the markets host · auth: bearer · spec §4.15
    */
   readonly liveScores: Method<void, ExtmarketLiveScoresOutput>;
   /**
    * Best ask, best bid and midpoint of up to 100 tokens in one call.
+   *
+   * Best ask, best bid and midpoint of up to 100 outcome tokens in one call, for price cards (cached 2 s).
    *
    * `POST /svc/user/extmarket/discovery/card-prices` on the markets host · auth: bearer · spec §4.15
    *

@@ -14,6 +14,8 @@ import { parlayEntities } from './areas/parlay/parlay.entities.js';
 import { platformInvitesEntities } from './areas/platform-invites/platform-invite.entities.js';
 import { reportsEntities } from './areas/reports/requests.entities.js';
 import { notificationsEntities } from './areas/notifications/notification.entities.js';
+import { racingEntities } from './areas/racing/racing.entities.js';
+import { extmarketEntities } from './areas/extmarket/extmarket.entities.js';
 import { streamMigrationEntities } from './areas/stream-migration/migration-job.entity.js';
 
 /**
@@ -38,4 +40,6 @@ export const entities: readonly EntitySchema[] = [
   ...reportsEntities,
   ...notificationsEntities,
   ...streamMigrationEntities,
+  ...racingEntities,
+  ...extmarketEntities,
 ];
