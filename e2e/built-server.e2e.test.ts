@@ -24,7 +24,7 @@ describe('the production build', () => {
     await run('pnpm', ['--filter', '@duelkit/contract', '--filter', '@duelkit/server', 'build'], {
       cwd: join(SERVER_DIR, '..'),
     });
-    server = await startServer({ DUELKIT_DEV_BUILDER_KEY: key }, { entry: ['dist/main.js'] });
+    server = await startServer({ DUELKIT_DEV_BUILDER_KEY: key }, { entry: ['dist/main.js'], database: 'embedded' });
   }, 240_000);
   afterAll(async () => {
     expect(await server?.stop()).toBe(0);

@@ -10,6 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { createPublicClient, erc20Abi, http, parseAbi, type Address, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient } from '@duelkit/sdk';
@@ -123,16 +125,58 @@ function logEntry(lines: string[], msg: string): Record<string, unknown> | undef
 }
 
 /**
+ * A fresh database for one server: a clone of the run's migrated template on the local PostgreSQL,
+ * as a deployment's `DATABASE_URL` names one (the global setup migrates the template once).
+ */
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `dk_t_${inject('runId')}_e2e_${generatePrivateKey().slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+        break;
+      } catch (err) {
+        // Two clones of one template at the same instant: the second sees the first as a user.
+        if (attempt >= 20 || !String(err).includes('being accessed by other users')) throw err;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
  * Starts the server (from source, or `options.entry` such as the built `dist/main.js`, run in the
- * server package) as its own process (embedded database in memory, embedded chain
- * with its RPC on a loopback port, the operator surface on a free loopback port) and waits until it
- * listens. `env` adds or overrides settings.
+ * server package) as its own process (embedded chain with its RPC on a loopback port, the operator
+ * surface on a free loopback port) and waits until it listens. `env` adds or overrides settings.
+ *
+ * The database is a fresh one on the local PostgreSQL (`DATABASE_URL`), the way a deployment runs;
+ * `options.database: 'embedded'` starts it on the embedded defaults instead (PostgreSQL in memory),
+ * as `pnpm start` on a fresh machine does — slower to start, so only the files that are about
+ * those defaults ask for it.
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { entry?: string[] } = {},
+  options: { entry?: string[]; database?: 'postgres' | 'embedded' } = {},
 ): Promise<ServerProcess> {
   const runtimeDir = mkdtempSync(join(tmpdir(), 'duelkit-e2e-'));
+  const database =
+    options.database === 'embedded' || env['DATABASE_URL'] !== undefined ? undefined : await freshDatabase();
   const builderKey = env['DUELKIT_DEV_BUILDER_KEY'] ?? `dk_e2e_${generatePrivateKey().slice(2, 26)}`;
   const keep = ['PATH', 'HOME', 'LANG', 'DUELKIT_ROUTE_LEDGER'];
   const child = spawn(
@@ -143,6 +187,7 @@ export async function startServer(
       env: {
         ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
         DUELKIT_DATA_DIR: ':memory:',
+        ...(database ? { DATABASE_URL: database.url } : {}),
         DUELKIT_RUNTIME_DIR: runtimeDir,
         PORT: '0',
         TOURNAMENTS_PORT: '0',
@@ -265,6 +310,7 @@ export async function startServer(
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const code = await exited;
       rmSync(runtimeDir, { recursive: true, force: true });
+      await database?.drop();
       return code;
     },
   };
