@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ApiError, Chain, ClobClient, OrderType, Side, type SignedOrder } from '@polymarket/clob-client-v2';
+import type { ApiError, ClobClient, OrderType, SignedOrder } from '@polymarket/clob-client-v2';
 import {
   createPublicClient,
   createWalletClient,
@@ -102,6 +102,23 @@ function walletOf(account: LocalAccount): WalletClient {
   });
 }
 
+type ClobLibrary = typeof import('@polymarket/clob-client-v2');
+let loading: Promise<ClobLibrary> | undefined;
+let loaded: ClobLibrary | undefined;
+
+/**
+ * The official client, loaded on first use: with its dependencies it is the largest part of the
+ * server's start-up, and a server whose users never trade externally never needs it.
+ */
+function clobLibrary(): Promise<ClobLibrary> {
+  return (loading ??= import('@polymarket/clob-client-v2').then((m) => (loaded = m)));
+}
+
+/** An error of the official client. Only its calls throw one, and they run after it has loaded. */
+function isApiError(err: unknown): err is ApiError {
+  return loaded !== undefined && err instanceof loaded.ApiError;
+}
+
 /**
  * The external exchange (Polymarket CLOB V2) through its official client, `@polymarket/clob-client-v2`,
  * for the CLOB, and plain fetch for the relayer, bridge, Gamma and Data APIs. Every call goes
@@ -129,7 +146,8 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     return this.http.breaker(host).snapshot();
   }
 
-  private client(signer: LocalAccount, session?: ExtSession): ClobClient {
+  private async client(signer: LocalAccount, session?: ExtSession): Promise<ClobClient> {
+    const { ClobClient, Chain } = await clobLibrary();
     return new ClobClient({
       host: this.config.clobUrl,
       chain: Chain.POLYGON,
@@ -152,7 +170,7 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
       try {
         return await call();
       } catch (err) {
-        if (err instanceof ApiError && (err.status === undefined || err.status === 429 || err.status >= 500))
+        if (isApiError(err) && (err.status === undefined || err.status === 429 || err.status >= 500))
           throw new UpstreamFailure('clob', err.status === 429 ? 'rate-limited' : 'down', undefined, err.message);
         throw err;
       }
@@ -206,13 +224,13 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   // ---- CLOB: credentials -------------------------------------------------------------------
 
   async deriveCredentials(signer: LocalAccount, nonce: number): Promise<ExtCredentials> {
-    const c = this.client(signer);
+    const c = await this.client(signer);
     return this.clob(async () => {
       try {
         return await c.createApiKey(nonce);
       } catch (err) {
         // A key already exists for this nonce: derive it (the same key comes back).
-        if (err instanceof ApiError && err.status !== undefined && err.status < 500 && err.status !== 429)
+        if (isApiError(err) && err.status !== undefined && err.status < 500 && err.status !== 429)
           return c.deriveApiKey(nonce);
         throw err;
       }
@@ -220,11 +238,11 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async deleteCredentials(session: ExtSession): Promise<void> {
-    await this.clob(() => this.client(session.signer, session).deleteApiKey());
+    await this.clob(async () => (await this.client(session.signer, session)).deleteApiKey());
   }
 
   async apiKeys(session: ExtSession): Promise<{ apiKeys: readonly string[]; closedOnly: boolean }> {
-    const c = this.client(session.signer, session);
+    const c = await this.client(session.signer, session);
     const keys = (await this.clob(() => c.getApiKeys())) as unknown as { apiKeys?: string[] };
     const ban = (await this.clob(() => c.getClosedOnlyMode())) as { closed_only?: boolean };
     return { apiKeys: keys.apiKeys ?? [], closedOnly: ban.closed_only === true };
@@ -274,7 +292,8 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   // ---- CLOB: orders ------------------------------------------------------------------------
 
   async signOrder(session: ExtSession, order: ExtOrderRequest, market: ExtMarketInfo): Promise<ExtSignedOrder> {
-    const c = this.client(session.signer, session);
+    const c = await this.client(session.signer, session);
+    const { Side } = await clobLibrary();
     const signed = (await this.clob(() =>
       c.createOrder(
         {
@@ -315,7 +334,7 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async postOrder(session: ExtSession, signed: ExtSignedOrder): Promise<ExtOrderResult> {
-    const c = this.client(session.signer, session);
+    const c = await this.client(session.signer, session);
     const p = signed.payload as { order: SignedOrder; orderType: string; postOnly: boolean };
     try {
       const res = (await this.clob(() => c.postOrder(p.order, p.orderType as OrderType, p.postOnly))) as {
@@ -335,7 +354,7 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
         transactionHashes: res.transactionsHashes ?? [],
       };
     } catch (err) {
-      if (err instanceof ApiError) {
+      if (isApiError(err)) {
         const refusal = REFUSALS.find(([re]) => re.test(err.message))?.[1] ?? 'invalid';
         throw new ExtOrderRejected(refusal, err.message);
       }
@@ -344,28 +363,26 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async getOrder(session: ExtSession, orderId: string): Promise<ExtOpenOrder | null> {
-    const res = await this.clob(() =>
-      this.client(session.signer, session)
-        .getOrder(orderId)
-        .catch((err: unknown) => {
-          if (err instanceof ApiError && err.status === 404) return null;
-          throw err;
-        }),
+    const res = await this.clob(async () =>
+      (await this.client(session.signer, session)).getOrder(orderId).catch((err: unknown) => {
+        if (isApiError(err) && err.status === 404) return null;
+        throw err;
+      }),
     );
     return res ?? null;
   }
 
   async openOrders(session: ExtSession, f: { market?: string; assetId?: string }) {
     const params = { ...(f.market ? { market: f.market } : {}), ...(f.assetId ? { asset_id: f.assetId } : {}) };
-    return (await this.clob(() =>
-      this.client(session.signer, session).getOpenOrders(params),
+    return (await this.clob(async () =>
+      (await this.client(session.signer, session)).getOpenOrders(params),
     )) as readonly ExtOpenOrder[];
   }
 
   async trades(session: ExtSession, f: { market?: string; assetId?: string }) {
     const params = { ...(f.market ? { market: f.market } : {}), ...(f.assetId ? { asset_id: f.assetId } : {}) };
-    return (await this.clob(() =>
-      this.client(session.signer, session).getTrades(params),
+    return (await this.clob(async () =>
+      (await this.client(session.signer, session)).getTrades(params),
     )) as unknown as readonly ExtTrade[];
   }
 
@@ -376,24 +393,24 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
 
   async cancelOrder(session: ExtSession, orderId: string): Promise<ExtCancelResult> {
     return this.cancelled(
-      await this.clob(() => this.client(session.signer, session).cancelOrder({ orderID: orderId })),
+      await this.clob(async () => (await this.client(session.signer, session)).cancelOrder({ orderID: orderId })),
     );
   }
 
   async cancelAll(session: ExtSession): Promise<ExtCancelResult> {
-    return this.cancelled(await this.clob(() => this.client(session.signer, session).cancelAll()));
+    return this.cancelled(await this.clob(async () => (await this.client(session.signer, session)).cancelAll()));
   }
 
   async collateral(session: ExtSession) {
-    const r = (await this.clob(() =>
-      this.client(session.signer, session).getBalanceAllowance({ asset_type: 'COLLATERAL' as never }),
+    const r = (await this.clob(async () =>
+      (await this.client(session.signer, session)).getBalanceAllowance({ asset_type: 'COLLATERAL' as never }),
     )) as { balance: string; allowances?: Record<string, string> };
     return { balance: r.balance, allowances: r.allowances ?? {} };
   }
 
   async conditional(session: ExtSession, tokenId: string) {
-    const r = (await this.clob(() =>
-      this.client(session.signer, session).getBalanceAllowance({
+    const r = (await this.clob(async () =>
+      (await this.client(session.signer, session)).getBalanceAllowance({
         asset_type: 'CONDITIONAL' as never,
         token_id: tokenId,
       }),
