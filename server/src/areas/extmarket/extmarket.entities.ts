@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import { UserEntity } from '../identity/identity.entities.js';
+import { UserEntity, type UserRecord } from '../identity/identity.entities.js';
 
 /*
  * The external-market area's tables. The repository (extmarket.repository.ts) reads and writes them
@@ -7,7 +7,7 @@ import { UserEntity } from '../identity/identity.entities.js';
  */
 
 interface ExtMarketAccountRow {
-  user: unknown;
+  user: UserRecord;
   signerAddress: string;
   signerKeyCiphertext: string;
   credentialsCiphertext: string | null;
