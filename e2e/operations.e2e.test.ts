@@ -87,7 +87,7 @@ async function register(server: ServerProcess, username: string, inviteCode?: st
     body: { message, signature, username, ...(inviteCode ? { inviteCode } : {}) },
   });
   await client.auth.signIn();
-  return { client, user: registered.user as NonNullable<typeof registered.user> };
+  return { client, user: registered.user };
 }
 
 /** A new admin (no second factor) signed in: the client with its admin token, and the token. */
@@ -120,12 +120,16 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') (row.push(field), (field = ''));
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);

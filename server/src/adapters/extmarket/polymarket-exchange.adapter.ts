@@ -513,11 +513,11 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     const found = list.find(
       (t) =>
         t['type'] === p.type &&
-        String(t['proxyAddress'] ?? '').toLowerCase() === wallet &&
+        (typeof t['proxyAddress'] === 'string' ? t['proxyAddress'] : '').toLowerCase() === wallet &&
         // A batch by its nonce and its signature: another batch may have taken that nonce.
         (p.nonce === null ||
           (String(t['nonce']) === p.nonce &&
-            String(t['signature'] ?? '').toLowerCase() === p.signature?.toLowerCase())),
+            (typeof t['signature'] === 'string' ? t['signature'] : '').toLowerCase() === p.signature?.toLowerCase())),
     );
     return found ? this.tx(found) : undefined;
   }
