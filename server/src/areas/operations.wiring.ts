@@ -86,7 +86,7 @@ export function createOperations(deps: {
       await jobs.every(OPERATIONS_QUEUE, 'prematch-cycle', config.operations.prematch.intervalMs, {});
       await jobs.every(OPERATIONS_QUEUE, 'pnl-snapshots', 6 * 3_600_000, {});
       migration.useRunner(async (jobId) => {
-        await jobs.add(OPERATIONS_QUEUE, 'stream-migration', { jobId }, { jobId: `stream-migration:${jobId}` });
+        await jobs.add(OPERATIONS_QUEUE, 'stream-migration', { jobId }, { jobId: `stream-migration_${jobId}` });
       });
       jobs.work<{ jobId?: string }>({
         queue: OPERATIONS_QUEUE,

@@ -110,6 +110,34 @@ export interface ExtRelayerTx {
   readonly updatedAt: string;
 }
 
+/**
+ * A relayer transaction signed but not yet sent: plain JSON, so it can be recorded before it is
+ * submitted and submitted again as the very same request. A batch carries the wallet's nonce, so
+ * the relayer executes it at most once however often it is sent.
+ */
+export interface ExtPreparedRelayerTx {
+  readonly type: 'WALLET' | 'SAFE' | 'WALLET-CREATE' | 'SAFE-CREATE';
+  readonly from: Address;
+  /** The trading wallet the transaction deploys or runs in. */
+  readonly wallet: Address;
+  /** The wallet's relayer nonce the batch was signed for; null for a deploy. */
+  readonly nonce: string | null;
+  readonly deadline: string | null;
+  readonly calls: readonly ExtRelayerCall[];
+  readonly signature: Hex | null;
+  readonly metadata: string;
+}
+
+/** What a relayer transaction is meant to do: deploy the trading wallet, or run calls in it. */
+export type ExtRelayerRequest =
+  | { readonly deploy: ExtRelayerKind }
+  | {
+      readonly kind: ExtRelayerKind;
+      readonly wallet: Address;
+      readonly calls: readonly ExtRelayerCall[];
+      readonly metadata: string;
+    };
+
 export interface ExtBridgeAddresses {
   readonly evm: string;
   readonly svm: string;
@@ -243,14 +271,15 @@ export interface ExternalExchange {
   conditional(session: ExtSession, tokenId: string): Promise<{ balance: string; approved: Record<string, boolean> }>;
 
   isDeployed(wallet: Address, kind: ExtRelayerKind): Promise<boolean>;
-  deployWallet(signer: LocalAccount, kind: ExtRelayerKind): Promise<ExtRelayerTx>;
-  execute(
-    signer: LocalAccount,
-    kind: ExtRelayerKind,
-    wallet: Address,
-    calls: readonly ExtRelayerCall[],
-    metadata: string,
-  ): Promise<ExtRelayerTx>;
+  /** Signs a relayer transaction (reading the wallet's nonce for a batch) without sending it. */
+  prepareRelayerTx(signer: LocalAccount, request: ExtRelayerRequest): Promise<ExtPreparedRelayerTx>;
+  /** Sends a prepared transaction to the relayer (`POST /submit`). */
+  submitRelayerTx(prepared: ExtPreparedRelayerTx): Promise<ExtRelayerTx>;
+  /**
+   * The relayer's transaction for a prepared one, if the relayer has it: a deploy of that wallet,
+   * or a batch of that wallet at that nonce. How a retry learns whether an earlier send landed.
+   */
+  findRelayerTx(prepared: ExtPreparedRelayerTx): Promise<ExtRelayerTx | undefined>;
   relayerTransaction(transactionId: string): Promise<ExtRelayerTx | undefined>;
 
   bridgeDeposit(wallet: Address): Promise<ExtBridgeAddresses>;

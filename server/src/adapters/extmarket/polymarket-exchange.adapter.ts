@@ -37,8 +37,9 @@ import {
   type ExtOrderRequest,
   type ExtOrderResult,
   type ExtPosition,
-  type ExtRelayerCall,
+  type ExtPreparedRelayerTx,
   type ExtRelayerKind,
+  type ExtRelayerRequest,
   type ExtRelayerTx,
   type ExtSession,
   type ExtSide,
@@ -440,38 +441,38 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     };
   }
 
-  async deployWallet(signer: LocalAccount, kind: ExtRelayerKind): Promise<ExtRelayerTx> {
-    if (kind === 'WALLET') {
-      const res = await this.post('relayer', '/submit', {
-        type: 'WALLET-CREATE',
-        from: signer.address,
-        to: EXT_CONTRACTS.depositWalletFactory,
+  async prepareRelayerTx(signer: LocalAccount, request: ExtRelayerRequest): Promise<ExtPreparedRelayerTx> {
+    if ('deploy' in request) {
+      if (request.deploy === 'WALLET')
+        return {
+          type: 'WALLET-CREATE',
+          from: signer.address,
+          wallet: depositWalletAddressOf(signer.address),
+          nonce: null,
+          deadline: null,
+          calls: [],
+          signature: null,
+          metadata: 'deploy-wallet',
+        };
+      const zero = '0x0000000000000000000000000000000000000000';
+      const signature = await signer.signTypedData({
+        domain: SAFE_FACTORY_DOMAIN,
+        types: CREATE_PROXY_TYPES,
+        primaryType: 'CreateProxy',
+        message: { paymentToken: zero, payment: 0n, paymentReceiver: zero },
       });
-      return this.tx({ ...(res as object), type: 'WALLET-CREATE' });
+      return {
+        type: 'SAFE-CREATE',
+        from: signer.address,
+        wallet: safeAddressOf(signer.address),
+        nonce: null,
+        deadline: null,
+        calls: [],
+        signature,
+        metadata: 'deploy-safe',
+      };
     }
-    const zero = '0x0000000000000000000000000000000000000000';
-    const signature = await signer.signTypedData({
-      domain: SAFE_FACTORY_DOMAIN,
-      types: CREATE_PROXY_TYPES,
-      primaryType: 'CreateProxy',
-      message: { paymentToken: zero, payment: 0n, paymentReceiver: zero },
-    });
-    const res = await this.post('relayer', '/submit', {
-      type: 'SAFE-CREATE',
-      from: signer.address,
-      to: EXT_CONTRACTS.safeFactory,
-      signature,
-    });
-    return this.tx({ ...(res as object), type: 'SAFE-CREATE' });
-  }
-
-  async execute(
-    signer: LocalAccount,
-    kind: ExtRelayerKind,
-    wallet: Address,
-    calls: readonly ExtRelayerCall[],
-    metadata: string,
-  ): Promise<ExtRelayerTx> {
+    const { kind, wallet, calls, metadata } = request;
     const { nonce } = (await this.get('relayer', `/nonce?address=${wallet}&type=${kind}`)) as { nonce: string };
     const deadline = BigInt(Math.floor(this.clock.now() / 1000) + BATCH_DEADLINE_SEC);
     const signature = await signer.signTypedData({
@@ -485,18 +486,57 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
         calls: calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data })),
       },
     });
-    const res = await this.post('relayer', '/submit', {
+    return {
       type: kind,
       from: signer.address,
-      to: wallet,
-      proxyWallet: wallet,
-      nonce,
+      wallet,
+      nonce: String(nonce),
       deadline: deadline.toString(),
-      calls,
+      calls: [...calls],
       signature,
       metadata,
+    };
+  }
+
+  async submitRelayerTx(p: ExtPreparedRelayerTx): Promise<ExtRelayerTx> {
+    const body =
+      p.type === 'WALLET-CREATE'
+        ? { type: p.type, from: p.from, to: EXT_CONTRACTS.depositWalletFactory }
+        : p.type === 'SAFE-CREATE'
+          ? { type: p.type, from: p.from, to: EXT_CONTRACTS.safeFactory, signature: p.signature }
+          : {
+              type: p.type,
+              from: p.from,
+              to: p.wallet,
+              proxyWallet: p.wallet,
+              nonce: p.nonce,
+              deadline: p.deadline,
+              calls: p.calls,
+              signature: p.signature,
+              metadata: p.metadata,
+            };
+    const res = await this.post('relayer', '/submit', body);
+    return this.tx({ ...(res as object), type: p.type });
+  }
+
+  async findRelayerTx(p: ExtPreparedRelayerTx): Promise<ExtRelayerTx | undefined> {
+    // The relayer lists the builder's transactions to the builder's own HMAC headers.
+    const res = await this.http.json('relayer', `${this.config.relayerUrl}/transactions`, {
+      headers: this.builderHeaders('GET', '/transactions', ''),
     });
-    return this.tx({ ...(res as object), type: kind });
+    if (res.status >= 400) throw this.upstreamRefusal('relayer', res.status, res.body);
+    const list = (Array.isArray(res.body) ? res.body : []) as Record<string, unknown>[];
+    const wallet = p.wallet.toLowerCase();
+    const found = list.find(
+      (t) =>
+        t['type'] === p.type &&
+        (typeof t['proxyAddress'] === 'string' ? t['proxyAddress'] : '').toLowerCase() === wallet &&
+        // A batch by its nonce and its signature: another batch may have taken that nonce.
+        (p.nonce === null ||
+          (String(t['nonce']) === p.nonce &&
+            (typeof t['signature'] === 'string' ? t['signature'] : '').toLowerCase() === p.signature?.toLowerCase())),
+    );
+    return found ? this.tx(found) : undefined;
   }
 
   async relayerTransaction(id: string): Promise<ExtRelayerTx | undefined> {

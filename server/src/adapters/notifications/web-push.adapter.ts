@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import webpush, { WebPushError, type PushSubscription } from 'web-push';
 import type { PushMessage, PushProviderPort, PushResult } from './push-provider.port.js';
 
@@ -24,6 +25,8 @@ export class WebPushAdapter implements PushProviderPort {
 
   constructor(
     private readonly vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string },
+    /** The TLS agent for push services (a private CA, a proxy); the default agent otherwise. */
+    private readonly agent?: Agent,
   ) {
     this.configured = Boolean(vapid.publicKey && vapid.privateKey);
     this.detail = this.configured
@@ -48,6 +51,7 @@ export class WebPushAdapter implements PushProviderPort {
         },
         TTL: 3_600,
         timeout: 10_000,
+        ...(this.agent ? { agent: this.agent } : {}),
       });
       return { ok: true, answer: `HTTP ${res.statusCode}` };
     } catch (err) {

@@ -1,10 +1,15 @@
 import { getAddress, type Address, type LocalAccount } from 'viem';
-import type { ExtCredentials, ExtSession, ExternalExchange } from '../../adapters/extmarket/external-exchange.port.js';
+import type {
+  ExtCredentials,
+  ExtPreparedRelayerTx,
+  ExtSession,
+  ExternalExchange,
+} from '../../adapters/extmarket/external-exchange.port.js';
 import { depositWalletAddressOf, safeAddressOf } from '../../adapters/extmarket/extmarket.protocol.js';
 import { DomainError } from '../../errors.js';
 import { createManagedWallet, managedSigner } from '../identity/managed-wallet.js';
 import type { SecretBox } from '../identity/secret-box.js';
-import type { ExtAccountRow, ExtOperationRow } from './extmarket.repository.js';
+import type { ExtAccountRow, ExtOperationRow, ExtRelayerIntentRow } from './extmarket.repository.js';
 
 /** What the services need of storage (the repository, or an in-memory fake in unit tests). */
 export interface ExtMarketStore {
@@ -24,6 +29,14 @@ export interface ExtMarketStore {
     payload: Record<string, unknown>,
     now: Date,
   ): Promise<{ orderId: string; payload: Record<string, unknown> }>;
+  relayerIntent(writeKey: string): Promise<ExtRelayerIntentRow | undefined>;
+  keepRelayerIntent(
+    row: Omit<ExtRelayerIntentRow, 'transactionId'>,
+    idempotencyRecordId: string | undefined,
+    now: Date,
+  ): Promise<ExtRelayerIntentRow>;
+  replaceRelayerRequest(writeKey: string, request: ExtPreparedRelayerTx, now: Date): Promise<void>;
+  setRelayerTransaction(writeKey: string, transactionId: string, now: Date): Promise<void>;
 }
 
 /** The caller of an external-market route: the user and their managed wallet. */

@@ -11,42 +11,9 @@ import {
 import { DomainError } from '../../errors.js';
 import { ManualClock } from '../../platform/clock.js';
 import { SecretBox } from '../identity/secret-box.js';
-import { ExtAccounts, type ExtMarketStore } from './extmarket-accounts.port.js';
-import type { ExtAccountRow, ExtOperationRow } from './extmarket.repository.js';
+import { ExtAccounts } from './extmarket-accounts.port.js';
+import { MemoryExtStore as MemoryStore } from './extmarket-store.test-kit.js';
 import { ExtTradingService } from './extmarket-trading.service.js';
-
-class MemoryStore implements ExtMarketStore {
-  rows = new Map<string, ExtAccountRow>();
-  ops = new Map<string, ExtOperationRow>();
-  intents = new Map<string, { orderId: string; payload: Record<string, unknown> }>();
-  async account(userId: string) {
-    return this.rows.get(userId);
-  }
-  async createAccount(row: Omit<ExtAccountRow, 'credentialsCiphertext' | 'credentialsNonce'>) {
-    if (!this.rows.has(row.userId))
-      this.rows.set(row.userId, { ...row, credentialsCiphertext: null, credentialsNonce: 0 });
-    return this.rows.get(row.userId)!;
-  }
-  async setCredentials(userId: string, ciphertext: string, nonce: number) {
-    const r = this.rows.get(userId)!;
-    this.rows.set(userId, { ...r, credentialsCiphertext: ciphertext, credentialsNonce: nonce });
-  }
-  async recordOperation(op: ExtOperationRow) {
-    this.ops.set(op.id, op);
-  }
-  async operation(id: string, userId: string) {
-    const op = this.ops.get(id);
-    return op?.userId === userId ? op : undefined;
-  }
-  async orderIntent(userId: string, key: string) {
-    return this.intents.get(`${userId}|${key}`);
-  }
-  async keepOrderIntent(userId: string, key: string, orderId: string, payload: Record<string, unknown>) {
-    const k = `${userId}|${key}`;
-    if (!this.intents.has(k)) this.intents.set(k, { orderId, payload });
-    return this.intents.get(k)!;
-  }
-}
 
 const MARKET: ExtMarketInfo = {
   tokenId: '42',

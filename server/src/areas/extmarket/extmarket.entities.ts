@@ -84,9 +84,36 @@ const ExtMarketOrderIntentEntity = new EntitySchema<ExtMarketOrderIntentRow>({
   },
 });
 
+interface ExtMarketRelayerIntentRow {
+  writeKey: string;
+  userId: string;
+  operation: string;
+  request: unknown;
+  details: unknown;
+  transactionId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const ExtMarketRelayerIntentEntity = new EntitySchema<ExtMarketRelayerIntentRow>({
+  name: 'ExtMarketRelayerIntent',
+  tableName: 'ext_market_relayer_intents',
+  properties: {
+    writeKey: { type: 'string', length: 300, primary: true },
+    userId: { type: 'uuid' },
+    operation: { type: 'string', length: 32 },
+    request: { type: 'json' },
+    details: { type: 'json' },
+    transactionId: { type: 'string', length: 128, nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
 /** The external-market area's tables, for the ORM the wiring builds (server/src/entities.ts). */
 export const extmarketEntities = [
   ExtMarketAccountEntity,
   ExtMarketOperationEntity,
   ExtMarketOrderIntentEntity,
+  ExtMarketRelayerIntentEntity,
 ] as const;

@@ -47,7 +47,14 @@ const yes = () => market().tokens[0].tokenId;
 
 beforeAll(async () => {
   server = await startTestServer(
-    { EXTMARKET_BREAKER_THRESHOLD: '3', EXTMARKET_BREAKER_COOLDOWN_MS: '60000' },
+    {
+      EXTMARKET_BREAKER_THRESHOLD: '3',
+      EXTMARKET_BREAKER_COOLDOWN_MS: '60000',
+      // A retry of a request whose relayer answer was lost takes the key over after this long.
+      IDEMPOTENCY_LOCK_TIMEOUT_MS: '1000',
+      IDEMPOTENCY_WAIT_MS: '5000',
+      RATE_LIMIT_TEAM_PER_MIN: '100000',
+    },
     { clock },
   );
   sim = server.container.extmarket.local!.exchange;
@@ -389,5 +396,84 @@ describe('external markets: the exchange rate limiting or down', () => {
     expect([r.status, r.body['code']]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
     expect(r.headers.get('retry-after')).not.toBeNull();
     expect((await call('balance', { token: alice })).status).toBe(200);
+  });
+});
+
+describe('external markets: a relayer move whose answer was lost happens once', () => {
+  /** A user with a deployed deposit wallet holding `pUsd` base units. */
+  async function funded(name: string, pUsd: bigint) {
+    const token = await user(name);
+    await call('derive-credentials', { token, body: {} });
+    await call('deploy-wallet', { token, body: {} });
+    settle();
+    const wallet = (await call('auth-status', { token })).body['tradingWallet'] as string;
+    sim.fund(wallet, EXT_CONTRACTS.pUsd, pUsd);
+    return { token, wallet };
+  }
+  const submitted = () => sim.relayer.submitted();
+
+  it('withdraw-clob: the relayer accepted it, the answer never came back; the retry finds that transaction and sends nothing', async () => {
+    const { token } = await funded('ext_dave', 10_000_000n);
+    const before = submitted().length;
+    sim.setFault('relayer', { mode: 'lose-answer', path: '/submit', remaining: 1 });
+    const body = { amount: '4000000' };
+    const lost = await call('withdraw-clob', { token, body, idempotencyKey: 'wc-lost' });
+    expect([lost.status, lost.body['code']]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    expect(lost.body['details']).toMatchObject({ outcome: 'unknown' });
+    // The relayer has the batch: it will run whatever the client does next.
+    expect(submitted()).toHaveLength(before + 1);
+    const sent = submitted().at(-1)!;
+
+    const retried = await call('withdraw-clob', { token, body, idempotencyKey: 'wc-lost' });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ transactionId: sent.transactionID, operation: 'withdraw-clob' });
+    expect(submitted()).toHaveLength(before + 1);
+    const replay = await call('withdraw-clob', { token, body, idempotencyKey: 'wc-lost' });
+    expect(replay.body['transactionId']).toBe(sent.transactionID);
+
+    settle();
+    const balances = await call('polygon-balances', { token });
+    expect(balances.body['managedWallet']['pUsd']).toBe('4000000');
+    expect(balances.body['tradingWallet']['pUsd']).toBe('6000000');
+    expect((await call(`relayer-tx/${sent.transactionID}`, { token })).body['state']).toBe('STATE_CONFIRMED');
+    expect(submitted()).toHaveLength(before + 1);
+  });
+
+  it('withdraw-clob: a send refused on the way (the relayer never saw it) is sent on the retry, once', async () => {
+    const { token } = await funded('ext_erin', 5_000_000n);
+    const before = submitted().length;
+    sim.setFault('relayer', { mode: 'reset', path: '/submit', remaining: 1 });
+    const body = { amount: '5000000' };
+    const failed = await call('withdraw-clob', { token, body, idempotencyKey: 'wc-reset' });
+    expect(failed.status).toBe(503);
+    expect(submitted()).toHaveLength(before);
+
+    const retried = await call('withdraw-clob', { token, body, idempotencyKey: 'wc-reset' });
+    expect(retried.status).toBe(200);
+    expect(submitted()).toHaveLength(before + 1);
+    expect(retried.body['transactionId']).toBe(submitted().at(-1)!.transactionID);
+    settle();
+    const balances = await call('polygon-balances', { token });
+    expect(balances.body['managedWallet']['pUsd']).toBe('5000000');
+    expect(balances.body['tradingWallet']['pUsd']).toBe('0');
+  });
+
+  it('deploy-wallet: a lost answer and a retry make one WALLET-CREATE', async () => {
+    const token = await user('ext_fay');
+    await call('derive-credentials', { token, body: {} });
+    const before = submitted().length;
+    sim.setFault('relayer', { mode: 'lose-answer', path: '/submit', remaining: 1 });
+    const lost = await call('deploy-wallet', { token, body: {}, idempotencyKey: 'deploy-lost' });
+    expect([lost.status, lost.body['code']]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    settle(); // the deploy ran meanwhile: a fresh check would now refuse it as deployed already
+    const retried = await call('deploy-wallet', { token, body: {}, idempotencyKey: 'deploy-lost' });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ type: 'WALLET-CREATE', transactionId: submitted().at(-1)!.transactionID });
+    expect(
+      submitted()
+        .slice(before)
+        .map((t) => t.type),
+    ).toEqual(['WALLET-CREATE']);
+    expect((await call('wallet-status', { token })).body['deployed']).toBe(true);
   });
 });

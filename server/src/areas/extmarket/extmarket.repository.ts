@@ -1,4 +1,6 @@
+import type { ExtPreparedRelayerTx } from '../../adapters/extmarket/external-exchange.port.js';
 import type { Orm } from '../../platform/db/orm.js';
+import { sqlIn } from '../../platform/db/sql.js';
 
 /** A user's external-market account as stored: secrets sealed under the master key. */
 export interface ExtAccountRow {
@@ -28,6 +30,16 @@ export interface ExtOperationRow {
   readonly kind: ExtOperationKind;
   readonly details: Record<string, unknown>;
   readonly createdAt: Date;
+}
+
+/** A relayer transaction a request means to send, recorded under its write key before it is sent. */
+export interface ExtRelayerIntentRow {
+  readonly writeKey: string;
+  readonly userId: string;
+  readonly operation: Exclude<ExtOperationKind, 'deposit'>;
+  readonly request: ExtPreparedRelayerTx;
+  readonly details: Record<string, unknown>;
+  readonly transactionId: string | null;
 }
 
 interface AccountDb {
@@ -130,5 +142,70 @@ export class ExtMarketRepository {
       [userId, key, orderId, JSON.stringify(payload), now],
     );
     return (await this.orderIntent(userId, key))!;
+  }
+
+  async relayerIntent(writeKey: string): Promise<ExtRelayerIntentRow | undefined> {
+    const rows = await this.conn().execute<
+      {
+        write_key: string;
+        user_id: string;
+        operation: ExtRelayerIntentRow['operation'];
+        request: ExtPreparedRelayerTx;
+        details: Record<string, unknown>;
+        transaction_id: string | null;
+      }[]
+    >('select * from ext_market_relayer_intents where write_key = ?', [writeKey]);
+    const r = rows[0];
+    return r
+      ? {
+          writeKey: r.write_key,
+          userId: r.user_id,
+          operation: r.operation,
+          request: r.request,
+          details: r.details,
+          transactionId: r.transaction_id,
+        }
+      : undefined;
+  }
+
+  /**
+   * Records an intent (a kept one wins) and, in the same transaction, marks the request's
+   * idempotency record as having started its effect: from here its key is never released to run
+   * afresh, and a retry resumes, finding the intent by its write key.
+   */
+  async keepRelayerIntent(
+    row: Omit<ExtRelayerIntentRow, 'transactionId'>,
+    idempotencyRecordId: string | undefined,
+    now: Date,
+  ): Promise<ExtRelayerIntentRow> {
+    await this.orm.em.fork().transactional(async (em) => {
+      const sql = sqlIn(em);
+      await sql(
+        `insert into ext_market_relayer_intents (write_key, user_id, operation, request, details, transaction_id, created_at, updated_at)
+         values (?, ?, ?, ?, ?, null, ?, ?) on conflict (write_key) do nothing`,
+        [row.writeKey, row.userId, row.operation, JSON.stringify(row.request), JSON.stringify(row.details), now, now],
+      );
+      if (idempotencyRecordId !== undefined)
+        await sql(
+          'update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()) where id = ?::bigint',
+          [idempotencyRecordId],
+        );
+    });
+    return (await this.relayerIntent(row.writeKey))!;
+  }
+
+  /** Replaces the signed request of an intent whose earlier one can never land (its nonce went to another batch). */
+  async replaceRelayerRequest(writeKey: string, request: ExtPreparedRelayerTx, now: Date): Promise<void> {
+    await this.conn().execute(
+      'update ext_market_relayer_intents set request = ?, updated_at = ? where write_key = ? and transaction_id is null',
+      [JSON.stringify(request), now, writeKey],
+    );
+  }
+
+  async setRelayerTransaction(writeKey: string, transactionId: string, now: Date): Promise<void> {
+    await this.conn().execute(
+      'update ext_market_relayer_intents set transaction_id = ?, updated_at = ? where write_key = ?',
+      [transactionId, now, writeKey],
+    );
   }
 }

@@ -1,5 +1,11 @@
 import { encodeFunctionData, getAddress, type Address, type Hex } from 'viem';
-import type { ExtRelayerCall, ExtRelayerTx } from '../../adapters/extmarket/external-exchange.port.js';
+import type { LocalAccount } from 'viem';
+import type {
+  ExtPreparedRelayerTx,
+  ExtRelayerCall,
+  ExtRelayerRequest,
+  ExtRelayerTx,
+} from '../../adapters/extmarket/external-exchange.port.js';
 import {
   EXT_CALL_ABI,
   EXT_CONTRACTS,
@@ -8,6 +14,7 @@ import {
 } from '../../adapters/extmarket/extmarket.protocol.js';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import type { OperationContext } from '../../platform/operation.context.js';
 import {
   ExtAccounts,
   kindOf,
@@ -16,7 +23,14 @@ import {
   type ExtDeps,
   type WalletKind,
 } from './extmarket-accounts.port.js';
-import type { ExtOperationKind } from './extmarket.repository.js';
+import type { ExtOperationKind, ExtRelayerIntentRow } from './extmarket.repository.js';
+
+/** What one relayer transaction of an operation is to do, planned only when no intent is recorded yet. */
+interface RelayerPlan {
+  readonly signer: LocalAccount;
+  readonly request: ExtRelayerRequest;
+  readonly details: Record<string, unknown>;
+}
 
 const call = (target: Address, data: Hex): ExtRelayerCall => ({ target, value: '0', data });
 const ZERO32: Hex = `0x${'0'.repeat(64)}`;
@@ -128,19 +142,22 @@ export class ExtMarketService {
     };
   }
 
-  async deploy(caller: ExtCaller, kind: WalletKind): Promise<RelayerTxView> {
-    const row = await this.accounts.require(caller);
-    if (kindOf(row) !== kind)
-      throw new DomainError('EXTMARKET_WALLET_KIND_MISMATCH', `The caller trades from a ${kindOf(row)}`, {
-        details: { walletKind: kindOf(row) },
-      });
-    const address = this.accounts.walletOf(row, kind);
-    if (await this.deps.exchange.isDeployed(address, relayerKindOf(kind)))
-      throw new DomainError('EXTMARKET_WALLET_ALREADY_DEPLOYED', 'The trading wallet is deployed already', {
-        details: { address },
-      });
-    const tx = await this.deps.exchange.deployWallet(this.accounts.signer(row), relayerKindOf(kind));
-    return this.record(caller, kind === 'safe' ? 'deploy-safe' : 'deploy-wallet', tx, { address });
+  async deploy(ctx: OperationContext, caller: ExtCaller, kind: WalletKind): Promise<RelayerTxView> {
+    const op = kind === 'safe' ? 'deploy-safe' : 'deploy-wallet';
+    const sent = await this.relayOnce(ctx, caller, op, op, async () => {
+      const row = await this.accounts.require(caller);
+      if (kindOf(row) !== kind)
+        throw new DomainError('EXTMARKET_WALLET_KIND_MISMATCH', `The caller trades from a ${kindOf(row)}`, {
+          details: { walletKind: kindOf(row) },
+        });
+      const address = this.accounts.walletOf(row, kind);
+      if (await this.deps.exchange.isDeployed(address, relayerKindOf(kind)))
+        throw new DomainError('EXTMARKET_WALLET_ALREADY_DEPLOYED', 'The trading wallet is deployed already', {
+          details: { address },
+        });
+      return { signer: this.accounts.signer(row), request: { deploy: relayerKindOf(kind) }, details: { address } };
+    });
+    return sent!.view;
   }
 
   /** The caller's trading wallet, which must be deployed for anything to move through it. */
@@ -155,15 +172,107 @@ export class ExtMarketService {
     return { row, kind, wallet };
   }
 
+  /** A batch in the caller's deployed trading wallet, sent once (see relayOnce). */
   private async execute(
+    ctx: OperationContext,
     caller: ExtCaller,
     op: Exclude<ExtOperationKind, 'deposit'>,
-    calls: ExtRelayerCall[],
-    details: Record<string, unknown>,
-  ) {
-    const { row, kind, wallet } = await this.deployedWallet(caller);
-    const tx = await this.deps.exchange.execute(this.accounts.signer(row), relayerKindOf(kind), wallet, calls, op);
-    return this.record(caller, op, tx, details);
+    plan: (wallet: Address) => Promise<{ calls: ExtRelayerCall[]; details: Record<string, unknown> }>,
+  ): Promise<{ view: RelayerTxView; details: Record<string, unknown> }> {
+    const sent = await this.relayOnce(ctx, caller, op, op, async () => {
+      const { row, kind, wallet } = await this.deployedWallet(caller);
+      const { calls, details } = await plan(wallet);
+      return {
+        signer: this.accounts.signer(row),
+        request: { kind: relayerKindOf(kind), wallet, calls, metadata: op },
+        details,
+      };
+    });
+    return sent!;
+  }
+
+  /**
+   * One relayer transaction of an operation, sent at most once (docs/external-markets.md,
+   * "Relayer moves happen once"). Under an Idempotency-Key the signed transaction is recorded as
+   * an intent under the write key `name` before it is sent, and the request's effect is marked as
+   * started. A later execution of the same request (a retry after the answer was lost, a resumed
+   * request after a crash) finds the intent and asks the relayer for that transaction; only when
+   * the relayer has none does it send the very same signed transaction again (its nonce lets the
+   * relayer run it once at most). `plan` (the checks and the calls) runs only when there is no
+   * intent yet, since after a send landed they no longer hold (the balance has moved). Without a
+   * key the transaction is sent as it is. Undefined when `plan` finds nothing to send.
+   */
+  private async relayOnce(
+    ctx: OperationContext,
+    caller: ExtCaller,
+    op: Exclude<ExtOperationKind, 'deposit'>,
+    name: string,
+    plan: () => Promise<RelayerPlan | undefined>,
+  ): Promise<{ view: RelayerTxView; details: Record<string, unknown> } | undefined> {
+    const write = ctx.writeKey(name);
+    const exchange = this.deps.exchange;
+    if (write.key === undefined) {
+      const planned = await plan();
+      if (!planned) return undefined;
+      const tx = await exchange.submitRelayerTx(await exchange.prepareRelayerTx(planned.signer, planned.request));
+      return { view: await this.record(caller, op, tx, planned.details), details: planned.details };
+    }
+    let intent = await this.deps.store.relayerIntent(write.key);
+    let planned: RelayerPlan | undefined;
+    if (!intent) {
+      planned = await plan();
+      if (!planned) return undefined;
+      const request = await exchange.prepareRelayerTx(planned.signer, planned.request);
+      intent = await this.deps.store.keepRelayerIntent(
+        { writeKey: write.key, userId: caller.userId, operation: op, request, details: planned.details },
+        write.run?.recordId,
+        this.now(),
+      );
+      if (write.run) write.run.effectStarted = true;
+    }
+    const tx = await this.landOnce(caller, intent, planned);
+    return { view: await this.record(caller, op, tx, intent.details), details: intent.details };
+  }
+
+  /** The relayer's transaction of an intent: the recorded one, the one found, or the intent sent now. */
+  private async landOnce(
+    caller: ExtCaller,
+    intent: ExtRelayerIntentRow,
+    planned: RelayerPlan | undefined,
+  ): Promise<ExtRelayerTx> {
+    const exchange = this.deps.exchange;
+    if (intent.transactionId !== null) {
+      const known = await exchange.relayerTransaction(intent.transactionId);
+      if (known) return known;
+    }
+    const found = planned ? undefined : await exchange.findRelayerTx(intent.request);
+    if (found) return this.keepTransaction(intent, found);
+    let request: ExtPreparedRelayerTx = intent.request;
+    try {
+      return this.keepTransaction(intent, await exchange.submitRelayerTx(request));
+    } catch (err) {
+      // A refusal may mean an earlier send landed after all (its nonce is spent): ask again.
+      if (!(err instanceof DomainError) || err.code !== 'UPSTREAM_ERROR') throw err;
+      const landed = await exchange.findRelayerTx(request);
+      if (landed) return this.keepTransaction(intent, landed);
+      // The signed batch can never run now (its nonce went to another batch, or its deadline
+      // passed): sign it again for the wallet's current nonce, keeping the recorded calls.
+      if (request.type !== 'WALLET' && request.type !== 'SAFE') throw err;
+      const row = await this.accounts.require(caller);
+      request = await exchange.prepareRelayerTx(this.accounts.signer(row), {
+        kind: request.type,
+        wallet: request.wallet,
+        calls: request.calls,
+        metadata: request.metadata,
+      });
+      await this.deps.store.replaceRelayerRequest(intent.writeKey, request, this.now());
+      return this.keepTransaction(intent, await exchange.submitRelayerTx(request));
+    }
+  }
+
+  private async keepTransaction(intent: ExtRelayerIntentRow, tx: ExtRelayerTx): Promise<ExtRelayerTx> {
+    await this.deps.store.setRelayerTransaction(intent.writeKey, tx.transactionId, this.now());
+    return tx;
   }
 
   private async record(
@@ -195,7 +304,7 @@ export class ExtMarketService {
     };
   }
 
-  async approveTrading(caller: ExtCaller) {
+  async approveTrading(ctx: OperationContext, caller: ExtCaller) {
     const calls = TRADING_SPENDERS.flatMap((spender) => [
       call(
         EXT_CONTRACTS.pUsd,
@@ -206,7 +315,11 @@ export class ExtMarketService {
         encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'setApprovalForAll', args: [spender, true] }),
       ),
     ]);
-    return this.execute(caller, 'approve-trading', calls, { spenders: TRADING_SPENDERS });
+    const sent = await this.execute(ctx, caller, 'approve-trading', async () => ({
+      calls,
+      details: { spenders: TRADING_SPENDERS },
+    }));
+    return sent.view;
   }
 
   async approvalStatus(caller: ExtCaller) {
@@ -269,25 +382,29 @@ export class ExtMarketService {
 
   // ---- money in and out --------------------------------------------------------------------
 
-  async wrapLegacyCollateral(caller: ExtCaller, body: { amount: string }) {
+  async wrapLegacyCollateral(ctx: OperationContext, caller: ExtCaller, body: { amount: string }) {
     const amount = BigInt(body.amount);
-    const { wallet } = await this.deployedWallet(caller);
-    await this.requireHeld(wallet, EXT_CONTRACTS.usdcE, amount, 'USDC.e');
-    return this.execute(
-      caller,
-      'wrap-legacy-collateral',
-      [
-        call(
-          EXT_CONTRACTS.usdcE,
-          encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'approve', args: [EXT_CONTRACTS.onramp, amount] }),
-        ),
-        call(
-          EXT_CONTRACTS.onramp,
-          encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'wrap', args: [EXT_CONTRACTS.usdcE, wallet, amount] }),
-        ),
-      ],
-      { amount: amount.toString() },
-    );
+    const sent = await this.execute(ctx, caller, 'wrap-legacy-collateral', async (wallet) => {
+      await this.requireHeld(wallet, EXT_CONTRACTS.usdcE, amount, 'USDC.e');
+      return {
+        calls: [
+          call(
+            EXT_CONTRACTS.usdcE,
+            encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'approve', args: [EXT_CONTRACTS.onramp, amount] }),
+          ),
+          call(
+            EXT_CONTRACTS.onramp,
+            encodeFunctionData({
+              abi: EXT_CALL_ABI,
+              functionName: 'wrap',
+              args: [EXT_CONTRACTS.usdcE, wallet, amount],
+            }),
+          ),
+        ],
+        details: { amount: amount.toString() },
+      };
+    });
+    return sent.view;
   }
 
   async deposit(caller: ExtCaller) {
@@ -340,113 +457,114 @@ export class ExtMarketService {
   }
 
   async withdraw(
+    ctx: OperationContext,
     caller: ExtCaller,
     body: { amount: string; toChainId: string; toTokenAddress: string; recipientAddress: string },
   ) {
     const amount = BigInt(body.amount);
-    const { wallet } = await this.deployedWallet(caller);
-    await this.requireHeld(wallet, EXT_CONTRACTS.pUsd, amount, 'pUSD');
-    const addresses = await this.deps.exchange.bridgeWithdraw(wallet, {
-      chainId: body.toChainId,
-      tokenAddress: body.toTokenAddress,
-      recipient: body.recipientAddress,
-    });
-    const to = getAddress(addresses.evm);
-    const transaction = await this.execute(
-      caller,
-      'withdraw',
-      [
-        call(
-          EXT_CONTRACTS.pUsd,
-          encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [to, amount] }),
-        ),
-      ],
-      { amount: amount.toString(), to, toChainId: body.toChainId, recipient: body.recipientAddress },
-    );
-    return { withdrawalAddress: to, transaction };
-  }
-
-  async withdrawClob(caller: ExtCaller, body: { amount: string; unwrap: boolean }) {
-    const amount = BigInt(body.amount);
-    const { wallet } = await this.deployedWallet(caller);
-    await this.requireHeld(wallet, EXT_CONTRACTS.pUsd, amount, 'pUSD');
-    const managed = getAddress(caller.managedAddress);
-    const calls = body.unwrap
-      ? [
-          call(
-            EXT_CONTRACTS.offramp,
-            encodeFunctionData({
-              abi: EXT_CALL_ABI,
-              functionName: 'unwrap',
-              args: [EXT_CONTRACTS.usdcE, managed, amount],
-            }),
-          ),
-        ]
-      : [
+    const sent = await this.execute(ctx, caller, 'withdraw', async (wallet) => {
+      await this.requireHeld(wallet, EXT_CONTRACTS.pUsd, amount, 'pUSD');
+      const addresses = await this.deps.exchange.bridgeWithdraw(wallet, {
+        chainId: body.toChainId,
+        tokenAddress: body.toTokenAddress,
+        recipient: body.recipientAddress,
+      });
+      const to = getAddress(addresses.evm);
+      return {
+        calls: [
           call(
             EXT_CONTRACTS.pUsd,
-            encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] }),
+            encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [to, amount] }),
           ),
-        ];
-    return this.execute(caller, 'withdraw-clob', calls, {
-      amount: amount.toString(),
-      to: managed,
-      unwrap: body.unwrap,
+        ],
+        details: { amount: amount.toString(), to, toChainId: body.toChainId, recipient: body.recipientAddress },
+      };
     });
+    return { withdrawalAddress: getAddress(String(sent.details['to'])), transaction: sent.view };
+  }
+
+  async withdrawClob(ctx: OperationContext, caller: ExtCaller, body: { amount: string; unwrap: boolean }) {
+    const amount = BigInt(body.amount);
+    const managed = getAddress(caller.managedAddress);
+    const sent = await this.execute(ctx, caller, 'withdraw-clob', async (wallet) => {
+      await this.requireHeld(wallet, EXT_CONTRACTS.pUsd, amount, 'pUSD');
+      const calls = body.unwrap
+        ? [
+            call(
+              EXT_CONTRACTS.offramp,
+              encodeFunctionData({
+                abi: EXT_CALL_ABI,
+                functionName: 'unwrap',
+                args: [EXT_CONTRACTS.usdcE, managed, amount],
+              }),
+            ),
+          ]
+        : [
+            call(
+              EXT_CONTRACTS.pUsd,
+              encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] }),
+            ),
+          ];
+      return { calls, details: { amount: amount.toString(), to: managed, unwrap: body.unwrap } };
+    });
+    return sent.view;
   }
 
   /** Sweeps collateral tokens out of every deployed wallet of the caller to the managed wallet. */
-  async recoverFunds(caller: ExtCaller) {
+  async recoverFunds(ctx: OperationContext, caller: ExtCaller) {
     const row = await this.accounts.require(caller);
     const managed = getAddress(caller.managedAddress);
     const swept: { from: Address; token: Address; amount: string }[] = [];
     const transactions: RelayerTxView[] = [];
     for (const kind of ['deposit-wallet', 'safe'] as const) {
       const wallet = this.accounts.walletOf(row, kind);
-      if (!(await this.deps.exchange.isDeployed(wallet, relayerKindOf(kind)))) continue;
-      const balances = (await this.deps.exchange.polygonBalances([wallet]))[wallet] ?? {};
-      const calls: ExtRelayerCall[] = [];
-      for (const token of [EXT_CONTRACTS.pUsd, EXT_CONTRACTS.usdcE, EXT_CONTRACTS.usdc]) {
-        const amount = BigInt(balances[token] ?? '0');
-        if (amount === 0n) continue;
-        calls.push(
-          call(token, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] })),
-        );
-        swept.push({ from: wallet, token, amount: amount.toString() });
-      }
-      if (calls.length === 0) continue;
-      const tx = await this.deps.exchange.execute(
-        this.accounts.signer(row),
-        relayerKindOf(kind),
-        wallet,
-        calls,
-        'recover-funds',
-      );
-      transactions.push(await this.record(caller, 'recover-funds', tx, { wallet, to: managed }));
+      const sent = await this.relayOnce(ctx, caller, 'recover-funds', `recover-funds:${kind}`, async () => {
+        if (!(await this.deps.exchange.isDeployed(wallet, relayerKindOf(kind)))) return undefined;
+        const balances = (await this.deps.exchange.polygonBalances([wallet]))[wallet] ?? {};
+        const calls: ExtRelayerCall[] = [];
+        const items: { from: Address; token: Address; amount: string }[] = [];
+        for (const token of [EXT_CONTRACTS.pUsd, EXT_CONTRACTS.usdcE, EXT_CONTRACTS.usdc]) {
+          const amount = BigInt(balances[token] ?? '0');
+          if (amount === 0n) continue;
+          calls.push(
+            call(token, encodeFunctionData({ abi: EXT_CALL_ABI, functionName: 'transfer', args: [managed, amount] })),
+          );
+          items.push({ from: wallet, token, amount: amount.toString() });
+        }
+        if (calls.length === 0) return undefined;
+        return {
+          signer: this.accounts.signer(row),
+          request: { kind: relayerKindOf(kind), wallet, calls, metadata: 'recover-funds' },
+          details: { wallet, to: managed, swept: items },
+        };
+      });
+      if (!sent) continue;
+      swept.push(...((sent.details['swept'] as typeof swept | undefined) ?? []));
+      transactions.push(sent.view);
     }
     return { swept, transactions };
   }
 
-  async redeem(caller: ExtCaller, body: { conditionId: string }) {
-    const { wallet } = await this.deployedWallet(caller);
-    const positions = await this.deps.exchange.positions(wallet, { market: body.conditionId, redeemable: true });
-    if (positions.length === 0)
-      throw new DomainError(
-        'EXTMARKET_NOTHING_TO_REDEEM',
-        'The trading wallet holds no redeemable shares of this market',
-        {
-          details: { conditionId: body.conditionId },
-        },
-      );
-    const adapter = positions.some((p) => p.negativeRisk)
-      ? EXT_CONTRACTS.negRiskCtfCollateralAdapter
-      : EXT_CONTRACTS.ctfCollateralAdapter;
-    const data = encodeFunctionData({
-      abi: EXT_CALL_ABI,
-      functionName: 'redeemPositions',
-      args: [EXT_CONTRACTS.pUsd, ZERO32, body.conditionId as Hex, [1n, 2n]],
+  async redeem(ctx: OperationContext, caller: ExtCaller, body: { conditionId: string }) {
+    const sent = await this.execute(ctx, caller, 'redeem', async (wallet) => {
+      const positions = await this.deps.exchange.positions(wallet, { market: body.conditionId, redeemable: true });
+      if (positions.length === 0)
+        throw new DomainError(
+          'EXTMARKET_NOTHING_TO_REDEEM',
+          'The trading wallet holds no redeemable shares of this market',
+          { details: { conditionId: body.conditionId } },
+        );
+      const adapter = positions.some((p) => p.negativeRisk)
+        ? EXT_CONTRACTS.negRiskCtfCollateralAdapter
+        : EXT_CONTRACTS.ctfCollateralAdapter;
+      const data = encodeFunctionData({
+        abi: EXT_CALL_ABI,
+        functionName: 'redeemPositions',
+        args: [EXT_CONTRACTS.pUsd, ZERO32, body.conditionId as Hex, [1n, 2n]],
+      });
+      return { calls: [call(adapter, data)], details: { conditionId: body.conditionId } };
     });
-    return this.execute(caller, 'redeem', [call(adapter, data)], { conditionId: body.conditionId });
+    return sent.view;
   }
 
   async relayerTx(caller: ExtCaller, txId: string): Promise<RelayerTxView> {

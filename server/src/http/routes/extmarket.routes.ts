@@ -6,6 +6,7 @@ import type { ExtDiscoveryService } from '../../areas/extmarket/extmarket-discov
 import type { ExtTradingService } from '../../areas/extmarket/extmarket-trading.service.js';
 import type { ExtMarketService } from '../../areas/extmarket/extmarket.service.js';
 import { userOf } from '../principal.js';
+import { ctxOf } from '../request-context.js';
 
 const s = initServer();
 
@@ -30,19 +31,20 @@ export function extmarketRoutes(deps: ExtMarketServices) {
     authStatus: async ({ req }) => ok(await accounts.authStatus(callerOf(req))),
     walletStatus: async ({ req }) => ok(await accounts.walletStatus(callerOf(req), 'deposit-wallet')),
     safeStatus: async ({ req }) => ok(await accounts.walletStatus(callerOf(req), 'safe')),
-    deployWallet: async ({ req }) => ok(await accounts.deploy(callerOf(req), 'deposit-wallet')),
-    deploySafe: async ({ req }) => ok(await accounts.deploy(callerOf(req), 'safe')),
-    approveTrading: async ({ req }) => ok(await accounts.approveTrading(callerOf(req))),
+    deployWallet: async ({ req }) => ok(await accounts.deploy(ctxOf(req), callerOf(req), 'deposit-wallet')),
+    deploySafe: async ({ req }) => ok(await accounts.deploy(ctxOf(req), callerOf(req), 'safe')),
+    approveTrading: async ({ req }) => ok(await accounts.approveTrading(ctxOf(req), callerOf(req))),
     approvalStatus: async ({ req }) => ok(await accounts.approvalStatus(callerOf(req))),
     balance: async ({ req }) => ok(await accounts.balance(callerOf(req))),
     polygonBalances: async ({ req }) => ok(await accounts.polygonBalances(callerOf(req))),
-    wrapLegacyCollateral: async ({ body, req }) => ok(await accounts.wrapLegacyCollateral(callerOf(req), body)),
+    wrapLegacyCollateral: async ({ body, req }) =>
+      ok(await accounts.wrapLegacyCollateral(ctxOf(req), callerOf(req), body)),
     deposit: async ({ req }) => ok(await accounts.deposit(callerOf(req))),
     depositStatus: async ({ params, req }) => ok(await accounts.depositStatus(callerOf(req), params.depositId)),
-    withdraw: async ({ body, req }) => ok(await accounts.withdraw(callerOf(req), body)),
-    withdrawClob: async ({ body, req }) => ok(await accounts.withdrawClob(callerOf(req), body)),
-    recoverFunds: async ({ req }) => ok(await accounts.recoverFunds(callerOf(req))),
-    redeem: async ({ body, req }) => ok(await accounts.redeem(callerOf(req), body)),
+    withdraw: async ({ body, req }) => ok(await accounts.withdraw(ctxOf(req), callerOf(req), body)),
+    withdrawClob: async ({ body, req }) => ok(await accounts.withdrawClob(ctxOf(req), callerOf(req), body)),
+    recoverFunds: async ({ req }) => ok(await accounts.recoverFunds(ctxOf(req), callerOf(req))),
+    redeem: async ({ body, req }) => ok(await accounts.redeem(ctxOf(req), callerOf(req), body)),
     relayerTx: async ({ params, req }) => ok(await accounts.relayerTx(callerOf(req), params.txId)),
     tickSize: async ({ query }) => ok(await trading.tickSize(query.tokenId)),
     placeOrder: async ({ body, req }) => {

@@ -33,12 +33,12 @@ export async function startLocalExchange(opts: LocalExchangeOptions): Promise<Ru
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const fault = exchange.takeFault(host);
+        const fault = exchange.takeFault(host, new URL(req.url ?? '/', 'http://local').pathname);
         if (fault?.mode === 'reset') {
           req.socket.destroy();
           return;
         }
-        if (fault) {
+        if (fault && fault.mode !== 'lose-answer') {
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (fault.mode === 'rate-limit') headers['retry-after'] = String(fault.retryAfterSec ?? 1);
           res.writeHead(fault.mode === 'rate-limit' ? 429 : 503, headers);
@@ -58,6 +58,10 @@ export async function startLocalExchange(opts: LocalExchangeOptions): Promise<Ru
           })
           .then(
             (answer) => {
+              if (fault?.mode === 'lose-answer') {
+                req.socket.destroy();
+                return;
+              }
               res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
               res.end(JSON.stringify(answer.body));
             },

@@ -113,10 +113,10 @@ export class LocalExchange {
     else this.faults.delete(host);
   }
 
-  /** The fault to apply to this request, counting it down. */
-  takeFault(host: SimHost): SimFault | undefined {
+  /** The fault to apply to this request (of `path`), counting it down. */
+  takeFault(host: SimHost, path?: string): SimFault | undefined {
     const f = this.faults.get(host);
-    if (!f) return undefined;
+    if (!f || (f.path !== undefined && f.path !== path)) return undefined;
     if (f.remaining !== undefined && --f.remaining <= 0) this.faults.delete(host);
     return f;
   }

@@ -18,9 +18,15 @@ export interface SimResponse {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** An injected fault on one host: `down` answers 503, `rate-limit` 429 with Retry-After, `reset` drops the socket. */
+/**
+ * An injected fault on one host: `down` answers 503, `rate-limit` 429 with Retry-After, `reset`
+ * drops the socket before the request is handled, `lose-answer` handles the request (its effects
+ * happen) and then drops the socket, as a response lost on the way back.
+ */
 export interface SimFault {
-  readonly mode: 'down' | 'rate-limit' | 'reset';
+  readonly mode: 'down' | 'rate-limit' | 'reset' | 'lose-answer';
+  /** Only requests to this path (`/submit`); omitted means every request to the host. */
+  readonly path?: string;
   /** How many requests it affects; omitted means until cleared. */
   remaining?: number;
   readonly retryAfterSec?: number;

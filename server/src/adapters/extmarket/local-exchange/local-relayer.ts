@@ -74,6 +74,7 @@ interface RelayerTx {
   readonly proxyAddress: string;
   readonly type: string;
   readonly nonce: string;
+  readonly signature: string;
   readonly metadata: string;
   readonly calls: readonly RelayerCall[];
   readonly createdMs: number;
@@ -115,6 +116,16 @@ export class LocalRelayer {
   /** Test hook: a trading wallet that already exists for `owner`, as if deployed long ago. */
   markDeployed(wallet: string, owner: string): void {
     this.deployed.set(wallet.toLowerCase(), owner);
+  }
+
+  /** Every transaction submitted so far, oldest first (test hook). */
+  submitted(): readonly { transactionID: string; type: string; proxyAddress: string; nonce: string }[] {
+    return [...this.txs.values()].map((t) => ({
+      transactionID: t.transactionID,
+      type: t.type,
+      proxyAddress: t.proxyAddress,
+      nonce: t.nonce,
+    }));
   }
 
   /** Makes the next `n` submitted transactions fail when they execute. */
@@ -204,6 +215,8 @@ export class LocalRelayer {
           wallet,
           [],
           metadata,
+          '0',
+          signature,
         ),
       );
     }
@@ -236,7 +249,7 @@ export class LocalRelayer {
     }).catch(() => undefined);
     if (who?.toLowerCase() !== from.toLowerCase()) return bad('invalid signature');
     this.nonces.set(wallet.toLowerCase(), nonce + 1n);
-    return ok(this.record(type, from, wallet, wallet, calls, metadata));
+    return ok(this.record(type, from, wallet, wallet, calls, metadata, nonce.toString(), signature));
   }
 
   private record(
@@ -246,6 +259,8 @@ export class LocalRelayer {
     proxy: string,
     calls: readonly RelayerCall[],
     metadata: string,
+    nonce: string,
+    signature: string,
   ) {
     const id = keccak256(toHex(`relayer|${this.txs.size}|${from}|${type}`)).slice(2, 34);
     const tx: RelayerTx = {
@@ -255,7 +270,8 @@ export class LocalRelayer {
       to,
       proxyAddress: proxy,
       type,
-      nonce: '0',
+      nonce,
+      signature,
       metadata,
       calls,
       createdMs: this.clock.now(),
@@ -293,6 +309,7 @@ export class LocalRelayer {
       proxyAddress: tx.proxyAddress,
       data: '0x',
       nonce: tx.nonce,
+      signature: tx.signature,
       value: '0',
       state: this.state(tx),
       type: tx.type,
