@@ -14,6 +14,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { MarketIndexer, type MarketEventSink } from './areas/markets/market-indexer.js';
+import { MarketEventLogRepository } from './areas/markets/market-event-log.repository.js';
 import { JobEngine } from './platform/jobs/job-engine.js';
 import { Lease } from './platform/jobs/lease.js';
 import { BetsService } from './areas/markets/bets.service.js';
@@ -501,7 +502,8 @@ export async function createContainer(
     // Infrastructure: a write's last send is the database's now(), so its age is wall-clock time.
     systemClock,
   );
-  registerMarketOutcomes(chain.pipeline, new DuelRepository(orm));
+  const marketEventLog = new MarketEventLogRepository(clock);
+  registerMarketOutcomes(chain.pipeline, new DuelRepository(orm), marketEventLog);
   // Writes recorded before a crash or restart are finished in the background, a page at a time:
   // waiting for them would keep a restarted instance from serving for as long as the node takes
   // to answer for each (or for ever, with the node away). Requests whose write is still open get
@@ -642,6 +644,7 @@ export async function createContainer(
   // Paid events land in the payouts ledger inside the indexer's transaction.
   sinks.push(distribution.paidSink);
   sinks.push(new InvitationEventSink());
+  sinks.push(marketEventLog);
   const invitations = new InvitationService({ repo: invitationRepo, duels, membership: chain, signers, clock });
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService({
