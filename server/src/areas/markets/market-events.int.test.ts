@@ -1,5 +1,5 @@
 import { EVENT_CATALOGUE, type EventType } from '@duelkit/contract';
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { MarketEvent } from '../../adapters/chain/chain.types.js';
