@@ -229,3 +229,10 @@ export type {
   BetFailureSnapshot,
   ContestSnapshot,
 } from './markets/events.schemas.js';
+export {
+  CreateWebhookEndpointRequestSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookDeliverySchema,
+} from './markets/webhooks.schemas.js';
+export type { CreateWebhookEndpointRequest, WebhookEndpoint, WebhookDelivery } from './markets/webhooks.schemas.js';

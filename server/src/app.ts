@@ -224,6 +224,7 @@ function marketsRouterDeps(c: Container): MarketsRouterDeps {
     parlayTournamentsAdmin: c.tournamentsAdmin.markets,
     operations: c.operations,
     extmarket: c.extmarket,
+    webhooks: c.events.webhooks,
   };
 }
 

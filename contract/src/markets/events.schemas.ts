@@ -110,7 +110,11 @@ function envelope<T extends EventType>(type: T) {
   return z
     .object({
       id: z.string().uuid().describe('unique per event; deliveries of one event share it (deduplicate on it)'),
-      seq: z.string().regex(/^\d+$/).describe("the event's position in the event log; the stream's Last-Event-ID"),
+      seq: z
+        .string()
+        .regex(/^\d+$/)
+        .nullable()
+        .describe("the event's position in the event log, the stream's Last-Event-ID; null on `webhook.test`"),
       type: z.literal(type),
       version: z.literal(EVENT_VERSION),
       createdAt: TimestampSchema,

@@ -8,6 +8,7 @@ import { createLogger } from '../../logger.js';
 import { ManualClock } from '../../platform/clock.js';
 import { initOrm, type Orm } from '../../platform/db/orm.js';
 import { sqlIn } from '../../platform/db/sql.js';
+import type { RecordedTx } from '../../platform/chain-tx/chain-tx.types.js';
 import { Lease } from '../../platform/jobs/lease.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
@@ -47,9 +48,10 @@ function scriptedChain(events: MarketEvent[]): ChainPort {
   } as unknown as ChainPort;
 }
 
+const hex32 = (n: number): `0x${string}` => `0x${String(n).padStart(64, '0')}`;
 const base = (duelId: string, logIndex: number) => ({
   duelId: duelId as `0x${string}`,
-  txHash: `0x${String(logIndex).padStart(64, '0')}`,
+  txHash: hex32(logIndex),
   logIndex,
   blockNumber: 1n,
   timestamp: Math.floor(clock.now() / 1000),
@@ -167,7 +169,7 @@ describe('market events (the outbox of the markets flow)', () => {
       await log.apply(em, cancel);
       await log.apply(em, cancel);
     });
-    const failed = {
+    const failed: RecordedTx = {
       id: '1',
       kind: 'markets.sell',
       key: null,
