@@ -24,6 +24,7 @@ import { WebhookRepository } from './areas/webhooks/webhook.repository.js';
 import { WebhookService } from './areas/webhooks/webhook.service.js';
 import { EventLogRepository } from './platform/events/event-log.repository.js';
 import { EventRelay } from './platform/events/event-relay.service.js';
+import { EventStreamService } from './platform/events/event-stream.service.js';
 import { JobEngine } from './platform/jobs/job-engine.js';
 import { Lease } from './platform/jobs/lease.js';
 import { BetsService } from './areas/markets/bets.service.js';
@@ -283,6 +284,7 @@ export interface Events {
   readonly relay: EventRelay;
   readonly webhooks: WebhookService;
   readonly dispatcher: WebhookDispatcher;
+  readonly stream: EventStreamService;
   close(): Promise<void>;
 }
 
@@ -296,7 +298,11 @@ function createEvents(
 ): Events {
   const log = new EventLogRepository(orm);
   const bus: EventBusPort = redis
-    ? new RedisEventBusAdapter(redis, (err) => logger.warn({ err }, 'event bus error'))
+    ? new RedisEventBusAdapter(
+        redis,
+        () => log.databaseName(),
+        (err) => logger.warn({ err }, 'event bus error'),
+      )
     : new MemoryEventBusAdapter();
   const repo = new WebhookRepository(orm);
   // SSRF: the embedded defaults deliver to local receivers; production never to private addresses.
@@ -307,13 +313,16 @@ function createEvents(
     [(sql, numbered) => repo.createDeliveries(sql, numbered, new Date(clock.now()))],
     logger,
   );
+  const stream = new EventStreamService(log, bus, logger);
   return {
     log,
     bus,
     relay,
+    stream,
     webhooks: new WebhookService({ repo, sender, box }),
     dispatcher: new WebhookDispatcher(repo, sender, box, clock, logger),
     async close() {
+      stream.close();
       await relay.stop();
       await bus.close();
     },

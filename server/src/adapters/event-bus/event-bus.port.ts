@@ -7,7 +7,10 @@ import type { EventBatch } from '../../platform/events/event.types.js';
  */
 export interface EventBusPort {
   publish(batch: EventBatch): Promise<void>;
-  /** Calls `handler` with every batch published from now on, by any instance; returns the unsubscribe. */
-  subscribe(handler: (batch: EventBatch) => void): () => void;
+  /**
+   * Calls `handler` with every batch published, by any instance, once the returned promise has
+   * resolved (the subscription is in place); resolves with the unsubscribe.
+   */
+  subscribe(handler: (batch: EventBatch) => void): Promise<() => void>;
   close(): Promise<void>;
 }

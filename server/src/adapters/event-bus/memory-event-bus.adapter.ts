@@ -10,9 +10,9 @@ export class MemoryEventBusAdapter implements EventBusPort {
     return Promise.resolve();
   }
 
-  subscribe(handler: (batch: EventBatch) => void): () => void {
+  subscribe(handler: (batch: EventBatch) => void): Promise<() => void> {
     this.handlers.add(handler);
-    return () => this.handlers.delete(handler);
+    return Promise.resolve(() => void this.handlers.delete(handler));
   }
 
   close(): Promise<void> {

@@ -76,6 +76,12 @@ export class EventLogRepository {
     });
   }
 
+  /** The database's name: what names this deployment's event channel on a shared Redis. */
+  async databaseName(): Promise<string> {
+    const [row] = await this.conn().execute<{ name: string }[]>('select current_database() as name');
+    return row?.name ?? 'duelkit';
+  }
+
   /** The relay's high-water mark: every event numbered at or below it is visible. */
   async lastSeq(): Promise<string> {
     const [row] = await this.conn().execute<{ last_seq: string }[]>(
