@@ -112,6 +112,14 @@ export const TAG_DOCS: readonly TagDoc[] = [
     summary: 'The people a user brought in through their invitations, and the volume they traded.',
   },
   {
+    name: 'Outbound webhooks',
+    group: 'Operations',
+    guide: 'events.md',
+    summary:
+      'Signed outbound webhooks: register endpoints that receive the app’s events (market confirmed, bet ' +
+      'confirmed, resolved, settled, …), follow every delivery attempt, rotate secrets and redeliver.',
+  },
+  {
     name: 'Money',
     group: 'Money',
     guide: 'money.md',

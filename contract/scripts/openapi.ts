@@ -5,6 +5,8 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from 'openapi3-ts';
 import {
   ERROR_STATUS,
+  EVENT_CATALOGUE,
+  EVENT_VERSION,
   HEADER,
   enforcedAuth,
   marketsContract,
@@ -475,7 +477,28 @@ function build(router: AppRouter, host: 'markets' | 'tournaments', title: string
   doc.paths = dropUnusableDiscriminators(doc.paths) as OpenAPIObject['paths'];
   doc.components.schemas = dropUnusableDiscriminators(doc.components.schemas as Json) as Record<string, SchemaObject>;
   addExamples(doc);
+  if (host === 'markets') Object.assign(doc, { 'x-duelkit-events': eventCatalogue() });
   return doc;
+}
+
+/**
+ * The outbound event catalogue (docs/events.md). OpenAPI 3.0 has no `webhooks` section (3.1 added
+ * it), so the catalogue is a documented extension: each type's envelope and `data` schema.
+ */
+function eventCatalogue(): Json {
+  return {
+    description:
+      'Events delivered by signed webhooks (header `Duelkit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of ' +
+      '"<t>.<raw body>">`) and by the event stream, each `{ id, seq, type, version, createdAt, builderAppId, data }`. ' +
+      'See docs/events.md.',
+    version: EVENT_VERSION,
+    types: Object.fromEntries(
+      Object.entries(EVENT_CATALOGUE).map(([type, entry]) => [
+        type,
+        { description: entry.description, data: fixNullable(generateSchema(entry.data) as Json) },
+      ]),
+    ),
+  };
 }
 
 /** Both hosts' OpenAPI documents, exactly as committed under docs/openapi/. */

@@ -210,3 +210,29 @@ export { MIGRATION_FORMAT_VERSION } from './tournaments/operations.schemas.js';
 export { racingContract } from './tournaments/racing.contract.js';
 export { CreateRacingRequestSchema, RaceEventTypeSchema, SideBetPropSchema } from './tournaments/racing.schemas.js';
 export type { CreateRacingRequest } from './tournaments/racing.schemas.js';
+export {
+  EVENT_CATALOGUE,
+  EVENT_TYPES,
+  EVENT_VERSION,
+  EventTypeSchema,
+  DuelkitEventSchema,
+  DuelSnapshotSchema,
+  BetSnapshotSchema,
+  BetFailureSnapshotSchema,
+  ContestSnapshotSchema,
+} from './markets/events.schemas.js';
+export type {
+  EventType,
+  DuelkitEvent,
+  DuelSnapshot,
+  BetSnapshot,
+  BetFailureSnapshot,
+  ContestSnapshot,
+} from './markets/events.schemas.js';
+export {
+  CreateWebhookEndpointRequestSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookDeliverySchema,
+} from './markets/webhooks.schemas.js';
+export type { CreateWebhookEndpointRequest, WebhookEndpoint, WebhookDelivery } from './markets/webhooks.schemas.js';

@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'INSUFFICIENT_BOND'
   | 'CLAIM_MISMATCH'
   | 'INSUFFICIENT_BALANCE'
+  | 'WEBHOOK_URL_FORBIDDEN'
   | 'BUILDER_KEY_INVALID'
   | 'UNAUTHENTICATED'
   | 'TOKEN_EXPIRED'
@@ -64,6 +65,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'INVALID_STATE'
   | 'CONTEST_EXISTS'
+  | 'WEBHOOK_LIMIT'
   | 'ALREADY_PAID'
   | 'ALREADY_CLAIMED'
   | 'MARKET_NOT_TRADABLE'
@@ -2086,6 +2088,7 @@ export type BetsEstimateBuyOutput =
         | 'INSUFFICIENT_BOND'
         | 'CLAIM_MISMATCH'
         | 'INSUFFICIENT_BALANCE'
+        | 'WEBHOOK_URL_FORBIDDEN'
         | 'BUILDER_KEY_INVALID'
         | 'UNAUTHENTICATED'
         | 'TOKEN_EXPIRED'
@@ -2115,6 +2118,7 @@ export type BetsEstimateBuyOutput =
         | 'CONFLICT'
         | 'INVALID_STATE'
         | 'CONTEST_EXISTS'
+        | 'WEBHOOK_LIMIT'
         | 'ALREADY_PAID'
         | 'ALREADY_CLAIMED'
         | 'MARKET_NOT_TRADABLE'
@@ -2261,6 +2265,7 @@ export type BetsEstimateSellOutput =
         | 'INSUFFICIENT_BOND'
         | 'CLAIM_MISMATCH'
         | 'INSUFFICIENT_BALANCE'
+        | 'WEBHOOK_URL_FORBIDDEN'
         | 'BUILDER_KEY_INVALID'
         | 'UNAUTHENTICATED'
         | 'TOKEN_EXPIRED'
@@ -2290,6 +2295,7 @@ export type BetsEstimateSellOutput =
         | 'CONFLICT'
         | 'INVALID_STATE'
         | 'CONTEST_EXISTS'
+        | 'WEBHOOK_LIMIT'
         | 'ALREADY_PAID'
         | 'ALREADY_CLAIMED'
         | 'MARKET_NOT_TRADABLE'
@@ -2640,6 +2646,7 @@ export type BetsPublicEstimateSellOutput =
         | 'INSUFFICIENT_BOND'
         | 'CLAIM_MISMATCH'
         | 'INSUFFICIENT_BALANCE'
+        | 'WEBHOOK_URL_FORBIDDEN'
         | 'BUILDER_KEY_INVALID'
         | 'UNAUTHENTICATED'
         | 'TOKEN_EXPIRED'
@@ -2669,6 +2676,7 @@ export type BetsPublicEstimateSellOutput =
         | 'CONFLICT'
         | 'INVALID_STATE'
         | 'CONTEST_EXISTS'
+        | 'WEBHOOK_LIMIT'
         | 'ALREADY_PAID'
         | 'ALREADY_CLAIMED'
         | 'MARKET_NOT_TRADABLE'
@@ -7872,6 +7880,306 @@ export type ExtmarketCardPricesOutput = {
     /** Decimal string with at most 6 decimals */
     mid: string | null;
   }>;
+};
+
+/** What `POST /svc/builder/webhooks/endpoints` takes. */
+export interface WebhooksCreateEndpointInput {
+  body: {
+    /** where deliveries are POSTed; https in production, never a private, loopback or link-local address */
+    url: string;
+    description?: string | undefined;
+    /** the event types to deliver; every type when omitted */
+    types?:
+      | Array<
+          | 'duel.confirmed'
+          | 'duel.closed'
+          | 'duel.resolved'
+          | 'duel.contest_opened'
+          | 'duel.settled'
+          | 'duel.cancelled'
+          | 'bet.confirmed'
+          | 'bet.failed'
+          | 'webhook.test'
+        >
+      | undefined;
+  };
+}
+
+/** What `POST /svc/builder/webhooks/endpoints` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksCreateEndpointOutput = {
+  endpoint: {
+    id: string;
+    url: string;
+    description: string | null;
+    /** null: every type */
+    types: Array<
+      | 'duel.confirmed'
+      | 'duel.closed'
+      | 'duel.resolved'
+      | 'duel.contest_opened'
+      | 'duel.settled'
+      | 'duel.cancelled'
+      | 'bet.confirmed'
+      | 'bet.failed'
+      | 'webhook.test'
+      | (string & {})
+    > | null;
+    status: 'enabled' | 'disabled' | (string & {});
+    disabledReason: string | null;
+    consecutiveFailures: number;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    secretRotatedAt: string | null;
+  };
+  /** the signing secret: shown here once, never again */
+  secret: string;
+};
+
+/** What `GET /svc/builder/webhooks/endpoints` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksListEndpointsOutput = {
+  endpoints: Array<{
+    id: string;
+    url: string;
+    description: string | null;
+    /** null: every type */
+    types: Array<
+      | 'duel.confirmed'
+      | 'duel.closed'
+      | 'duel.resolved'
+      | 'duel.contest_opened'
+      | 'duel.settled'
+      | 'duel.cancelled'
+      | 'bet.confirmed'
+      | 'bet.failed'
+      | 'webhook.test'
+      | (string & {})
+    > | null;
+    status: 'enabled' | 'disabled' | (string & {});
+    disabledReason: string | null;
+    consecutiveFailures: number;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    secretRotatedAt: string | null;
+  }>;
+};
+
+/** What `POST /svc/builder/webhooks/endpoints/:endpointId/rotate-secret` takes. */
+export interface WebhooksRotateSecretInput {
+  params: {
+    endpointId: string;
+  };
+  body: {
+    /** how long deliveries also carry a signature with the old secret */
+    overlapSeconds?: number | undefined;
+  };
+}
+
+/** What `POST /svc/builder/webhooks/endpoints/:endpointId/rotate-secret` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksRotateSecretOutput = {
+  endpoint: {
+    id: string;
+    url: string;
+    description: string | null;
+    /** null: every type */
+    types: Array<
+      | 'duel.confirmed'
+      | 'duel.closed'
+      | 'duel.resolved'
+      | 'duel.contest_opened'
+      | 'duel.settled'
+      | 'duel.cancelled'
+      | 'bet.confirmed'
+      | 'bet.failed'
+      | 'webhook.test'
+      | (string & {})
+    > | null;
+    status: 'enabled' | 'disabled' | (string & {});
+    disabledReason: string | null;
+    consecutiveFailures: number;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    secretRotatedAt: string | null;
+  };
+  /** the signing secret: shown here once, never again */
+  secret: string;
+};
+
+/** What `POST /svc/builder/webhooks/endpoints/:endpointId/disable` takes. */
+export interface WebhooksDisableEndpointInput {
+  params: {
+    endpointId: string;
+  };
+  body: {
+    reason?: string | undefined;
+  };
+}
+
+/** What `POST /svc/builder/webhooks/endpoints/:endpointId/disable` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksDisableEndpointOutput = {
+  id: string;
+  url: string;
+  description: string | null;
+  /** null: every type */
+  types: Array<
+    | 'duel.confirmed'
+    | 'duel.closed'
+    | 'duel.resolved'
+    | 'duel.contest_opened'
+    | 'duel.settled'
+    | 'duel.cancelled'
+    | 'bet.confirmed'
+    | 'bet.failed'
+    | 'webhook.test'
+    | (string & {})
+  > | null;
+  status: 'enabled' | 'disabled' | (string & {});
+  disabledReason: string | null;
+  consecutiveFailures: number;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  secretRotatedAt: string | null;
+};
+
+/** What `POST /svc/builder/webhooks/endpoints/:endpointId/test` takes. */
+export interface WebhooksTestEndpointInput {
+  params: {
+    endpointId: string;
+  };
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/builder/webhooks/endpoints/:endpointId/test` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksTestEndpointOutput = {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  /** an event type of the catalogue (docs/events.md) */
+  eventType:
+    | 'duel.confirmed'
+    | 'duel.closed'
+    | 'duel.resolved'
+    | 'duel.contest_opened'
+    | 'duel.settled'
+    | 'duel.cancelled'
+    | 'bet.confirmed'
+    | 'bet.failed'
+    | 'webhook.test'
+    | (string & {});
+  status: 'pending' | 'succeeded' | 'failed' | (string & {});
+  attempts: Array<{
+    attempt: number;
+    /** ISO-8601 timestamp */
+    at: string;
+    /** the endpoint's HTTP status; null when it could not be reached */
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+  }>;
+  /** ISO-8601 timestamp */
+  nextAttemptAt: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  deliveredAt: string | null;
+};
+
+/** What `GET /svc/builder/webhooks/endpoints/:endpointId/deliveries` takes. */
+export interface WebhooksListDeliveriesInput {
+  params: {
+    endpointId: string;
+  };
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    status?: 'pending' | 'succeeded' | 'failed' | undefined;
+  };
+}
+
+/** What `GET /svc/builder/webhooks/endpoints/:endpointId/deliveries` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksListDeliveriesOutput = {
+  data: Array<{
+    id: string;
+    endpointId: string;
+    eventId: string;
+    /** an event type of the catalogue (docs/events.md) */
+    eventType:
+      | 'duel.confirmed'
+      | 'duel.closed'
+      | 'duel.resolved'
+      | 'duel.contest_opened'
+      | 'duel.settled'
+      | 'duel.cancelled'
+      | 'bet.confirmed'
+      | 'bet.failed'
+      | 'webhook.test'
+      | (string & {});
+    status: 'pending' | 'succeeded' | 'failed' | (string & {});
+    attempts: Array<{
+      attempt: number;
+      /** ISO-8601 timestamp */
+      at: string;
+      /** the endpoint's HTTP status; null when it could not be reached */
+      statusCode: number | null;
+      error: string | null;
+      durationMs: number;
+    }>;
+    /** ISO-8601 timestamp */
+    nextAttemptAt: string | null;
+    /** ISO-8601 timestamp */
+    createdAt: string;
+    /** ISO-8601 timestamp */
+    deliveredAt: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `POST /svc/builder/webhooks/deliveries/:deliveryId/redeliver` takes. */
+export interface WebhooksRedeliverInput {
+  params: {
+    deliveryId: string;
+  };
+  body: Record<string, never>;
+}
+
+/** What `POST /svc/builder/webhooks/deliveries/:deliveryId/redeliver` answers on success, read leniently: enums also admit values added later. */
+export type WebhooksRedeliverOutput = {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  /** an event type of the catalogue (docs/events.md) */
+  eventType:
+    | 'duel.confirmed'
+    | 'duel.closed'
+    | 'duel.resolved'
+    | 'duel.contest_opened'
+    | 'duel.settled'
+    | 'duel.cancelled'
+    | 'bet.confirmed'
+    | 'bet.failed'
+    | 'webhook.test'
+    | (string & {});
+  status: 'pending' | 'succeeded' | 'failed' | (string & {});
+  attempts: Array<{
+    attempt: number;
+    /** ISO-8601 timestamp */
+    at: string;
+    /** the endpoint's HTTP status; null when it could not be reached */
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+  }>;
+  /** ISO-8601 timestamp */
+  nextAttemptAt: string | null;
+  /** ISO-8601 timestamp */
+  createdAt: string;
+  /** ISO-8601 timestamp */
+  deliveredAt: string | null;
 };
 
 /** What `GET /api/tournaments/health` answers on success, read leniently: enums also admit values added later. */

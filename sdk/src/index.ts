@@ -26,6 +26,8 @@ export {
   isRetryable,
 } from './core/errors.js';
 export { memoryTokenStore } from './core/auth.js';
+export { verifyWebhookSignature } from './core/webhooks.js';
+export type { VerifyWebhookOptions } from './core/webhooks.js';
 export type { SessionMethods, Signer, StoredSession, TokenStore } from './core/auth.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type {

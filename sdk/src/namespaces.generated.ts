@@ -411,6 +411,19 @@ import type {
   ExtmarketLiveScoresOutput,
   ExtmarketCardPricesInput,
   ExtmarketCardPricesOutput,
+  WebhooksCreateEndpointInput,
+  WebhooksCreateEndpointOutput,
+  WebhooksListEndpointsOutput,
+  WebhooksRotateSecretInput,
+  WebhooksRotateSecretOutput,
+  WebhooksDisableEndpointInput,
+  WebhooksDisableEndpointOutput,
+  WebhooksTestEndpointInput,
+  WebhooksTestEndpointOutput,
+  WebhooksListDeliveriesInput,
+  WebhooksListDeliveriesOutput,
+  WebhooksRedeliverInput,
+  WebhooksRedeliverOutput,
   HealthTournamentsHealthOutput,
   HealthParlayHealthOutput,
   HealthParlayLiveOutput,
@@ -2816,6 +2829,85 @@ export interface ExtmarketNamespace {
 }
 
 /**
+ * §6 outbound events, signed webhooks (an extension: the spec leaves outbound events "not shown";
+ * docs/events.md). Builder-level routes: the builder key is the caller.
+ */
+export interface WebhooksNamespace {
+  /**
+   * Register a webhook endpoint; answers its signing secret once.
+   *
+   * Registers a URL that receives the builder app’s events as signed POSTs (`Duelkit-Signature: t=…,v1=…`, HMAC-SHA256 of `<t>.<raw body>`), at least once, retried with exponential back-off. In production the URL must not name a private, loopback or link-local address (400 `WEBHOOK_URL_FORBIDDEN`); at most 20 endpoints per app (409 `WEBHOOK_LIMIT`). An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `POST /svc/builder/webhooks/endpoints` on the markets host · auth: builder-only · spec §4.5
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly createEndpoint: Method<WebhooksCreateEndpointInput, WebhooksCreateEndpointOutput>;
+  /**
+   * The builder app’s webhook endpoints, newest first.
+   *
+   * Secrets are never listed: each is shown once, when the endpoint is created or its secret rotated. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `GET /svc/builder/webhooks/endpoints` on the markets host · auth: builder-only · spec §4.5
+   */
+  readonly listEndpoints: Method<void, WebhooksListEndpointsOutput>;
+  /**
+   * Replace an endpoint’s signing secret; answers the new one once.
+   *
+   * For `overlapSeconds` after the rotation each delivery carries two `v1=` signatures, one per secret, so a receiver can switch without losing a delivery. An endpoint belongs to the builder app of the key that created it: another app’s endpoint is a 404 `NOT_FOUND`. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `POST /svc/builder/webhooks/endpoints/:endpointId/rotate-secret` on the markets host · auth: builder-only · spec §4.5
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly rotateSecret: Method<WebhooksRotateSecretInput, WebhooksRotateSecretOutput>;
+  /**
+   * Stop delivering to an endpoint.
+   *
+   * Pending deliveries stop; disabling a disabled endpoint answers it unchanged. An endpoint belongs to the builder app of the key that created it: another app’s endpoint is a 404 `NOT_FOUND`. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `POST /svc/builder/webhooks/endpoints/:endpointId/disable` on the markets host · auth: builder-only · spec §4.5
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly disableEndpoint: Method<WebhooksDisableEndpointInput, WebhooksDisableEndpointOutput>;
+  /**
+   * Queue a signed `webhook.test` event to one endpoint.
+   *
+   * The delivery is queued, not sent within the request; follow it in the deliveries list. A disabled endpoint is a 409 `INVALID_STATE`. An endpoint belongs to the builder app of the key that created it: another app’s endpoint is a 404 `NOT_FOUND`. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `POST /svc/builder/webhooks/endpoints/:endpointId/test` on the markets host · auth: builder-only · spec §4.5
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly testEndpoint: Method<WebhooksTestEndpointInput, WebhooksTestEndpointOutput>;
+  /**
+   * An endpoint’s deliveries with every attempt, newest first.
+   *
+   * Each attempt records its time, the endpoint’s status code or the error, and its duration. An endpoint belongs to the builder app of the key that created it: another app’s endpoint is a 404 `NOT_FOUND`. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `GET /svc/builder/webhooks/endpoints/:endpointId/deliveries` on the markets host · auth: builder-only · spec §4.5
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.webhooks.listDeliveries(…))` to walk the `data` of every page.
+   */
+  readonly listDeliveries: PaginatedMethod<
+    WebhooksListDeliveriesInput,
+    WebhooksListDeliveriesOutput,
+    WebhooksListDeliveriesOutput['data'][number]
+  >;
+  /**
+   * Send a delivery again (the same event, with a fresh signature)
+   *
+   * Queues the delivery again from its first attempt, whatever its status; the event keeps its `id`, so a receiver that deduplicates on it acts once. A delivery of a disabled endpoint is a 409 `INVALID_STATE`; a delivery of another app’s endpoint a 404 `NOT_FOUND`. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `POST /svc/builder/webhooks/deliveries/:deliveryId/redeliver` on the markets host · auth: builder-only · spec §4.5
+   *
+   * Sending it again has no second effect: the SDK retries it like a read.
+   */
+  readonly redeliver: Method<WebhooksRedeliverInput, WebhooksRedeliverOutput>;
+}
+
+/**
  * §4.17 health routes of the tournaments host (builder key required, no user token).
  */
 export interface HealthNamespace {
@@ -4425,6 +4517,11 @@ export abstract class DuelkitNamespaces {
    * back as EXTMARKET_* codes; an exchange that is down or rate limiting answers 503 with Retry-After.
    */
   declare readonly extmarket: ExtmarketNamespace;
+  /**
+   * §6 outbound events, signed webhooks (an extension: the spec leaves outbound events "not shown";
+   * docs/events.md). Builder-level routes: the builder key is the caller.
+   */
+  declare readonly webhooks: WebhooksNamespace;
   /**
    * §4.17 health routes of the tournaments host (builder key required, no user token).
    */

@@ -1,3 +1,4 @@
+import { EVENT_STREAM_PATH, eventStreamRoute } from './http/routes/event-stream.routes.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RequestContext } from '@mikro-orm/core';
@@ -224,14 +225,16 @@ function marketsRouterDeps(c: Container): MarketsRouterDeps {
     parlayTournamentsAdmin: c.tournamentsAdmin.markets,
     operations: c.operations,
     extmarket: c.extmarket,
+    webhooks: c.events.webhooks,
   };
 }
 
 /** The markets host. Never listens; main.ts does. */
 export function createMarketsApp(c: Container): Express {
-  return createHostApp(c, 'markets', (app, options) =>
-    createExpressEndpoints(marketsContract, marketsRouter(marketsRouterDeps(c)), app, tsRest(options)),
-  );
+  return createHostApp(c, 'markets', (app, options) => {
+    app.get(EVENT_STREAM_PATH, eventStreamRoute({ stream: c.events.stream }));
+    createExpressEndpoints(marketsContract, marketsRouter(marketsRouterDeps(c)), app, tsRest(options));
+  });
 }
 
 /** The tournaments host. Never listens; main.ts does. */

@@ -14,6 +14,17 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { MarketIndexer, type MarketEventSink } from './areas/markets/market-indexer.js';
+import { MarketEventLogRepository } from './areas/markets/market-event-log.repository.js';
+import type { EventBusPort } from './adapters/event-bus/event-bus.port.js';
+import { MemoryEventBusAdapter } from './adapters/event-bus/memory-event-bus.adapter.js';
+import { RedisEventBusAdapter } from './adapters/event-bus/redis-event-bus.adapter.js';
+import { HttpWebhookSenderAdapter } from './adapters/webhook-sender/http-webhook-sender.adapter.js';
+import { WebhookDispatcher } from './areas/webhooks/webhook-dispatch.service.js';
+import { WebhookRepository } from './areas/webhooks/webhook.repository.js';
+import { WebhookService } from './areas/webhooks/webhook.service.js';
+import { EventLogRepository } from './platform/events/event-log.repository.js';
+import { EventRelay } from './platform/events/event-relay.service.js';
+import { EventStreamService } from './platform/events/event-stream.service.js';
 import { JobEngine } from './platform/jobs/job-engine.js';
 import { Lease } from './platform/jobs/lease.js';
 import { BetsService } from './areas/markets/bets.service.js';
@@ -254,6 +265,8 @@ export interface Container {
     readonly exchange: ExternalExchange;
     readonly local: RunningLocalExchange | undefined;
   };
+  /** The event log, its relay and bus, and webhooks (docs/events.md). */
+  readonly events: Events;
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
   /**
@@ -262,6 +275,58 @@ export interface Container {
    */
   readonly time: TimeTravel | undefined;
   close(): Promise<void>;
+}
+
+/** The event log, its relay and bus, and webhooks (docs/events.md). */
+export interface Events {
+  readonly log: EventLogRepository;
+  readonly bus: EventBusPort;
+  readonly relay: EventRelay;
+  readonly webhooks: WebhookService;
+  readonly dispatcher: WebhookDispatcher;
+  readonly stream: EventStreamService;
+  close(): Promise<void>;
+}
+
+function createEvents(
+  orm: Orm,
+  redis: Redis | undefined,
+  box: SecretBox,
+  clock: Clock,
+  logger: Logger,
+  embedded: boolean,
+): Events {
+  const log = new EventLogRepository(orm);
+  const bus: EventBusPort = redis
+    ? new RedisEventBusAdapter(
+        redis,
+        () => log.databaseName(),
+        (err) => logger.warn({ err }, 'event bus error'),
+      )
+    : new MemoryEventBusAdapter();
+  const repo = new WebhookRepository(orm);
+  // SSRF: the embedded defaults deliver to local receivers; production never to private addresses.
+  const sender = new HttpWebhookSenderAdapter({ allowPrivate: embedded, timeoutMs: 10_000 });
+  const relay = new EventRelay(
+    log,
+    bus,
+    [(sql, numbered) => repo.createDeliveries(sql, numbered, new Date(clock.now()))],
+    logger,
+  );
+  const stream = new EventStreamService(log, bus, logger);
+  return {
+    log,
+    bus,
+    relay,
+    stream,
+    webhooks: new WebhookService({ repo, sender, box }),
+    dispatcher: new WebhookDispatcher(repo, sender, box, clock, logger),
+    async close() {
+      stream.close();
+      await relay.stop();
+      await bus.close();
+    },
+  };
 }
 
 /** Moves the rules' clock and the embedded chain's time forward together. */
@@ -501,7 +566,8 @@ export async function createContainer(
     // Infrastructure: a write's last send is the database's now(), so its age is wall-clock time.
     systemClock,
   );
-  registerMarketOutcomes(chain.pipeline, new DuelRepository(orm));
+  const marketEventLog = new MarketEventLogRepository(clock);
+  registerMarketOutcomes(chain.pipeline, new DuelRepository(orm), marketEventLog);
   // Writes recorded before a crash or restart are finished in the background, a page at a time:
   // waiting for them would keep a restarted instance from serving for as long as the node takes
   // to answer for each (or for ever, with the node away). Requests whose write is still open get
@@ -642,6 +708,7 @@ export async function createContainer(
   // Paid events land in the payouts ledger inside the indexer's transaction.
   sinks.push(distribution.paidSink);
   sinks.push(new InvitationEventSink());
+  sinks.push(marketEventLog);
   const invitations = new InvitationService({ repo: invitationRepo, duels, membership: chain, signers, clock });
   const parentRepo = new ParentMarketRepository(orm);
   const parents = new ParentMarketService({
@@ -772,8 +839,11 @@ export async function createContainer(
     bridgeWebhook: config.money.bridgeWebhook,
     logger,
   });
+  const events = createEvents(orm, redis, box, clock, logger, config.mode === 'embedded');
+  closers.unshift(() => events.close());
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
+    events.relay.start(250);
     // Each worker (markets, settlement, pack claims, tournaments, operations, racing, the external-market
     // sync: seven) holds a connection to listen; the rest serve queue operations. A pool no larger than
     // the workers leaves none for adding and scheduling jobs, and start-up waits for ever.
@@ -806,6 +876,7 @@ export async function createContainer(
       { name: 'protocol-stats', everyMs: 5 * 60_000, run: () => analytics.stats.refresh() },
       // Used wallet credentials matter only inside their 5-minute window.
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
+      { name: 'webhook-deliveries', everyMs: 1_000, run: () => events.dispatcher.runOnce() },
     ];
     distribution.attach(jobs);
     packs.attach(jobs);
@@ -823,6 +894,7 @@ export async function createContainer(
   const extmarket = await createExtMarket(config, clock, box, orm, closers, logger, () => listCache.invalidate());
   if (jobs) await extmarket.sync.attach(jobs, config.extMarket.syncIntervalMs);
   const container: Container = {
+    events,
     extmarket,
     config,
     logger,

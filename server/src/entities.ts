@@ -16,6 +16,7 @@ import { reportsEntities } from './areas/reports/requests.entities.js';
 import { notificationsEntities } from './areas/notifications/notification.entities.js';
 import { racingEntities } from './areas/racing/racing.entities.js';
 import { extmarketEntities } from './areas/extmarket/extmarket.entities.js';
+import { webhookEntities } from './areas/webhooks/webhooks.entities.js';
 import { streamMigrationEntities } from './areas/stream-migration/migration-job.entity.js';
 
 /**
@@ -42,4 +43,5 @@ export const entities: readonly EntitySchema[] = [
   ...streamMigrationEntities,
   ...racingEntities,
   ...extmarketEntities,
+  ...webhookEntities,
 ];

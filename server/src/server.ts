@@ -143,6 +143,8 @@ export async function startDuelkit(
         const grace = config.http.shutdownGraceMs;
         // Requests and jobs get the grace minus what closing the pools and databases needs.
         const deadline = Date.now() + grace - Math.min(2_000, Math.floor(grace / 4));
+        // Event streams never end by themselves: end them, their clients resume elsewhere.
+        container.events.stream.endAll();
         const [left] = await Promise.all([
           Promise.all(hosts.map((h) => h.drain.drain(deadline))),
           container.jobs?.stopWorkers(deadline),

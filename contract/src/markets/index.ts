@@ -26,6 +26,7 @@ import { resolutionContract } from './resolution.contract.js';
 import { statsContract } from './stats.contract.js';
 import { walletContract } from './wallet.contract.js';
 import { extmarketContract } from './extmarket.contract.js';
+import { webhooksContract } from './webhooks.contract.js';
 
 /**
  * Root router of the markets host. Each spec area lives in its own `<area>.contract.ts` and is
@@ -61,6 +62,7 @@ export const marketsContract = c.router(
     reports: reportsContract,
     requests: platformRequestsContract,
     extmarket: extmarketContract,
+    webhooks: webhooksContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

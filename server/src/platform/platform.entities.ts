@@ -5,6 +5,7 @@ import {
   ChainTxEntity,
 } from './chain-tx/chain-tx.entities.js';
 import { FundReservationEntity, FundWalletEntity } from './chain-tx/funds.entities.js';
+import { EventEntity, EventRelayEntity } from './events/event.entities.js';
 import { IdempotencyRecordEntity } from './idempotency/idempotency.entity.js';
 import { LeaseEntity } from './jobs/lease.entity.js';
 import { MerkleDistributionEntity, MerkleLeafEntity } from './merkle/distribution.entity.js';
@@ -21,4 +22,6 @@ export const platformEntities = [
   ChainJournalEntity,
   FundWalletEntity,
   FundReservationEntity,
+  EventEntity,
+  EventRelayEntity,
 ] as const;

@@ -1,5 +1,6 @@
 import type { ChainPort } from '../../adapters/chain/chain.port.js';
 import type { DuelRepository } from './duel.repository.js';
+import type { MarketEventLogRepository } from './market-event-log.repository.js';
 import type { ChainTxPipeline } from '../../platform/chain-tx/chain-tx.pipeline.js';
 import type { MarketIndexer } from './market-indexer.js';
 import type { JobEngine } from '../../platform/jobs/job-engine.js';
@@ -45,9 +46,20 @@ export async function reconcilePendingDuels(
 
 /**
  * What the markets area does when a recorded write reaches its outcome: a creation that reverted
- * or could never be mined marks its duel failed, with the reason, in the same transaction.
+ * or could never be mined marks its duel failed, with the reason, in the same transaction; a
+ * trade that did writes its `bet.failed` event.
  */
-export function registerMarketOutcomes(pipeline: ChainTxPipeline, duels: DuelRepository): void {
+export function registerMarketOutcomes(
+  pipeline: ChainTxPipeline,
+  duels: DuelRepository,
+  events: MarketEventLogRepository,
+): void {
+  // A trade the server accepted but the chain refused is announced as `bet.failed`.
+  for (const kind of ['markets.buy', 'markets.sell']) {
+    pipeline.onOutcome(kind, async (sql, tx, outcome) => {
+      if (outcome.status !== 'mined') await events.betFailed(sql, tx, outcome);
+    });
+  }
   pipeline.onOutcome('markets.create', async (sql, tx, outcome) => {
     if (outcome.status === 'mined') return;
     const duelId = tx.effect?.['duelId'];

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ContestWithAddress } from '@duelkit/contract';
 import { getAddress } from 'viem';
 import type { Orm } from '../../platform/db/orm.js';
+import { sqlIn } from '../../platform/db/sql.js';
+import { CONTEST_OPENED_SQL } from '../markets/market-events.sql.js';
 
 /** A `duel_contests` row as raw SQL returns it. */
 export interface ContestRow {
@@ -36,14 +38,22 @@ export interface NewContest {
 export class ContestRepository {
   constructor(private readonly orm: Orm) {}
 
-  /** The new contest, or null when this participant already contested the market. */
-  async insert(c: NewContest): Promise<ContestWithAddress | null> {
-    const [row] = await this.conn().execute<ContestRow[]>(
-      `insert into duel_contests (id, duel_id, user_address, user_id, reason, proposed_option_index, created_at)
-       values (?, ?, ?, ?, ?, ?, now()) on conflict (duel_id, user_address) do nothing returning *`,
-      [randomUUID(), c.duelId, getAddress(c.userAddress), c.userId, c.reason, c.proposedOptionIndex],
-    );
-    return row ? toContest(row) : null;
+  /**
+   * The new contest, or null when this participant already contested the market; its
+   * `duel.contest_opened` event is written in the same transaction, dated `at`.
+   */
+  async insert(c: NewContest, at: Date): Promise<ContestWithAddress | null> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const sql = sqlIn(em);
+      const [row] = await sql<ContestRow>(
+        `insert into duel_contests (id, duel_id, user_address, user_id, reason, proposed_option_index, created_at)
+         values (?, ?, ?, ?, ?, ?, now()) on conflict (duel_id, user_address) do nothing returning *`,
+        [randomUUID(), c.duelId, getAddress(c.userAddress), c.userId, c.reason, c.proposedOptionIndex],
+      );
+      if (!row) return null;
+      await sql(CONTEST_OPENED_SQL, [at, row.id]);
+      return toContest(row);
+    });
   }
 
   async byParticipant(duelId: string, address: string): Promise<ContestWithAddress | null> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { duelEventSql } from '../markets/market-events.sql.js';
 import type { Orm } from '../../platform/db/orm.js';
 import { pgArray, type SqlExec } from '../../platform/db/sql.js';
 import type { DuelCancellationRow } from './settlement.entities.js';
@@ -68,10 +69,14 @@ export class MarketAdminRepository {
 
   /** Moves confirmed open markets whose end is at or before `now` to pending; how many moved. */
   async closeEnded(now: Date): Promise<number> {
+    // One statement: each market moved and its `duel.closed` event commit together.
     const rows = await this.conn().execute<{ duel_id: string }[]>(
-      `update duels set status = 'pending' where status = 'open' and chain_state = 'confirmed' and end_time <= ?
-       returning duel_id`,
-      [now],
+      `with closed as (
+         update duels set status = 'pending' where status = 'open' and chain_state = 'confirmed' and end_time <= ?
+         returning *),
+       emitted as (${duelEventSql('closed d')})
+       select duel_id from closed`,
+      [now, 'duel.closed', 'duel.closed:', now],
     );
     return rows.length;
   }

@@ -134,13 +134,16 @@ export class ResolutionService {
         });
       }
     }
-    const contest = await this.deps.contests.insert({
-      duelId: duel.duelId,
-      userAddress: caller.address,
-      userId: caller.userId,
-      reason: body.reason,
-      proposedOptionIndex: body.proposedOptionIndex ?? null,
-    });
+    const contest = await this.deps.contests.insert(
+      {
+        duelId: duel.duelId,
+        userAddress: caller.address,
+        userId: caller.userId,
+        reason: body.reason,
+        proposedOptionIndex: body.proposedOptionIndex ?? null,
+      },
+      new Date(this.deps.clock.now()),
+    );
     if (!contest) {
       throw new DomainError('CONTEST_EXISTS', 'You already contested this market; one contest per participant', {
         details: { duelId: duel.duelId },

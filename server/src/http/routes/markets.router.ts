@@ -37,6 +37,8 @@ import type { PlatformInviteService } from '../../areas/platform-invites/platfor
 import type { PlatformRequestService } from '../../areas/reports/platform-request.service.js';
 import type { ReportService } from '../../areas/reports/report.service.js';
 import { extmarketRoutes, type ExtMarketServices } from './extmarket.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
+import type { WebhookService } from '../../areas/webhooks/webhook.service.js';
 
 const s = initServer();
 
@@ -63,6 +65,7 @@ export interface MarketsRouterDeps {
   readonly packs: Packs;
   readonly parlayTournamentsAdmin: ParlayTournamentsAdminService;
   readonly extmarket: ExtMarketServices;
+  readonly webhooks: WebhookService;
   readonly operations: {
     readonly invites: PlatformInviteService;
     readonly reports: ReportService;
@@ -100,6 +103,7 @@ export function marketsRouter(d: MarketsRouterDeps) {
     reports: reportRoutes({ reports: d.operations.reports }),
     requests: platformRequestRoutes({ requests: d.operations.requests }),
     extmarket: extmarketRoutes(d.extmarket),
+    webhooks: webhookRoutes({ webhooks: d.webhooks }),
     adminAuth: adminAuthRoutes({
       admins: d.admins,
       loginPerEmail: d.adminLogin.perEmail,

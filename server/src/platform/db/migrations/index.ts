@@ -20,6 +20,7 @@ import { Migration20261127000000CreatorFees } from './Migration20261127000000Cre
 import { Migration20261127010000Withdrawals } from './Migration20261127010000Withdrawals.js';
 import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 import { Migration20261127040000BridgeDepositConflicts } from './Migration20261127040000BridgeDepositConflicts.js';
+import { Migration20261128020000Events } from './Migration20261128020000Events.js';
 import { Migration20261128010000Racing } from './Migration20261128010000Racing.js';
 import { Migration20261128020000ExtMarketRelayerIntents } from './Migration20261128020000ExtMarketRelayerIntents.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
@@ -66,4 +67,5 @@ export const migrationsList = [
     name: 'Migration20261128020000ExtMarketRelayerIntents',
     class: Migration20261128020000ExtMarketRelayerIntents,
   },
+  { name: 'Migration20261128020000Events', class: Migration20261128020000Events },
 ];

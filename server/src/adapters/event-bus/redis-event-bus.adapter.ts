@@ -1,0 +1,63 @@
+import type { Redis } from 'ioredis';
+import type { EventBatch } from '../../platform/events/event.types.js';
+import type { EventBusPort } from './event-bus.port.js';
+
+/**
+ * Redis pub/sub: the relay of whichever instance numbered a batch publishes it, every instance's
+ * streams receive it. A subscriber connection is dedicated (a subscribed ioredis client can do
+ * nothing else), duplicated from the shared one. The channel is named after the deployment's
+ * database (`channelOf`), so deployments or test databases sharing one Redis never hear each other.
+ */
+export class RedisEventBusAdapter implements EventBusPort {
+  private readonly handlers = new Set<(batch: EventBatch) => void>();
+  private subscriber: Redis | undefined;
+  private subscribed: Promise<unknown> | undefined;
+  private channel: Promise<string> | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly channelOf: () => Promise<string>,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  private name(): Promise<string> {
+    this.channel ??= this.channelOf().then((n) => `duelkit:events:${n}`);
+    return this.channel;
+  }
+
+  async publish(batch: EventBatch): Promise<void> {
+    await this.redis.publish(await this.name(), JSON.stringify(batch));
+  }
+
+  async subscribe(handler: (batch: EventBatch) => void): Promise<() => void> {
+    this.handlers.add(handler);
+    if (!this.subscriber) {
+      // The shared client fails fast while disconnected; the subscriber waits for its connection
+      // instead, and re-subscribes by itself after a reconnect.
+      const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+      this.subscriber = sub;
+      sub.on('message', (_channel: string, message: string) => {
+        let batch: EventBatch;
+        try {
+          batch = JSON.parse(message) as EventBatch;
+        } catch (err) {
+          this.onError(err);
+          return;
+        }
+        for (const h of this.handlers) h(batch);
+      });
+      sub.on('error', (err: unknown) => this.onError(err));
+      this.subscribed = this.name().then((channel) => sub.subscribe(channel));
+    }
+    await this.subscribed;
+    return () => void this.handlers.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    const sub = this.subscriber;
+    this.subscriber = undefined;
+    this.subscribed = undefined;
+    if (sub) await sub.quit().catch(() => sub.disconnect());
+  }
+}

@@ -1,0 +1,90 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import type { WebhookResponse, WebhookSenderPort } from './webhook-sender.port.js';
+
+/** Addresses a production server never sends to: private, loopback, link-local, CGNAT, unspecified, multicast. */
+const FORBIDDEN = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  FORBIDDEN.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+}
+
+/** Whether `address` (an IP literal) is one a production server must not send to. */
+export function isForbiddenAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return FORBIDDEN.check(mapped, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return true;
+  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export interface HttpWebhookSenderOptions {
+  /** Embedded defaults: loopback and private targets allowed (local receivers, tests). */
+  readonly allowPrivate: boolean;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Deliveries with fetch. SSRF: in production the target's every resolved address is checked
+ * before each send (not only at registration, so a DNS record changed later is caught), only
+ * http(s) is allowed (https only in production), and redirects are never followed.
+ */
+export class HttpWebhookSenderAdapter implements WebhookSenderPort {
+  constructor(private readonly options: HttpWebhookSenderOptions) {}
+
+  async checkTarget(raw: string): Promise<string | null> {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return 'not a URL';
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'only http(s) URLs receive deliveries';
+    if (url.username || url.password) return 'credentials in the URL are not allowed';
+    if (this.options.allowPrivate) return null;
+    if (url.protocol !== 'https:') return 'production endpoints must use https';
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    try {
+      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+    } catch {
+      return `the host ${host} does not resolve`;
+    }
+    const bad = addresses.find(isForbiddenAddress);
+    return bad ? `the host resolves to a private, loopback or link-local address (${bad})` : null;
+  }
+
+  async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<WebhookResponse> {
+    const refusal = await this.checkTarget(url);
+    if (refusal) throw new Error(`target refused: ${refusal}`);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Duelkit-Webhooks/1', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    return { status: res.status };
+  }
+}

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
+import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
+import { duelEventSql } from '../../areas/markets/market-events.sql.js';
+
+interface SseMessage {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/** Reads an SSE response into `messages` until aborted. */
+function readSse(res: Response, messages: SseMessage[]): Promise<void> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const msg: SseMessage = {};
+        for (const line of block.split('\n')) {
+          const [field, ...rest] = line.split(': ');
+          const value = rest.join(': ');
+          if (field === 'id' || field === 'event' || field === 'data') msg[field] = value;
+        }
+        if (msg.event) messages.push(msg);
+      }
+    }
+  })();
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+let a: TestServer;
+let b: TestServer;
+const REDIS = { REDIS_URL: 'redis://127.0.0.1:6379' };
+
+/** A trade confirmed through instance B: its event committed there and relayed by B's relay. */
+async function betThroughB(duelId: string): Promise<void> {
+  const conn = b.container.orm.em.fork().getConnection();
+  await conn.execute(duelEventSql('duels d where d.duel_id = ?'), [
+    'bet.confirmed',
+    `bet.confirmed:${newDuelId()}:`,
+    new Date(),
+    duelId,
+  ]);
+  await b.container.events.relay.runOnce();
+}
+
+function stream(server: TestServer, query: string, lastEventId?: string) {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { 'x-builder-api-key': a.builderKey };
+  if (lastEventId) headers['last-event-id'] = lastEventId;
+  const messages: SseMessage[] = [];
+  const opened = fetch(`${server.marketsUrl}/svc/builder/events/stream${query}`, {
+    headers,
+    signal: controller.signal,
+  }).then((res) => {
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    void readSse(res, messages);
+  });
+  return { messages, opened, close: () => controller.abort() };
+}
+
+beforeAll(async () => {
+  a = await startTestServer(REDIS);
+  // B serves the same database (and so the same builder keys) through its own process state.
+  b = await startTestServer(REDIS, {}, () => a.database.url);
+}, 120_000);
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+describe('event stream', () => {
+  it('streams from A an event committed through B, and resumes with Last-Event-ID missing nothing and repeating nothing', async () => {
+    const app = (await a.container.builderKeys.resolve(a.builderKey))?.builderAppId as string;
+    const duelId = newDuelId();
+    await insertDuel(a.container.orm.em.fork().getConnection(), { duelId, builderAppId: app, chainState: 'confirmed' });
+
+    const first = stream(a, '?types=bet.confirmed&prices=true');
+    await first.opened;
+    await betThroughB(duelId);
+    await until(() => first.messages.some((m) => m.event === 'bet.confirmed'), 'the first bet on A');
+    const seen = first.messages.filter((m) => m.event === 'bet.confirmed');
+    expect(seen).toHaveLength(1);
+    expect(JSON.parse(seen[0]?.data ?? '{}')).toMatchObject({ type: 'bet.confirmed', builderAppId: app });
+    await until(() => first.messages.some((m) => m.event === 'price'), 'a price update');
+    first.close();
+
+    // Three more bets while the client is away, then it comes back with the last id it saw.
+    for (let i = 0; i < 3; i++) await betThroughB(duelId);
+    const second = stream(a, '?types=bet.confirmed', seen[0]?.id);
+    await second.opened;
+    await betThroughB(duelId);
+    await until(() => second.messages.filter((m) => m.event === 'bet.confirmed').length >= 4, 'the resumed bets');
+    await new Promise((r) => setTimeout(r, 300));
+    const resumed = second.messages.filter((m) => m.event === 'bet.confirmed').map((m) => BigInt(m.id ?? '0'));
+    expect(resumed).toHaveLength(4);
+    expect(resumed.every((id) => id > BigInt(seen[0]?.id ?? '0'))).toBe(true);
+    expect(new Set(resumed).size).toBe(4);
+    expect([...resumed].sort((x, y) => (x < y ? -1 : 1))).toEqual(resumed);
+    second.close();
+  });
+
+  it('refuses a stream without a builder key, with an unknown type or a malformed Last-Event-ID', async () => {
+    expect((await fetch(`${a.marketsUrl}/svc/builder/events/stream`)).status).toBe(401);
+    const bad = await fetch(`${a.marketsUrl}/svc/builder/events/stream?types=nope`, {
+      headers: { 'x-builder-api-key': a.builderKey },
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
+    const badId = await fetch(`${a.marketsUrl}/svc/builder/events/stream`, {
+      headers: { 'x-builder-api-key': a.builderKey, 'last-event-id': 'abc' },
+    });
+    expect(badId.status).toBe(400);
+  });
+});
