@@ -175,7 +175,8 @@ describe('the packed SDK in a new npm project on zod 4', () => {
     // part of it. Without skipLibCheck the DOM and Node declarations alone cost about 48,000 (more as
     // @types/node grows), so the SDK's share is the difference from a file that imports nothing:
     // about 2,200 for 354 routes, 550,000 when the declarations were inferred ts-rest generics.
-    const sdkShare = (await instantiations('tsconfig.sdk-only.json')) - (await instantiations('tsconfig.baseline.json'));
+    const sdkShare =
+      (await instantiations('tsconfig.sdk-only.json')) - (await instantiations('tsconfig.baseline.json'));
     expect(sdkShare).toBeGreaterThan(0);
     expect(sdkShare).toBeLessThan(20_000);
   }, 60_000);
