@@ -239,7 +239,7 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
   }
 
   async deleteCredentials(session: ExtSession): Promise<void> {
-    await this.clob(async () => (await this.client(session.signer, session)).deleteApiKey());
+    await this.clob(async (): Promise<unknown> => (await this.client(session.signer, session)).deleteApiKey());
   }
 
   async apiKeys(session: ExtSession): Promise<{ apiKeys: readonly string[]; closedOnly: boolean }> {
@@ -394,12 +394,16 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
 
   async cancelOrder(session: ExtSession, orderId: string): Promise<ExtCancelResult> {
     return this.cancelled(
-      await this.clob(async () => (await this.client(session.signer, session)).cancelOrder({ orderID: orderId })),
+      await this.clob(async (): Promise<unknown> =>
+        (await this.client(session.signer, session)).cancelOrder({ orderID: orderId }),
+      ),
     );
   }
 
   async cancelAll(session: ExtSession): Promise<ExtCancelResult> {
-    return this.cancelled(await this.clob(async () => (await this.client(session.signer, session)).cancelAll()));
+    return this.cancelled(
+      await this.clob(async (): Promise<unknown> => (await this.client(session.signer, session)).cancelAll()),
+    );
   }
 
   async collateral(session: ExtSession) {
