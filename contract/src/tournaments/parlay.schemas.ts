@@ -138,7 +138,18 @@ export const ParlayQuoteRequestSchema = z.object({
 export const ParlayQuoteMessageSchema = z.object({
   bettor: AddressSchema,
   legs: z
-    .array(z.object({ conditionId: Bytes32Schema, outcomeId: z.number().int().min(0).max(255) }))
+    .array(
+      z.object({
+        conditionId: Bytes32Schema,
+        outcomeId: z.number().int().min(0).max(255),
+        odds: z
+          .string()
+          .regex(/^[1-9][0-9]{18,77}$/)
+          .describe(
+            'The leg’s decimal odds at the quote, 1e18 fixed point: the ticket re-prices with it when a leg is void',
+          ),
+      }),
+    )
     .min(1)
     .max(50),
   stake: AmountSchema,
