@@ -80,6 +80,7 @@ import { SportsUpstreamClient } from './areas/sports/sports-upstream.client.js';
 import { SwrCache } from './areas/sports/swr.cache.js';
 import type { ChainPort } from './adapters/chain/chain.port.js';
 import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
+import { privateKeyToAccount } from 'viem/accounts';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
 import type { StoragePort } from './adapters/storage/storage.port.js';
 import { AdminAuthService } from './areas/identity/admin-auth.service.js';
@@ -481,12 +482,24 @@ export async function createContainer(
   const chainTxRepo = new ChainTxRepository(orm);
   let chain: ViemChainAdapter;
   try {
-    chain = await ViemChainAdapter.connect(config.chain, logger, {
-      txs: chainTxRepo,
-      funds: new FundsRepository(orm),
-      state: new ChainStateRepository(orm),
-      clock,
-    });
+    chain = await ViemChainAdapter.connect(
+      {
+        ...config.chain,
+        // The embedded chain deploys ParlayBook bound to this server's quote signer and pricing.
+        parlayBook: {
+          quoteSigner: privateKeyToAccount(config.parlay.signerKey).address,
+          feeBps: config.parlay.feeBps,
+          marginBps: config.parlay.marginBps,
+        },
+      },
+      logger,
+      {
+        txs: chainTxRepo,
+        funds: new FundsRepository(orm),
+        state: new ChainStateRepository(orm),
+        clock,
+      },
+    );
   } catch (err) {
     for (const close of closers) await close().catch(() => undefined);
     throw err;
@@ -695,17 +708,19 @@ export async function createContainer(
   });
   const parlayFixtures = new SportmonksFixturesAdapter(sportsProvider, config.sports.timeoutMs);
   const parlayRepository = new ParlayRepository(orm);
-  const parlayCatalogue = new ParlayCatalogueService({ fixtures: parlayFixtures, clock, settings: config.parlay });
+  // PARLAY_BOOK_ADDRESS names the book on a real chain; the embedded chain deploys its own at boot.
+  const parlaySettings = { ...config.parlay, bookAddress: config.parlay.bookAddress ?? chain.addresses.parlayBook };
+  const parlayCatalogue = new ParlayCatalogueService({ fixtures: parlayFixtures, clock, settings: parlaySettings });
   const parlay = {
     catalogue: parlayCatalogue,
     quotes: new ParlayQuoteService({
       catalogue: parlayCatalogue,
       store: parlayRepository,
       clock,
-      settings: config.parlay,
+      settings: parlaySettings,
       chainId: config.chain.chainId,
     }),
-    lp: new LpService({ store: parlayRepository, clock, settings: config.parlay }),
+    lp: new LpService({ store: parlayRepository, clock, settings: parlaySettings }),
     repository: parlayRepository,
   };
   const tournamentAdminLink = new TournamentAdminLinkService(tournaments.cancellations);

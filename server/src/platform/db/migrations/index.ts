@@ -21,6 +21,7 @@ import { Migration20261127010000Withdrawals } from './Migration20261127010000Wit
 import { Migration20261127020000BridgeDeposits } from './Migration20261127020000BridgeDeposits.js';
 import { Migration20261127040000BridgeDepositConflicts } from './Migration20261127040000BridgeDepositConflicts.js';
 import { Migration20261128010000Racing } from './Migration20261128010000Racing.js';
+import { Migration20261128020000ParlayTickets } from './Migration20261128020000ParlayTickets.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
 import { Migration20261128000000Operations } from './Migration20261128000000Operations.js';
 import { Migration20261128010000Parlays } from './Migration20261128010000Parlays.js';
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261128010000Parlays', class: Migration20261128010000Parlays },
   { name: 'Migration20261128010000ExternalMarkets', class: Migration20261128010000ExternalMarkets },
   { name: 'Migration20261128010000Racing', class: Migration20261128010000Racing },
+  { name: 'Migration20261128020000ParlayTickets', class: Migration20261128020000ParlayTickets },
 ];
