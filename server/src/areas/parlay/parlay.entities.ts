@@ -120,6 +120,7 @@ export interface ParlayTicketRow {
   liability: string;
   legs: unknown;
   status: string;
+  outcome: string | null;
   owed: string;
   poolResult: string | null;
   placedTx: string;
@@ -147,6 +148,7 @@ export const ParlayTicketEntity = new EntitySchema<ParlayTicketRow>({
     liability: { type: 'decimal', columnType: 'numeric(78,0)' },
     legs: { type: 'json' },
     status: { type: 'string', length: 16 },
+    outcome: { type: 'string', length: 8, nullable: true },
     owed: { type: 'decimal', columnType: 'numeric(78,0)', default: 0 },
     poolResult: { type: 'decimal', columnType: 'numeric(78,0)', nullable: true },
     placedTx: { type: 'string', length: 66 },

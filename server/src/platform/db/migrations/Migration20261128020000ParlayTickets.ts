@@ -10,7 +10,7 @@ export class Migration20261128020000ParlayTickets extends Migration {
     this.addSql(
       `create table "parlay_tickets" ("ticket_id" varchar(66) not null, "bettor" varchar(42) not null, "nonce" bigint not null, ` +
         `"quote_id" varchar(40) null, "stake" numeric(78,0) not null, "fee" numeric(78,0) not null, "payout" numeric(78,0) not null, ` +
-        `"liability" numeric(78,0) not null, "legs" jsonb not null, "status" varchar(16) not null, "owed" numeric(78,0) not null default 0, ` +
+        `"liability" numeric(78,0) not null, "legs" jsonb not null, "status" varchar(16) not null, "outcome" varchar(8) null, "owed" numeric(78,0) not null default 0, ` +
         `"pool_result" numeric(78,0) null, "placed_tx" varchar(66) not null, "claim_tx" varchar(66) null, "placed_at" timestamptz not null, ` +
         `"settled_at" timestamptz null, "claimed_at" timestamptz null, constraint "parlay_tickets_pkey" primary key ("ticket_id"));`,
     );
