@@ -128,6 +128,10 @@ import { ParlayCatalogueService } from './areas/parlay/parlay-catalogue.service.
 import { ParlayQuoteService } from './areas/parlay/parlay-quote.service.js';
 import { ParlayRepository } from './areas/parlay/parlay.repository.js';
 import { LpService } from './areas/lp/lp.service.js';
+import { ParlayIndexer } from './areas/parlay/parlay-indexer.job.js';
+import { ParlaySettlementService } from './areas/parlay/parlay-settlement.service.js';
+import { ParlayTicketsRepository } from './areas/parlay/parlay-tickets.repository.js';
+import { ParlayTicketsService } from './areas/parlay/parlay-tickets.service.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 import { TournamentAdminLinkService } from './areas/tournaments/tournament-admin-link.service.js';
 import { createRacing, type Racing } from './areas/racing/racing.wiring.js';
@@ -240,6 +244,11 @@ export interface Container {
     readonly catalogue: ParlayCatalogueService;
     readonly quotes: ParlayQuoteService;
     readonly lp: LpService;
+    readonly tickets: ParlayTicketsService;
+    /** Reads ParlayBook's events into tickets and the pool's ledger; undefined without a book. */
+    readonly indexer: ParlayIndexer | undefined;
+    /** Posts results and settles tickets; undefined without a book. */
+    readonly settlement: ParlaySettlementService | undefined;
     /** The pool's ledger and quotes, for operators and tests that need a pool in a given state. */
     readonly repository: ParlayRepository;
   };
@@ -711,6 +720,8 @@ export async function createContainer(
   // PARLAY_BOOK_ADDRESS names the book on a real chain; the embedded chain deploys its own at boot.
   const parlaySettings = { ...config.parlay, bookAddress: config.parlay.bookAddress ?? chain.addresses.parlayBook };
   const parlayCatalogue = new ParlayCatalogueService({ fixtures: parlayFixtures, clock, settings: parlaySettings });
+  const parlayTickets = new ParlayTicketsRepository(orm);
+  const parlayBook = parlaySettings.bookAddress ? chain.parlayBook(parlaySettings.bookAddress) : undefined;
   const parlay = {
     catalogue: parlayCatalogue,
     quotes: new ParlayQuoteService({
@@ -720,7 +731,21 @@ export async function createContainer(
       settings: parlaySettings,
       chainId: config.chain.chainId,
     }),
-    lp: new LpService({ store: parlayRepository, clock, settings: parlaySettings }),
+    lp: new LpService({ store: parlayRepository, tickets: parlayTickets, clock, settings: parlaySettings }),
+    tickets: new ParlayTicketsService({ store: parlayTickets, book: parlayBook, settings: parlaySettings }),
+    indexer: parlayBook
+      ? new ParlayIndexer(
+          orm,
+          parlayBook,
+          chain,
+          new Lease(orm, 'indexer:parlay', owner, 30_000),
+          parlayTickets,
+          logger,
+        )
+      : undefined,
+    settlement: parlayBook
+      ? new ParlaySettlementService({ book: parlayBook, fixtures: parlayFixtures, tickets: parlayTickets, logger })
+      : undefined,
     repository: parlayRepository,
   };
   const tournamentAdminLink = new TournamentAdminLinkService(tournaments.cancellations);
@@ -821,6 +846,7 @@ export async function createContainer(
       { name: 'protocol-stats', everyMs: 5 * 60_000, run: () => analytics.stats.refresh() },
       // Used wallet credentials matter only inside their 5-minute window.
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
+      ...parlayTasks(parlay, config.markets.indexerIntervalMs),
     ];
     distribution.attach(jobs);
     packs.attach(jobs);
@@ -925,4 +951,23 @@ export async function createContainer(
     },
   };
   return container;
+}
+
+/** The parlay indexer and settlement as scheduled tasks (none without a ticket contract). */
+function parlayTasks(
+  parlay: { indexer: ParlayIndexer | undefined; settlement: ParlaySettlementService | undefined },
+  everyMs: number,
+): ScheduledTask[] {
+  const { indexer, settlement } = parlay;
+  if (!indexer || !settlement) return [];
+  return [
+    {
+      name: 'index-parlay',
+      everyMs,
+      async run() {
+        for (let i = 0; i < 20; i++) if ((await indexer.runOnce()).caughtUp) return;
+      },
+    },
+    { name: 'settle-parlays', everyMs: 15_000, run: () => settlement.runOnce() },
+  ];
 }

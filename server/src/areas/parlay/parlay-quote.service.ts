@@ -270,7 +270,7 @@ export class ParlayQuoteService {
     if (!stored || stored.signature.toLowerCase() !== signature.toLowerCase()) {
       throw new DomainError('QUOTE_INVALID', 'No such quote was issued', { details: { reason: 'unknown' } });
     }
-    if (stored.status === 'placed') throw new DomainError('NONCE_USED', 'This quote was placed already');
+    if (stored.status !== 'quoted') throw new DomainError('NONCE_USED', 'This quote was placed already');
     const now = ctx.now.getTime();
     if (quote.expiresAt * 1000 <= now) {
       throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; ask for a new one', {
@@ -336,7 +336,7 @@ export class ParlayQuoteService {
       nonce: q.nonce.toString(),
       expiresAt: q.expiresAt.toISOString(),
       status:
-        q.status === 'placed'
+        q.status !== 'quoted'
           ? ('placed' as const)
           : q.expiresAt.getTime() <= now
             ? ('expired' as const)

@@ -1,5 +1,5 @@
 import type { Orm } from '../../platform/db/orm.js';
-import { directSql, sqlIn, type SqlExec } from '../../platform/db/sql.js';
+import { directSql, pgArray, sqlIn, type SqlExec } from '../../platform/db/sql.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export type TicketStatus = 'open' | 'won' | 'lost' | 'void' | 'claimed';
@@ -205,20 +205,20 @@ export class ParlayTicketsRepository {
   }
 
   async tickets(filter: {
-    bettor?: string;
+    bettors?: readonly string[];
     statuses?: readonly TicketStatus[];
     limit: number;
     offset: number;
   }): Promise<TicketPage> {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (filter.bettor) {
-      where.push('bettor = ?');
-      args.push(filter.bettor.toLowerCase());
+    if (filter.bettors) {
+      where.push('bettor = any(?::text[])');
+      args.push(pgArray(filter.bettors.map((b) => b.toLowerCase())));
     }
     if (filter.statuses?.length) {
-      where.push(`status in (${filter.statuses.map(() => '?').join(', ')})`);
-      args.push(...filter.statuses);
+      where.push('status = any(?::text[])');
+      args.push(pgArray([...filter.statuses]));
     }
     const w = where.length ? `where ${where.join(' and ')}` : '';
     const rows = await this.direct<TicketSqlRow>(
