@@ -142,13 +142,13 @@ export class ParlayTicketsService {
         details: { status: t.status },
       });
     }
-    if (t.status === 'open' && t.legs.some((l) => l.result === 'pending')) {
-      throw new DomainError('TICKET_NOT_SETTLED', 'A leg of the ticket is still waiting for its result');
-    }
     if (t.status === 'open' && t.legs.some((l) => l.result === 'lost')) {
       throw new DomainError('TICKET_NOT_CLAIMABLE', 'The ticket lost: there is nothing to claim', {
         details: { status: 'lost' },
       });
+    }
+    if (t.status === 'open' && t.legs.some((l) => l.result === 'pending')) {
+      throw new DomainError('TICKET_NOT_SETTLED', 'A leg of the ticket is still waiting for its result');
     }
     const txHash = await book.claim(t.ticketId as Hex, {
       key: `parlay:claim:${t.ticketId}`,
