@@ -3074,7 +3074,7 @@ export interface ParlayNamespace {
   /**
    * The caller’s tickets (or a bettor’s), newest first.
    *
-   * Tickets indexed from the ticket contract, optionally of one `status`. Without `bettor`, the caller’s wallets (a bearer token’s managed and signing wallets, or a wallet credential’s); 401 UNAUTHENTICATED with neither. 400 VALIDATION_FAILED for a malformed address or status.
+   * Tickets indexed from the ticket contract, optionally of one `status`. Without `bettor`, the caller’s wallets (a bearer token’s managed and signing wallets, or a wallet credential’s); 400 VALIDATION_FAILED with neither, or for a malformed address or status.
    *
    * `GET /api/parlay/tickets` on the tournaments host · auth: optional-bearer · spec §4.17
    *
@@ -3084,7 +3084,7 @@ export interface ParlayNamespace {
   /**
    * Settled tickets (won, lost, void, claimed), newest first.
    *
-   * As /tickets without the open ones; 401 UNAUTHENTICATED without `bettor` or a caller.
+   * As /tickets without the open ones; 400 VALIDATION_FAILED without `bettor` or a caller.
    *
    * `GET /api/parlay/history` on the tournaments host · auth: optional-bearer · spec §4.17
    *
@@ -3094,7 +3094,7 @@ export interface ParlayNamespace {
   /**
    * What won and refunded tickets are owed, claimed and still to claim.
    *
-   * Totals over the bettor’s settled tickets and the tickets that can be claimed now; 401 UNAUTHENTICATED without `bettor` or a caller.
+   * Totals over the bettor’s settled tickets and the tickets that can be claimed now; 400 VALIDATION_FAILED without `bettor` or a caller.
    *
    * `GET /api/parlay/winnings` on the tournaments host · auth: optional-bearer · spec §4.17
    */
@@ -3136,7 +3136,7 @@ export interface ParlayNamespace {
   /**
    * Claim a won or refunded ticket: the platform submits the claim, the contract pays the bettor.
    *
-   * The caller must be the ticket’s bettor (403 FORBIDDEN). 404 NOT_FOUND for an unknown ticket; 409 TICKET_NOT_SETTLED while a leg waits for its result; 409 TICKET_NOT_CLAIMABLE for a lost ticket; 409 ALREADY_CLAIMED once paid. Honours Idempotency-Key; answers 202 once the claim is recorded and sent.
+   * The caller must be the ticket’s bettor (403 FORBIDDEN). 404 NOT_FOUND for an unknown ticket; 409 TICKET_NOT_SETTLED while a leg waits for its result; 409 TICKET_NOT_CLAIMABLE for a lost ticket; 409 ALREADY_CLAIMED once paid. Honours Idempotency-Key; answers once the claim is recorded and sent (not yet mined).
    *
    * `POST /api/parlay/claim/:ticketId` on the tournaments host · auth: jwt-or-wallet · spec §4.17
    *

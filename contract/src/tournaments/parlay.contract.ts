@@ -211,7 +211,7 @@ export const parlayContract = c.router({
     summary: 'The caller’s tickets (or a bettor’s), newest first',
     description:
       'Tickets indexed from the ticket contract, optionally of one `status`. Without `bettor`, the caller’s wallets (a bearer token’s managed and signing wallets, or a wallet credential’s); ' +
-      '401 UNAUTHENTICATED with neither. 400 VALIDATION_FAILED for a malformed address or status.',
+      '400 VALIDATION_FAILED with neither, or for a malformed address or status.',
     metadata: read,
   },
   history: {
@@ -220,7 +220,7 @@ export const parlayContract = c.router({
     query: ParlayHistoryQuerySchema,
     responses: { 200: ParlayTicketListSchema },
     summary: 'Settled tickets (won, lost, void, claimed), newest first',
-    description: 'As /tickets without the open ones; 401 UNAUTHENTICATED without `bettor` or a caller.',
+    description: 'As /tickets without the open ones; 400 VALIDATION_FAILED without `bettor` or a caller.',
     metadata: read,
   },
   winnings: {
@@ -230,7 +230,7 @@ export const parlayContract = c.router({
     responses: { 200: ParlayWinningsSchema },
     summary: 'What won and refunded tickets are owed, claimed and still to claim',
     description:
-      'Totals over the bettor’s settled tickets and the tickets that can be claimed now; 401 UNAUTHENTICATED without `bettor` or a caller.',
+      'Totals over the bettor’s settled tickets and the tickets that can be claimed now; 400 VALIDATION_FAILED without `bettor` or a caller.',
     metadata: read,
   },
   bettor: {
@@ -275,11 +275,11 @@ export const parlayContract = c.router({
     path: `${base}/claim/:ticketId`,
     pathParams: ParlayTicketParamsSchema,
     body: z.object({}).strict().optional(),
-    responses: { 202: ParlayClaimSchema },
+    responses: { 200: ParlayClaimSchema },
     summary: 'Claim a won or refunded ticket: the platform submits the claim, the contract pays the bettor',
     description:
       'The caller must be the ticket’s bettor (403 FORBIDDEN). 404 NOT_FOUND for an unknown ticket; 409 TICKET_NOT_SETTLED while a leg waits for its result; ' +
-      '409 TICKET_NOT_CLAIMABLE for a lost ticket; 409 ALREADY_CLAIMED once paid. Honours Idempotency-Key; answers 202 once the claim is recorded and sent.',
+      '409 TICKET_NOT_CLAIMABLE for a lost ticket; 409 ALREADY_CLAIMED once paid. Honours Idempotency-Key; answers once the claim is recorded and sent (not yet mined).',
     metadata: meta(tag, '4.17', 'jwt-or-wallet', { idempotent: true }),
   },
   // Last: `/:ticketId` would otherwise shadow the literal paths above.

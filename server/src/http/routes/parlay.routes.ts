@@ -23,7 +23,9 @@ export interface ParlayRouteDeps {
 function bettorsOf(req: Parameters<typeof actorOf>[0], bettor: string | undefined): readonly Address[] {
   if (bettor) return [getAddress(bettor)];
   if (!req.principal) {
-    throw new DomainError('UNAUTHENTICATED', 'Name a `bettor`, or call with a bearer token or wallet credential');
+    throw new DomainError('VALIDATION_FAILED', 'Name a `bettor`, or call with a bearer token or wallet credential', {
+      fieldErrors: { bettor: ['required without a bearer token or wallet credential'] },
+    });
   }
   return actorOf(req).senders;
 }
@@ -75,7 +77,7 @@ export function parlayRoutes({ catalogue, quotes, tickets }: ParlayRouteDeps) {
     ticket: async ({ params }) => ({ status: 200, body: await tickets.ticket(params.ticketId) }),
     status: async ({ params }) => ({ status: 200, body: await tickets.status(params.ticketId) }),
     claim: async ({ params, req }) => ({
-      status: 202,
+      status: 200,
       body: await tickets.claim(ctxOf(req), actorOf(req).senders, params.ticketId),
     }),
     byId: async ({ params }) => ({ status: 200, body: await tickets.ticket(params.ticketId) }),
