@@ -27,7 +27,7 @@ export class ParlayIndexer {
 
   async runOnce(): Promise<{ events: number; caughtUp: boolean }> {
     if (!(await this.lease.acquire())) return { events: 0, caughtUp: true };
-    const em = this.orm.em.fork() as EntityManager;
+    const em = this.orm.em.fork();
     const last = await this.repo.lastBlock(em, CURSOR);
     const from = last === null ? 0n : last + 1n;
     const head = await this.chain.safeHead();
@@ -35,8 +35,8 @@ export class ParlayIndexer {
     const to = head < from + this.batchBlocks - 1n ? head : from + this.batchBlocks - 1n;
     const events = await this.book.events(from, to);
     await em.transactional(async (tx) => {
-      for (const e of events) await this.apply(tx as EntityManager, e);
-      await this.repo.saveCursor(tx as EntityManager, CURSOR, to);
+      for (const e of events) await this.apply(tx, e);
+      await this.repo.saveCursor(tx, CURSOR, to);
     });
     if (events.length)
       this.logger.info({ from: String(from), to: String(to), events: events.length }, 'indexed parlay events');

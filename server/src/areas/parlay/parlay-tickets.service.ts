@@ -150,7 +150,7 @@ export class ParlayTicketsService {
     if (t.status === 'open' && t.legs.some((l) => l.result === 'pending')) {
       throw new DomainError('TICKET_NOT_SETTLED', 'A leg of the ticket is still waiting for its result');
     }
-    const txHash = await book.claim(t.ticketId as Hex, {
+    const txHash = await book.claim(t.ticketId, {
       key: `parlay:claim:${t.ticketId}`,
       write: ctx.writeKey('claim'),
     });
