@@ -70,7 +70,7 @@ async function revertName(promise: Promise<unknown>): Promise<string | undefined
 }
 
 const read = <T>(functionName: string, args: readonly unknown[] = []) =>
-  pub.readContract({ address: book, abi: ParlayBookAbi, functionName, args }) as Promise<T>;
+  pub.readContract({ address: book, abi: ParlayBookAbi, functionName, args } as never) as Promise<T>;
 const balanceOf = (who: Address) =>
   pub.readContract({ address: token, abi: CollateralTokenAbi, functionName: 'balanceOf', args: [who] });
 const chainTime = async () => Number((await pub.getBlock()).timestamp);
@@ -112,7 +112,7 @@ const ticketId = (bettor: Address, nonce: bigint) => read<Hex>('ticketIdOf', [be
 beforeAll(async () => {
   const hre = await createHardhatRuntimeEnvironment({ networks: { sim: { type: 'edr-simulated', chainId: 31337 } } });
   const { provider } = await hre.network.connect('sim');
-  raw = provider;
+  raw = provider as never;
   const transport = custom(provider as unknown as EIP1193Provider);
   pub = createPublicClient({ transport, pollingInterval: 10 });
   wallet = createWalletClient({ transport });
