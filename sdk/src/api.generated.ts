@@ -114,6 +114,8 @@ export type ErrorCode =
   | 'NONCE_USED'
   | 'ODDS_DRIFTED'
   | 'LIQUIDITY_LOCKED'
+  | 'TICKET_NOT_SETTLED'
+  | 'TICKET_NOT_CLAIMABLE'
   | 'IMPORT_TARGET_NOT_EMPTY'
   | 'EXTMARKET_INVALID_TICK'
   | 'EXTMARKET_BELOW_MIN_SIZE'
@@ -475,6 +477,8 @@ export interface ParlayTypedData {
       /** bytes32 (0x + 64 hex) */
       conditionId: string;
       outcomeId: number;
+      /** The leg’s decimal odds at the quote, 1e18 fixed point: the ticket re-prices with it when a leg is void */
+      odds: string;
     }>;
     /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
     stake: string;
@@ -2167,6 +2171,8 @@ export type BetsEstimateBuyOutput =
         | 'NONCE_USED'
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
+        | 'TICKET_NOT_SETTLED'
+        | 'TICKET_NOT_CLAIMABLE'
         | 'IMPORT_TARGET_NOT_EMPTY'
         | 'EXTMARKET_INVALID_TICK'
         | 'EXTMARKET_BELOW_MIN_SIZE'
@@ -2344,6 +2350,8 @@ export type BetsEstimateSellOutput =
         | 'NONCE_USED'
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
+        | 'TICKET_NOT_SETTLED'
+        | 'TICKET_NOT_CLAIMABLE'
         | 'IMPORT_TARGET_NOT_EMPTY'
         | 'EXTMARKET_INVALID_TICK'
         | 'EXTMARKET_BELOW_MIN_SIZE'
@@ -2725,6 +2733,8 @@ export type BetsPublicEstimateSellOutput =
         | 'NONCE_USED'
         | 'ODDS_DRIFTED'
         | 'LIQUIDITY_LOCKED'
+        | 'TICKET_NOT_SETTLED'
+        | 'TICKET_NOT_CLAIMABLE'
         | 'IMPORT_TARGET_NOT_EMPTY'
         | 'EXTMARKET_INVALID_TICK'
         | 'EXTMARKET_BELOW_MIN_SIZE'
@@ -8464,6 +8474,8 @@ export interface ParlayValidateQuoteInput {
         /** bytes32 (0x + 64 hex) */
         conditionId: string;
         outcomeId: number;
+        /** The leg’s decimal odds at the quote, 1e18 fixed point: the ticket re-prices with it when a leg is void */
+        odds: string;
       }>;
       /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
       stake: string;
@@ -8548,6 +8560,432 @@ export type ParlayFeesPreviewOutput = {
   /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
   netStake: string;
   feeBps: number;
+};
+
+/** What `GET /api/parlay/fees/stats` answers on success, read leniently: enums also admit values added later. */
+export type ParlayFeesStatsOutput = {
+  feeBps: number;
+  /** Fees of settled won and lost tickets */
+  earned: string;
+  /** Fees of open tickets (refunded if every leg is void) */
+  pending: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  refunded: string;
+  tickets: number;
+  /** Σ stakes */
+  volume: string;
+};
+
+/** What `GET /api/parlay/tickets` takes. */
+export interface ParlayTicketsInput {
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    /** Whose tickets; default: the caller’s wallets */
+    bettor?: string | undefined;
+    /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+    status?: 'open' | 'won' | 'lost' | 'void' | 'claimed' | undefined;
+  };
+}
+
+/** What `GET /api/parlay/tickets` answers on success, read leniently: enums also admit values added later. */
+export type ParlayTicketsOutput = {
+  data: Array<{
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    bettor: string;
+    nonce: string;
+    quoteId: string | null;
+    legs: Array<{
+      /** bytes32 (0x + 64 hex) */
+      conditionId: string;
+      outcomeId: number;
+      /** Decimal odds, e.g. "2.10" */
+      odds: string;
+      /** pending until the condition’s result is posted on chain */
+      result: 'pending' | 'won' | 'lost' | 'void' | (string & {});
+    }>;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    fee: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    netStake: string;
+    /** The quoted payout (all legs won) */
+    payout: string;
+    /** Once settled: the payout re-priced without void legs, the refunded stake, or 0 */
+    owed: string;
+    /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+    status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+    claimable: boolean;
+    /** Transaction hash (0x + 64 hex) */
+    placedTx: string;
+    /** Transaction hash (0x + 64 hex) */
+    claimTx: string | null;
+    /** ISO-8601 timestamp */
+    placedAt: string;
+    /** ISO-8601 timestamp */
+    settledAt: string | null;
+    /** ISO-8601 timestamp */
+    claimedAt: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `GET /api/parlay/history` takes. */
+export interface ParlayHistoryInput {
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+    /** Whose history; default: the caller’s wallets */
+    bettor?: string | undefined;
+  };
+}
+
+/** What `GET /api/parlay/history` answers on success, read leniently: enums also admit values added later. */
+export type ParlayHistoryOutput = {
+  data: Array<{
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    bettor: string;
+    nonce: string;
+    quoteId: string | null;
+    legs: Array<{
+      /** bytes32 (0x + 64 hex) */
+      conditionId: string;
+      outcomeId: number;
+      /** Decimal odds, e.g. "2.10" */
+      odds: string;
+      /** pending until the condition’s result is posted on chain */
+      result: 'pending' | 'won' | 'lost' | 'void' | (string & {});
+    }>;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    fee: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    netStake: string;
+    /** The quoted payout (all legs won) */
+    payout: string;
+    /** Once settled: the payout re-priced without void legs, the refunded stake, or 0 */
+    owed: string;
+    /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+    status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+    claimable: boolean;
+    /** Transaction hash (0x + 64 hex) */
+    placedTx: string;
+    /** Transaction hash (0x + 64 hex) */
+    claimTx: string | null;
+    /** ISO-8601 timestamp */
+    placedAt: string;
+    /** ISO-8601 timestamp */
+    settledAt: string | null;
+    /** ISO-8601 timestamp */
+    claimedAt: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `GET /api/parlay/winnings` takes. */
+export interface ParlayWinningsInput {
+  query: {
+    /** Whose winnings; default: the caller’s wallets */
+    bettor?: string | undefined;
+  };
+}
+
+/** What `GET /api/parlay/winnings` answers on success, read leniently: enums also admit values added later. */
+export type ParlayWinningsOutput = {
+  bettors: string[];
+  /** Σ owed to won tickets */
+  won: string;
+  /** Σ stakes refunded to all-void tickets */
+  refunded: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  claimed: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  unclaimed: string;
+  claimable: Array<{
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    bettor: string;
+    nonce: string;
+    quoteId: string | null;
+    legs: Array<{
+      /** bytes32 (0x + 64 hex) */
+      conditionId: string;
+      outcomeId: number;
+      /** Decimal odds, e.g. "2.10" */
+      odds: string;
+      /** pending until the condition’s result is posted on chain */
+      result: 'pending' | 'won' | 'lost' | 'void' | (string & {});
+    }>;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    fee: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    netStake: string;
+    /** The quoted payout (all legs won) */
+    payout: string;
+    /** Once settled: the payout re-priced without void legs, the refunded stake, or 0 */
+    owed: string;
+    /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+    status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+    claimable: boolean;
+    /** Transaction hash (0x + 64 hex) */
+    placedTx: string;
+    /** Transaction hash (0x + 64 hex) */
+    claimTx: string | null;
+    /** ISO-8601 timestamp */
+    placedAt: string;
+    /** ISO-8601 timestamp */
+    settledAt: string | null;
+    /** ISO-8601 timestamp */
+    claimedAt: string | null;
+  }>;
+};
+
+/** What `GET /api/parlay/bettor/:address` takes. */
+export interface ParlayBettorInput {
+  params: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+  query: {
+    /** 1-based page index, at most 10000 */
+    page?: number | undefined;
+    /** Page size, at most 100 */
+    limit?: number | undefined;
+  };
+}
+
+/** What `GET /api/parlay/bettor/:address` answers on success, read leniently: enums also admit values added later. */
+export type ParlayBettorOutput = {
+  data: Array<{
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    bettor: string;
+    nonce: string;
+    quoteId: string | null;
+    legs: Array<{
+      /** bytes32 (0x + 64 hex) */
+      conditionId: string;
+      outcomeId: number;
+      /** Decimal odds, e.g. "2.10" */
+      odds: string;
+      /** pending until the condition’s result is posted on chain */
+      result: 'pending' | 'won' | 'lost' | 'void' | (string & {});
+    }>;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    fee: string;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    netStake: string;
+    /** The quoted payout (all legs won) */
+    payout: string;
+    /** Once settled: the payout re-priced without void legs, the refunded stake, or 0 */
+    owed: string;
+    /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+    status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+    claimable: boolean;
+    /** Transaction hash (0x + 64 hex) */
+    placedTx: string;
+    /** Transaction hash (0x + 64 hex) */
+    claimTx: string | null;
+    /** ISO-8601 timestamp */
+    placedAt: string;
+    /** ISO-8601 timestamp */
+    settledAt: string | null;
+    /** ISO-8601 timestamp */
+    claimedAt: string | null;
+  }>;
+  pagination: Pagination;
+};
+
+/** What `GET /api/parlay/users/:address/stats` takes. */
+export interface ParlayUserStatsInput {
+  params: {
+    /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+    address: string;
+  };
+}
+
+/** What `GET /api/parlay/users/:address/stats` answers on success, read leniently: enums also admit values added later. */
+export type ParlayUserStatsOutput = {
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  address: string;
+  tickets: number;
+  byStatus: {
+    open: number;
+    won: number;
+    lost: number;
+    void: number;
+    claimed: number;
+  };
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  staked: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  fees: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  won: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  refunded: string;
+  /** won + refunded − staked */
+  pnl: string;
+};
+
+/** What `GET /api/parlay/ticket/:ticketId` takes. */
+export interface ParlayTicketInput {
+  params: {
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+  };
+}
+
+/** What `GET /api/parlay/ticket/:ticketId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayTicketOutput = {
+  /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+  ticketId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  bettor: string;
+  nonce: string;
+  quoteId: string | null;
+  legs: Array<{
+    /** bytes32 (0x + 64 hex) */
+    conditionId: string;
+    outcomeId: number;
+    /** Decimal odds, e.g. "2.10" */
+    odds: string;
+    /** pending until the condition’s result is posted on chain */
+    result: 'pending' | 'won' | 'lost' | 'void' | (string & {});
+  }>;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  stake: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  fee: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  netStake: string;
+  /** The quoted payout (all legs won) */
+  payout: string;
+  /** Once settled: the payout re-priced without void legs, the refunded stake, or 0 */
+  owed: string;
+  /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+  status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+  claimable: boolean;
+  /** Transaction hash (0x + 64 hex) */
+  placedTx: string;
+  /** Transaction hash (0x + 64 hex) */
+  claimTx: string | null;
+  /** ISO-8601 timestamp */
+  placedAt: string;
+  /** ISO-8601 timestamp */
+  settledAt: string | null;
+  /** ISO-8601 timestamp */
+  claimedAt: string | null;
+};
+
+/** What `GET /api/parlay/status/:ticketId` takes. */
+export interface ParlayStatusInput {
+  params: {
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+  };
+}
+
+/** What `GET /api/parlay/status/:ticketId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayStatusOutput = {
+  /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+  ticketId: string;
+  /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+  status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+  claimable: boolean;
+  legs: number;
+  legsResulted: number;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  owed: string;
+};
+
+/** What `POST /api/parlay/claim/:ticketId` takes. */
+export interface ParlayClaimInput {
+  params: {
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+  };
+  body: Record<string, never> | undefined;
+}
+
+/** What `POST /api/parlay/claim/:ticketId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayClaimOutput = {
+  /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+  ticketId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  bettor: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  amount: string;
+  /** Transaction hash (0x + 64 hex) */
+  txHash: string;
+  /** The claim is recorded and sent; the ticket reads claimed once indexed */
+  status: 'submitted';
+};
+
+/** What `GET /api/parlay/:ticketId` takes. */
+export interface ParlayByIdInput {
+  params: {
+    /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+    ticketId: string;
+  };
+}
+
+/** What `GET /api/parlay/:ticketId` answers on success, read leniently: enums also admit values added later. */
+export type ParlayByIdOutput = {
+  /** Ticket id: keccak256(abi.encode(bettor, nonce)) */
+  ticketId: string;
+  /** EVM address (0x + 40 hex); responses use the EIP-55 checksum form */
+  bettor: string;
+  nonce: string;
+  quoteId: string | null;
+  legs: Array<{
+    /** bytes32 (0x + 64 hex) */
+    conditionId: string;
+    outcomeId: number;
+    /** Decimal odds, e.g. "2.10" */
+    odds: string;
+    /** pending until the condition’s result is posted on chain */
+    result: 'pending' | 'won' | 'lost' | 'void' | (string & {});
+  }>;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  stake: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  fee: string;
+  /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+  netStake: string;
+  /** The quoted payout (all legs won) */
+  payout: string;
+  /** Once settled: the payout re-priced without void legs, the refunded stake, or 0 */
+  owed: string;
+  /** open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid */
+  status: 'open' | 'won' | 'lost' | 'void' | 'claimed' | (string & {});
+  claimable: boolean;
+  /** Transaction hash (0x + 64 hex) */
+  placedTx: string;
+  /** Transaction hash (0x + 64 hex) */
+  claimTx: string | null;
+  /** ISO-8601 timestamp */
+  placedAt: string;
+  /** ISO-8601 timestamp */
+  settledAt: string | null;
+  /** ISO-8601 timestamp */
+  claimedAt: string | null;
 };
 
 /** What `GET /api/lp/pool` answers on success, read leniently: enums also admit values added later. */
@@ -8659,6 +9097,31 @@ export type LpRemoveLiquidityQuoteOutput = {
   nav: string;
   /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
   totalShares: string;
+};
+
+/** What `GET /api/lp/compartments` answers on success, read leniently: enums also admit values added later. */
+export type LpCompartmentsOutput = {
+  model: 'weekly-ticket-rounds';
+  compartments: Array<{
+    /** The ISO week the tickets were placed in, e.g. 2026-W48 */
+    id: string;
+    /** ISO-8601 timestamp */
+    startsAt: string;
+    /** ISO-8601 timestamp */
+    endsAt: string;
+    /** open while it has open tickets or the week has not ended */
+    status: 'open' | 'closed' | (string & {});
+    tickets: number;
+    openTickets: number;
+    /** Amount in base units (18 decimals) as a decimal string, e.g. "5000000000000000000" = 5 units */
+    stake: string;
+    /** Σ (payout − net stake) of its open tickets */
+    lockedExposure: string;
+    /** Σ expected liability of its open tickets */
+    expectedLiability: string;
+    /** Σ pool result of its settled tickets */
+    realisedResult: string;
+  }>;
 };
 
 /** What `POST /api/tournaments/admin/tournaments/:tournamentId/set-root` takes. */

@@ -468,6 +468,25 @@ import type {
   ParlayFeesConfigOutput,
   ParlayFeesPreviewInput,
   ParlayFeesPreviewOutput,
+  ParlayFeesStatsOutput,
+  ParlayTicketsInput,
+  ParlayTicketsOutput,
+  ParlayHistoryInput,
+  ParlayHistoryOutput,
+  ParlayWinningsInput,
+  ParlayWinningsOutput,
+  ParlayBettorInput,
+  ParlayBettorOutput,
+  ParlayUserStatsInput,
+  ParlayUserStatsOutput,
+  ParlayTicketInput,
+  ParlayTicketOutput,
+  ParlayStatusInput,
+  ParlayStatusOutput,
+  ParlayClaimInput,
+  ParlayClaimOutput,
+  ParlayByIdInput,
+  ParlayByIdOutput,
   LpPoolOutput,
   LpApyOutput,
   LpExposureBreakdownOutput,
@@ -479,6 +498,7 @@ import type {
   LpAddLiquidityQuoteOutput,
   LpRemoveLiquidityQuoteInput,
   LpRemoveLiquidityQuoteOutput,
+  LpCompartmentsOutput,
   TournamentsAdminSetRootInput,
   TournamentsAdminSetRootOutput,
   TournamentsAdminSetFinalDisputeWindowInput,
@@ -3135,6 +3155,94 @@ export interface ParlayNamespace {
    * `GET /api/parlay/fees/preview/:amount` on the tournaments host · auth: optional-bearer · spec §4.17
    */
   readonly feesPreview: Method<ParlayFeesPreviewInput, ParlayFeesPreviewOutput>;
+  /**
+   * Fees earned, pending and refunded over every indexed ticket.
+   *
+   * A ticket’s fee (⌊stake × feeBps / 10000⌋) is earned when it settles won or lost, pending while it is open, and refunded with the stake when every leg is void. Public; never refuses.
+   *
+   * `GET /api/parlay/fees/stats` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly feesStats: Method<void, ParlayFeesStatsOutput>;
+  /**
+   * The caller’s tickets (or a bettor’s), newest first.
+   *
+   * Tickets indexed from the ticket contract, optionally of one `status`. Without `bettor`, the caller’s wallets (a bearer token’s managed and signing wallets, or a wallet credential’s); 400 VALIDATION_FAILED with neither, or for a malformed address or status.
+   *
+   * `GET /api/parlay/tickets` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.parlay.tickets(…))` to walk the `data` of every page.
+   */
+  readonly tickets: PaginatedMethod<ParlayTicketsInput, ParlayTicketsOutput, ParlayTicketsOutput['data'][number]>;
+  /**
+   * Settled tickets (won, lost, void, claimed), newest first.
+   *
+   * As /tickets without the open ones; 400 VALIDATION_FAILED without `bettor` or a caller.
+   *
+   * `GET /api/parlay/history` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.parlay.history(…))` to walk the `data` of every page.
+   */
+  readonly history: PaginatedMethod<ParlayHistoryInput, ParlayHistoryOutput, ParlayHistoryOutput['data'][number]>;
+  /**
+   * What won and refunded tickets are owed, claimed and still to claim.
+   *
+   * Totals over the bettor’s settled tickets and the tickets that can be claimed now; 400 VALIDATION_FAILED without `bettor` or a caller.
+   *
+   * `GET /api/parlay/winnings` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly winnings: Method<ParlayWinningsInput, ParlayWinningsOutput>;
+  /**
+   * A bettor’s tickets, newest first.
+   *
+   * Public. 400 VALIDATION_FAILED for a malformed address.
+   *
+   * `GET /api/parlay/bettor/:address` on the tournaments host · auth: optional-bearer · spec §4.17
+   *
+   * Paginated (`page` + `limit` in the query): await it for one page, or `for await (const item of client.parlay.bettor(…))` to walk the `data` of every page.
+   */
+  readonly bettor: PaginatedMethod<ParlayBettorInput, ParlayBettorOutput, ParlayBettorOutput['data'][number]>;
+  /**
+   * A bettor’s tickets by status, stakes, fees, winnings and PnL.
+   *
+   * pnl = won + refunded − staked. Public; 400 VALIDATION_FAILED for a malformed address.
+   *
+   * `GET /api/parlay/users/:address/stats` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly userStats: Method<ParlayUserStatsInput, ParlayUserStatsOutput>;
+  /**
+   * A ticket with its legs and their results.
+   *
+   * 404 NOT_FOUND until the placement is indexed (or for an unknown id); 400 for a malformed id.
+   *
+   * `GET /api/parlay/ticket/:ticketId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly ticket: Method<ParlayTicketInput, ParlayTicketOutput>;
+  /**
+   * A ticket’s status and how many of its legs have results.
+   *
+   * 404 NOT_FOUND until the placement is indexed; 400 for a malformed id.
+   *
+   * `GET /api/parlay/status/:ticketId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly status: Method<ParlayStatusInput, ParlayStatusOutput>;
+  /**
+   * Claim a won or refunded ticket: the platform submits the claim, the contract pays the bettor.
+   *
+   * The caller must be the ticket’s bettor (403 FORBIDDEN). 404 NOT_FOUND for an unknown ticket; 409 TICKET_NOT_SETTLED while a leg waits for its result; 409 TICKET_NOT_CLAIMABLE for a lost ticket; 409 ALREADY_CLAIMED once paid. Honours Idempotency-Key; answers once the claim is recorded and sent (not yet mined).
+   *
+   * `POST /api/parlay/claim/:ticketId` on the tournaments host · auth: jwt-or-wallet · spec §4.17
+   *
+   * The service stores the answer under the Idempotency-Key: a retry replays it.
+   */
+  readonly claim: Method<ParlayClaimInput, ParlayClaimOutput>;
+  /**
+   * A ticket by id (the same as /ticket/{ticketId})
+   *
+   * 404 NOT_FOUND until the placement is indexed; 400 for a malformed id.
+   *
+   * `GET /api/parlay/:ticketId` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly byId: Method<ParlayByIdInput, ParlayByIdOutput>;
 }
 
 /**
@@ -3203,6 +3311,14 @@ export interface LpNamespace {
    * Sending it again has no second effect: the SDK retries it like a read.
    */
   readonly removeLiquidityQuote: Method<LpRemoveLiquidityQuoteInput, LpRemoveLiquidityQuoteOutput>;
+  /**
+   * The pool’s liability compartments: tickets by the week they were placed in.
+   *
+   * One compartment per ISO week of placement, newest first (at most 52): its tickets, the exposure and expected liability its open tickets hold, and the result its settled tickets realised. Capital is one ERC-4626 pool; compartments report where its liability sits (docs/liquidity-pool.md). Public; never refuses.
+   *
+   * `GET /api/lp/compartments` on the tournaments host · auth: optional-bearer · spec §4.17
+   */
+  readonly compartments: Method<void, LpCompartmentsOutput>;
 }
 
 /**

@@ -91,6 +91,7 @@ import { SportsUpstreamClient } from './areas/sports/sports-upstream.client.js';
 import { SwrCache } from './areas/sports/swr.cache.js';
 import type { ChainPort } from './adapters/chain/chain.port.js';
 import { ViemChainAdapter } from './adapters/chain/viem-chain.adapter.js';
+import { privateKeyToAccount } from 'viem/accounts';
 import { LocalDiskStorage } from './adapters/storage/local-disk.adapter.js';
 import type { StoragePort } from './adapters/storage/storage.port.js';
 import { AdminAuthService } from './areas/identity/admin-auth.service.js';
@@ -138,6 +139,10 @@ import { ParlayCatalogueService } from './areas/parlay/parlay-catalogue.service.
 import { ParlayQuoteService } from './areas/parlay/parlay-quote.service.js';
 import { ParlayRepository } from './areas/parlay/parlay.repository.js';
 import { LpService } from './areas/lp/lp.service.js';
+import { ParlayIndexer } from './areas/parlay/parlay-indexer.job.js';
+import { ParlaySettlementService } from './areas/parlay/parlay-settlement.service.js';
+import { ParlayTicketsRepository } from './areas/parlay/parlay-tickets.repository.js';
+import { ParlayTicketsService } from './areas/parlay/parlay-tickets.service.js';
 import { createTournaments, type Tournaments } from './areas/tournaments/tournaments.js';
 import { TournamentAdminLinkService } from './areas/tournaments/tournament-admin-link.service.js';
 import { createRacing, type Racing } from './areas/racing/racing.wiring.js';
@@ -250,6 +255,11 @@ export interface Container {
     readonly catalogue: ParlayCatalogueService;
     readonly quotes: ParlayQuoteService;
     readonly lp: LpService;
+    readonly tickets: ParlayTicketsService;
+    /** Reads ParlayBook's events into tickets and the pool's ledger; undefined without a book. */
+    readonly indexer: ParlayIndexer | undefined;
+    /** Posts results and settles tickets; undefined without a book. */
+    readonly settlement: ParlaySettlementService | undefined;
     /** The pool's ledger and quotes, for operators and tests that need a pool in a given state. */
     readonly repository: ParlayRepository;
   };
@@ -546,12 +556,24 @@ export async function createContainer(
   const chainTxRepo = new ChainTxRepository(orm);
   let chain: ViemChainAdapter;
   try {
-    chain = await ViemChainAdapter.connect(config.chain, logger, {
-      txs: chainTxRepo,
-      funds: new FundsRepository(orm),
-      state: new ChainStateRepository(orm),
-      clock,
-    });
+    chain = await ViemChainAdapter.connect(
+      {
+        ...config.chain,
+        // The embedded chain deploys ParlayBook bound to this server's quote signer and pricing.
+        parlayBook: {
+          quoteSigner: privateKeyToAccount(config.parlay.signerKey).address,
+          feeBps: config.parlay.feeBps,
+          marginBps: config.parlay.marginBps,
+        },
+      },
+      logger,
+      {
+        txs: chainTxRepo,
+        funds: new FundsRepository(orm),
+        state: new ChainStateRepository(orm),
+        clock,
+      },
+    );
   } catch (err) {
     for (const close of closers) await close().catch(() => undefined);
     throw err;
@@ -762,17 +784,35 @@ export async function createContainer(
   });
   const parlayFixtures = new SportmonksFixturesAdapter(sportsProvider, config.sports.timeoutMs);
   const parlayRepository = new ParlayRepository(orm);
-  const parlayCatalogue = new ParlayCatalogueService({ fixtures: parlayFixtures, clock, settings: config.parlay });
+  // PARLAY_BOOK_ADDRESS names the book on a real chain; the embedded chain deploys its own at boot.
+  const parlaySettings = { ...config.parlay, bookAddress: config.parlay.bookAddress ?? chain.addresses.parlayBook };
+  const parlayCatalogue = new ParlayCatalogueService({ fixtures: parlayFixtures, clock, settings: parlaySettings });
+  const parlayTickets = new ParlayTicketsRepository(orm);
+  const parlayBook = parlaySettings.bookAddress ? chain.parlayBook(parlaySettings.bookAddress) : undefined;
   const parlay = {
     catalogue: parlayCatalogue,
     quotes: new ParlayQuoteService({
       catalogue: parlayCatalogue,
       store: parlayRepository,
       clock,
-      settings: config.parlay,
+      settings: parlaySettings,
       chainId: config.chain.chainId,
     }),
-    lp: new LpService({ store: parlayRepository, clock, settings: config.parlay }),
+    lp: new LpService({ store: parlayRepository, tickets: parlayTickets, clock, settings: parlaySettings }),
+    tickets: new ParlayTicketsService({ store: parlayTickets, book: parlayBook, settings: parlaySettings }),
+    indexer: parlayBook
+      ? new ParlayIndexer(
+          orm,
+          parlayBook,
+          chain,
+          new Lease(orm, 'indexer:parlay', owner, 30_000),
+          parlayTickets,
+          logger,
+        )
+      : undefined,
+    settlement: parlayBook
+      ? new ParlaySettlementService({ book: parlayBook, fixtures: parlayFixtures, tickets: parlayTickets, logger })
+      : undefined,
     repository: parlayRepository,
   };
   const tournamentAdminLink = new TournamentAdminLinkService(tournaments.cancellations);
@@ -877,6 +917,7 @@ export async function createContainer(
       // Used wallet credentials matter only inside their 5-minute window.
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
       { name: 'webhook-deliveries', everyMs: 1_000, run: () => events.dispatcher.runOnce() },
+      ...parlayTasks(parlay, config.markets.indexerIntervalMs),
     ];
     distribution.attach(jobs);
     packs.attach(jobs);
@@ -982,4 +1023,23 @@ export async function createContainer(
     },
   };
   return container;
+}
+
+/** The parlay indexer and settlement as scheduled tasks (none without a ticket contract). */
+function parlayTasks(
+  parlay: { indexer: ParlayIndexer | undefined; settlement: ParlaySettlementService | undefined },
+  everyMs: number,
+): ScheduledTask[] {
+  const { indexer, settlement } = parlay;
+  if (!indexer || !settlement) return [];
+  return [
+    {
+      name: 'index-parlay',
+      everyMs,
+      async run() {
+        for (let i = 0; i < 20; i++) if ((await indexer.runOnce()).caughtUp) return;
+      },
+    },
+    { name: 'settle-parlays', everyMs: 15_000, run: () => settlement.runOnce() },
+  ];
 }

@@ -119,6 +119,8 @@ export const ERROR_TABLE = {
   NONCE_USED: { status: 409, retryable: false },
   ODDS_DRIFTED: { status: 409, retryable: false },
   LIQUIDITY_LOCKED: { status: 409, retryable: false },
+  TICKET_NOT_SETTLED: { status: 409, retryable: true },
+  TICKET_NOT_CLAIMABLE: { status: 409, retryable: false },
   IMPORT_TARGET_NOT_EMPTY: { status: 409, retryable: false },
   EXTMARKET_INVALID_TICK: { status: 400, retryable: false },
   EXTMARKET_BELOW_MIN_SIZE: { status: 400, retryable: false },

@@ -6,6 +6,7 @@ import {
   LpAddressParamsSchema,
   LpApySchema,
   LpBettorExposureSchema,
+  LpCompartmentListSchema,
   LpExposureBreakdownSchema,
   LpPoolSchema,
   LpPositionSchema,
@@ -87,5 +88,15 @@ export const lpContract = c.router({
     description:
       'INSUFFICIENT_SHARES beyond the position; 409 LIQUIDITY_LOCKED while the position is in its lockup (`details.reason` lockup) or when live exposure holds the liquidity (`details.reason` exposure).',
     metadata: quote,
+  },
+  compartments: {
+    method: 'GET',
+    path: `${base}/compartments`,
+    responses: { 200: LpCompartmentListSchema },
+    summary: 'The pool’s liability compartments: tickets by the week they were placed in',
+    description:
+      'One compartment per ISO week of placement, newest first (at most 52): its tickets, the exposure and expected liability its open tickets hold, and the result its settled tickets realised. ' +
+      'Capital is one ERC-4626 pool; compartments report where its liability sits (docs/liquidity-pool.md). Public; never refuses.',
+    metadata: read,
   },
 });

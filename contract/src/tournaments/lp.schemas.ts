@@ -97,3 +97,20 @@ export const LpRemoveQuoteSchema = z.object({
   nav: AmountSchema,
   totalShares: AmountSchema,
 });
+
+export const LpCompartmentSchema = z.object({
+  id: z.string().describe('The ISO week the tickets were placed in, e.g. 2026-W48'),
+  startsAt: TimestampSchema,
+  endsAt: TimestampSchema,
+  status: z.enum(['open', 'closed']).describe('open while it has open tickets or the week has not ended'),
+  tickets: z.number().int(),
+  openTickets: z.number().int(),
+  stake: AmountSchema,
+  lockedExposure: AmountSchema.describe('Σ (payout − net stake) of its open tickets'),
+  expectedLiability: AmountSchema.describe('Σ expected liability of its open tickets'),
+  realisedResult: SignedAmountSchema.describe('Σ pool result of its settled tickets'),
+});
+export const LpCompartmentListSchema = z.object({
+  model: z.literal('weekly-ticket-rounds'),
+  compartments: z.array(LpCompartmentSchema),
+});

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { AddressSchema, AmountSchema, Bytes32Schema, TimestampSchema } from '../common/primitives.js';
+import { PaginationQuerySchema, paginated } from '../common/pagination.js';
+import {
+  AddressSchema,
+  AmountSchema,
+  Bytes32Schema,
+  SignedAmountSchema,
+  TimestampSchema,
+  TxHashSchema,
+} from '../common/primitives.js';
 
 /** Decimal odds as a string with two to 18 decimals, e.g. "2.10". */
 export const DecimalOddsSchema = z
@@ -138,7 +146,18 @@ export const ParlayQuoteRequestSchema = z.object({
 export const ParlayQuoteMessageSchema = z.object({
   bettor: AddressSchema,
   legs: z
-    .array(z.object({ conditionId: Bytes32Schema, outcomeId: z.number().int().min(0).max(255) }))
+    .array(
+      z.object({
+        conditionId: Bytes32Schema,
+        outcomeId: z.number().int().min(0).max(255),
+        odds: z
+          .string()
+          .regex(/^[1-9][0-9]{18,77}$/)
+          .describe(
+            'The leg’s decimal odds at the quote, 1e18 fixed point: the ticket re-prices with it when a leg is void',
+          ),
+      }),
+    )
     .min(1)
     .max(50),
   stake: AmountSchema,
@@ -212,4 +231,108 @@ export const ParlayFeePreviewSchema = z.object({
   fee: AmountSchema,
   netStake: AmountSchema,
   feeBps: z.number().int(),
+});
+
+/** A ticket id: keccak256(abi.encode(bettor, nonce)), known before the placement is mined. */
+export const ParlayTicketIdSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'a ticket id: 0x-prefixed 32 bytes')
+  .describe('Ticket id: keccak256(abi.encode(bettor, nonce))');
+export const ParlayTicketParamsSchema = z.object({ ticketId: ParlayTicketIdSchema });
+
+export const ParlayTicketStatusSchema = z
+  .enum(['open', 'won', 'lost', 'void', 'claimed'])
+  .describe('open until settled; won, lost or void (every leg void: the stake is refunded); claimed once paid');
+
+export const ParlayTicketLegSchema = z.object({
+  conditionId: Bytes32Schema,
+  outcomeId: z.number().int().min(0),
+  odds: DecimalOddsSchema,
+  result: z
+    .enum(['pending', 'won', 'lost', 'void'])
+    .describe('pending until the condition’s result is posted on chain'),
+});
+
+export const ParlayTicketSchema = z.object({
+  ticketId: ParlayTicketIdSchema,
+  bettor: AddressSchema,
+  nonce: z.string(),
+  quoteId: z.string().nullable(),
+  legs: z.array(ParlayTicketLegSchema),
+  stake: AmountSchema,
+  fee: AmountSchema,
+  netStake: AmountSchema,
+  payout: AmountSchema.describe('The quoted payout (all legs won)'),
+  owed: AmountSchema.describe('Once settled: the payout re-priced without void legs, the refunded stake, or 0'),
+  status: ParlayTicketStatusSchema,
+  claimable: z.boolean(),
+  placedTx: TxHashSchema,
+  claimTx: TxHashSchema.nullable(),
+  placedAt: TimestampSchema,
+  settledAt: TimestampSchema.nullable(),
+  claimedAt: TimestampSchema.nullable(),
+});
+
+export const ParlayTicketStatusViewSchema = z.object({
+  ticketId: ParlayTicketIdSchema,
+  status: ParlayTicketStatusSchema,
+  claimable: z.boolean(),
+  legs: z.number().int(),
+  legsResulted: z.number().int(),
+  owed: AmountSchema,
+});
+
+export const ParlayTicketListQuerySchema = PaginationQuerySchema.extend({
+  bettor: AddressSchema.optional().describe('Whose tickets; default: the caller’s wallets'),
+  status: ParlayTicketStatusSchema.optional(),
+});
+export const ParlayHistoryQuerySchema = PaginationQuerySchema.extend({
+  bettor: AddressSchema.optional().describe('Whose history; default: the caller’s wallets'),
+});
+export const ParlayTicketListSchema = paginated(ParlayTicketSchema);
+
+export const ParlayWinningsQuerySchema = z.object({
+  bettor: AddressSchema.optional().describe('Whose winnings; default: the caller’s wallets'),
+});
+export const ParlayWinningsSchema = z.object({
+  bettors: z.array(AddressSchema),
+  won: AmountSchema.describe('Σ owed to won tickets'),
+  refunded: AmountSchema.describe('Σ stakes refunded to all-void tickets'),
+  claimed: AmountSchema,
+  unclaimed: AmountSchema,
+  claimable: z.array(ParlayTicketSchema),
+});
+
+export const ParlayUserStatsSchema = z.object({
+  address: AddressSchema,
+  tickets: z.number().int(),
+  byStatus: z.object({
+    open: z.number().int(),
+    won: z.number().int(),
+    lost: z.number().int(),
+    void: z.number().int(),
+    claimed: z.number().int(),
+  }),
+  staked: AmountSchema,
+  fees: AmountSchema,
+  won: AmountSchema,
+  refunded: AmountSchema,
+  pnl: SignedAmountSchema.describe('won + refunded − staked'),
+});
+
+export const ParlayFeeStatsSchema = z.object({
+  feeBps: z.number().int(),
+  earned: AmountSchema.describe('Fees of settled won and lost tickets'),
+  pending: AmountSchema.describe('Fees of open tickets (refunded if every leg is void)'),
+  refunded: AmountSchema,
+  tickets: z.number().int(),
+  volume: AmountSchema.describe('Σ stakes'),
+});
+
+export const ParlayClaimSchema = z.object({
+  ticketId: ParlayTicketIdSchema,
+  bettor: AddressSchema,
+  amount: AmountSchema,
+  txHash: TxHashSchema,
+  status: z.literal('submitted').describe('The claim is recorded and sent; the ticket reads claimed once indexed'),
 });

@@ -17,7 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ChainAddresses } from './chain.port.js';
 import { verifyRpcIdentity } from './chain-identity.js';
 import { ChainWriter } from './chain-writer.js';
-import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
+import { startEmbeddedChain, type EmbeddedChain, type ParlayBookDeployment } from './embedded-chain.js';
 import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { ViemTxNode } from './viem-tx-node.js';
 
@@ -36,6 +36,8 @@ export interface ChainConfig {
   /** Native balance below which a managed account is topped up, and by how much (wei). */
   readonly gasFloor: bigint;
   readonly gasTopUp: bigint;
+  /** How the embedded chain deploys ParlayBook (absent: not deployed). */
+  readonly parlayBook?: ParlayBookDeployment | undefined;
 }
 
 /** The database side of the chain: recorded writes, nonces, funds reservations, the chain's identity and journal. */
@@ -85,7 +87,13 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     // One attempt per broadcast: the pipeline decides what a timeout means.
     broadcastTransport = http(config.rpcUrl, { retryCount: 0, timeout: config.broadcastTimeoutMs });
   } else {
-    const chain = await startEmbeddedChain({ chainId: config.chainId, operator: account, store: stores.state, logger });
+    const chain = await startEmbeddedChain({
+      chainId: config.chainId,
+      operator: account,
+      store: stores.state,
+      logger,
+      parlayBook: config.parlayBook,
+    });
     provider = chain.provider;
     addresses = chain.addresses;
     finalHead = () => chain.journaledHead();

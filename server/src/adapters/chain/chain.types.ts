@@ -10,6 +10,11 @@ export interface ChainAddresses {
   /** PrizeVault of each collateral (packs, tournaments, bonds). */
   readonly creditsVault: Address;
   readonly usdcVault: Address;
+  /**
+   * ParlayBook (parlay tickets and the liquidity pool over credits): deployed at boot on the
+   * embedded chain; on a real chain named by PARLAY_BOOK_ADDRESS instead.
+   */
+  readonly parlayBook?: Address;
 }
 
 export type CollateralKind = 'usdc' | 'credits';

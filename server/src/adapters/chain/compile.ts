@@ -14,7 +14,7 @@ const contractsDir = fileURLToPath(new URL('../../../contracts', import.meta.url
 const nodeModules = join(dirname(require.resolve('@openzeppelin/contracts/package.json')), '..', '..');
 
 /** The contracts whose ABI and bytecode are committed as TypeScript modules. */
-export const ARTIFACT_NAMES = ['CollateralToken', 'DuelMarkets', 'PrizeVault'] as const;
+export const ARTIFACT_NAMES = ['CollateralToken', 'DuelMarkets', 'ParlayBook', 'PrizeVault'] as const;
 
 export interface Artifact {
   readonly abi: readonly unknown[];

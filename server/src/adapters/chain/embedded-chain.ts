@@ -17,6 +17,7 @@ import {
 import { SerialQueue } from '../../platform/chain-tx/serial-queue.js';
 import { CollateralTokenAbi, CollateralTokenBytecode } from './artifacts/CollateralToken.js';
 import { DuelMarketsAbi, DuelMarketsBytecode } from './artifacts/DuelMarkets.js';
+import { ParlayBookAbi, ParlayBookBytecode } from './artifacts/ParlayBook.js';
 import { PrizeVaultAbi, PrizeVaultBytecode } from './artifacts/PrizeVault.js';
 import type { ChainAddresses } from './chain.port.js';
 import { describeIdentity } from './chain-identity.js';
@@ -37,6 +38,14 @@ export interface EmbeddedChainOptions {
   readonly store?: EmbeddedChainStore | undefined;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** What ParlayBook is deployed with: the quote signer and the pricing quotes are signed at. */
+  readonly parlayBook?: ParlayBookDeployment | undefined;
+}
+
+export interface ParlayBookDeployment {
+  readonly quoteSigner: Hex;
+  readonly feeBps: number;
+  readonly marginBps: number;
 }
 
 export interface EmbeddedChain {
@@ -156,11 +165,22 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
       addresses = { ...recorded.contracts, ...vaults };
       await store?.recordContracts(addresses);
     }
+    if (!addresses.parlayBook && options.parlayBook) {
+      // A data directory from before the parlay book: deployed now, journaled like any transaction.
+      const parlayBook = await deployParlayBook(
+        journal as unknown as EIP1193Provider,
+        operator,
+        addresses.credits,
+        options.parlayBook,
+      );
+      addresses = { ...addresses, parlayBook };
+      await store?.recordContracts(addresses);
+    }
     logger.info({ chainId, head: head.toString() }, 'embedded EVM rebuilt from its journal');
   } else {
     await journal.request({ method: 'hardhat_setBalance', params: [operator.address, toHex(OPERATOR_BALANCE)] });
     const provider = journal as unknown as EIP1193Provider;
-    const deployed = await deployAll(provider, operator);
+    const deployed = await deployAll(provider, operator, options.parlayBook);
     addresses = deployed.addresses;
     await store?.recordIdentity({
       mode: 'embedded',
@@ -417,6 +437,7 @@ class JournaledProvider {
 async function deployAll(
   provider: EIP1193Provider,
   account: PrivateKeyAccount,
+  parlay: ParlayBookDeployment | undefined,
 ): Promise<{ addresses: ChainAddresses; block: bigint; blockHash: Hex }> {
   const transport = custom(provider);
   const pub = createPublicClient({ transport });
@@ -440,7 +461,41 @@ async function deployAll(
   const markets = await deploy(DuelMarketsAbi, DuelMarketsBytecode, []);
   const creditsVault = await deploy(PrizeVaultAbi, PrizeVaultBytecode, [credits, account.address]);
   const usdcVault = await deploy(PrizeVaultAbi, PrizeVaultBytecode, [usdc, account.address]);
-  return { addresses: { credits, usdc, markets, creditsVault, usdcVault }, block, blockHash };
+  const parlayBook = parlay
+    ? await deploy(ParlayBookAbi, ParlayBookBytecode, [
+        credits,
+        account.address,
+        parlay.quoteSigner,
+        parlay.feeBps,
+        parlay.marginBps,
+      ])
+    : undefined;
+  return {
+    addresses: { credits, usdc, markets, creditsVault, usdcVault, ...(parlayBook ? { parlayBook } : {}) },
+    block,
+    blockHash,
+  };
+}
+
+async function deployParlayBook(
+  provider: EIP1193Provider,
+  account: PrivateKeyAccount,
+  credits: Hex,
+  parlay: ParlayBookDeployment,
+): Promise<Hex> {
+  const transport = custom(provider);
+  const pub = createPublicClient({ transport });
+  const wallet = createWalletClient({ transport, account });
+  const hash = await wallet.deployContract({
+    abi: ParlayBookAbi,
+    bytecode: ParlayBookBytecode,
+    args: [credits, account.address, parlay.quoteSigner, parlay.feeBps, parlay.marginBps],
+    account,
+    chain: null,
+  });
+  const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  if (!receipt.contractAddress) throw new Error('parlay book deployment failed');
+  return receipt.contractAddress;
 }
 
 async function deployVaults(

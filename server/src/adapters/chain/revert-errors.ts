@@ -37,6 +37,12 @@ const MAPPED: Record<string, { code: ConstructorParameters<typeof DomainError>[0
   InvalidProof: { code: 'INVALID_PROOF', message: 'The proof does not match the published root' },
   InsufficientPoolBalance: { code: 'INVALID_STATE', message: 'The pool does not hold that much' },
   DistributionExhausted: { code: 'INVALID_STATE', message: 'The distribution has less left than the leaf' },
+  // ParlayBook
+  UnknownTicket: { code: 'NOT_FOUND', message: 'No such ticket on chain' },
+  NotSettleable: { code: 'TICKET_NOT_SETTLED', message: 'The ticket’s legs are not all resulted yet' },
+  NothingToClaim: { code: 'TICKET_NOT_CLAIMABLE', message: 'The ticket lost: there is nothing to claim' },
+  ResultAlreadySet: { code: 'INVALID_STATE', message: 'This condition’s result was already posted' },
+  InsufficientFreeLiquidity: { code: 'LIQUIDITY_LOCKED', message: 'Open tickets hold that liquidity' },
 };
 
 /** The DomainError a named contract error becomes (also used by in-memory fakes of the contracts). */

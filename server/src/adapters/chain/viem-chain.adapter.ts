@@ -24,6 +24,8 @@ import type {
   Signer,
   WriteOptions,
 } from './chain.port.js';
+import type { ParlayBookPort } from './parlay-book.port.js';
+import { ViemParlayBookAdapter } from './viem-parlay-book.adapter.js';
 import { connectChain, type ChainConfig, type ChainConnection, type ChainStores } from './chain-connection.js';
 import type { ChainWriter, WriteIntent } from './chain-writer.js';
 import { MarketEventReader } from './market-event-reader.js';
@@ -84,6 +86,11 @@ export class ViemChainAdapter implements ChainPort {
       { credits: creditsVault, usdc: usdcVault },
       { credits, usdc },
     );
+  }
+
+  /** ParlayBook at `address` (the embedded chain's own, or PARLAY_BOOK_ADDRESS), through the same pipeline and operator. */
+  parlayBook(address: Address): ParlayBookPort {
+    return new ViemParlayBookAdapter(this.publicClient, this.writer, this.account, address);
   }
 
   /**

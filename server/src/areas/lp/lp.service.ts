@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { BPS } from '../parlay/parlay-pricing.math.js';
 import type { ParlayRepository } from '../parlay/parlay.repository.js';
+import type { ParlayTicketsRepository } from '../parlay/parlay-tickets.repository.js';
 import type { ParlaySettings } from '../parlay/parlay.types.js';
 import {
   PRICE_SCALE,
@@ -24,6 +25,11 @@ export type PoolStore = Pick<
 
 export interface LpDeps {
   readonly store: PoolStore;
+  /**
+   * Net stakes of open tickets: the pool's cash on chain holds them, the ledger's movements do not
+   * until the ticket settles (its realised result). Absent: no tickets.
+   */
+  readonly tickets?: Pick<ParlayTicketsRepository, 'openNetStake'>;
   readonly clock: Clock;
   readonly settings: ParlaySettings;
 }
@@ -43,13 +49,16 @@ export class LpService {
 
   async pool() {
     const now = new Date(this.deps.clock.now());
-    const [cash, totalShares, live] = await Promise.all([
+    const [ledger, openNet, totalShares, live] = await Promise.all([
       this.deps.store.cash(),
+      this.openNetStake(),
       this.deps.store.totalShares(),
       this.deps.store.liveTotals(now),
     ]);
+    const cash = ledger + openNet;
     const nav = netAssetValue(cash, live.expectedLiability);
-    const free = cash > live.exposure ? cash - live.exposure : 0n;
+    // The ledger's cash less everything held: what open tickets' payouts and live quotes leave.
+    const free = ledger > live.exposure ? ledger - live.exposure : 0n;
     return {
       asset: 'credits' as const,
       decimals: 18,
@@ -207,12 +216,17 @@ export class LpService {
   }
 
   private async state(now: Date): Promise<PoolState> {
-    const [cash, totalShares, live] = await Promise.all([
+    const [ledger, openNet, totalShares, live] = await Promise.all([
       this.deps.store.cash(),
+      this.openNetStake(),
       this.deps.store.totalShares(),
       this.deps.store.liveTotals(now),
     ]);
-    return { nav: netAssetValue(cash, live.expectedLiability), totalShares };
+    return { nav: netAssetValue(ledger + openNet, live.expectedLiability), totalShares };
+  }
+
+  private openNetStake(): Promise<bigint> {
+    return this.deps.tickets ? this.deps.tickets.openNetStake() : Promise.resolve(0n);
   }
 
   private lockedUntil(lastDepositAt: Date | null): Date | null {

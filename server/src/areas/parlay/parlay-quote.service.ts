@@ -23,6 +23,7 @@ export const QUOTE_TYPES = {
   Leg: [
     { name: 'conditionId', type: 'bytes32' },
     { name: 'outcomeId', type: 'uint64' },
+    { name: 'odds', type: 'uint256' },
   ],
   ParlayQuote: [
     { name: 'bettor', type: 'address' },
@@ -40,7 +41,7 @@ export const QUOTE_DOMAIN_VERSION = '1';
 /** The signed message as it travels: integers as decimal strings. */
 export interface QuoteMessage {
   bettor: Address;
-  legs: { conditionId: Hex; outcomeId: number }[];
+  legs: { conditionId: Hex; outcomeId: number; odds: string }[];
   stake: string;
   payout: string;
   nonce: string;
@@ -174,7 +175,7 @@ export class ParlayQuoteService {
         sign: async (nonce) => {
           const message: QuoteMessage = {
             bettor,
-            legs: legs.map((l) => ({ conditionId: l.conditionId, outcomeId: l.outcomeId })),
+            legs: legs.map((l) => ({ conditionId: l.conditionId, outcomeId: l.outcomeId, odds: l.odds.toString() })),
             stake: stake.toString(),
             payout: price.payout.toString(),
             nonce: nonce.toString(),
@@ -269,7 +270,7 @@ export class ParlayQuoteService {
     if (!stored || stored.signature.toLowerCase() !== signature.toLowerCase()) {
       throw new DomainError('QUOTE_INVALID', 'No such quote was issued', { details: { reason: 'unknown' } });
     }
-    if (stored.status === 'placed') throw new DomainError('NONCE_USED', 'This quote was placed already');
+    if (stored.status !== 'quoted') throw new DomainError('NONCE_USED', 'This quote was placed already');
     const now = ctx.now.getTime();
     if (quote.expiresAt * 1000 <= now) {
       throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; ask for a new one', {
@@ -335,7 +336,7 @@ export class ParlayQuoteService {
       nonce: q.nonce.toString(),
       expiresAt: q.expiresAt.toISOString(),
       status:
-        q.status === 'placed'
+        q.status !== 'quoted'
           ? ('placed' as const)
           : q.expiresAt.getTime() <= now
             ? ('expired' as const)
@@ -369,7 +370,11 @@ function toSignable(t: {
     primaryType: 'ParlayQuote' as const,
     message: {
       bettor: t.message.bettor,
-      legs: t.message.legs.map((l) => ({ conditionId: l.conditionId, outcomeId: BigInt(l.outcomeId) })),
+      legs: t.message.legs.map((l) => ({
+        conditionId: l.conditionId,
+        outcomeId: BigInt(l.outcomeId),
+        odds: BigInt(l.odds),
+      })),
       stake: BigInt(t.message.stake),
       payout: BigInt(t.message.payout),
       nonce: BigInt(t.message.nonce),

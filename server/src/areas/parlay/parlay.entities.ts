@@ -87,12 +87,15 @@ export interface LpMovementRow {
   assets: string;
   shares: string;
   at: Date;
+  txHash: string | null;
+  logIndex: number | null;
 }
 
 export const LpMovementEntity = new EntitySchema<LpMovementRow>({
   name: 'LpMovement',
   tableName: 'lp_movements',
   indexes: [{ name: 'lp_movements_account_idx', properties: ['account', 'at'] }],
+  uniques: [{ name: 'lp_movements_log_key', properties: ['txHash', 'logIndex'] }],
   properties: {
     id: { type: 'bigint', primary: true, autoincrement: true },
     account: { type: 'string', length: 42, nullable: true },
@@ -100,6 +103,78 @@ export const LpMovementEntity = new EntitySchema<LpMovementRow>({
     assets: { type: 'decimal', columnType: 'numeric(78,0)' },
     shares: { type: 'decimal', columnType: 'numeric(78,0)' },
     at: { type: 'Date', columnType: 'timestamptz' },
+    txHash: { type: 'string', length: 66, nullable: true },
+    logIndex: { type: 'integer', nullable: true },
+  },
+});
+
+/** A ticket placed on ParlayBook, as the indexer reads it: open → won | lost | void → claimed. */
+export interface ParlayTicketRow {
+  ticketId: string;
+  bettor: string;
+  nonce: string;
+  quoteId: string | null;
+  stake: string;
+  fee: string;
+  payout: string;
+  liability: string;
+  legs: unknown;
+  status: string;
+  outcome: string | null;
+  owed: string;
+  poolResult: string | null;
+  placedTx: string;
+  claimTx: string | null;
+  placedAt: Date;
+  settledAt: Date | null;
+  claimedAt: Date | null;
+}
+
+export const ParlayTicketEntity = new EntitySchema<ParlayTicketRow>({
+  name: 'ParlayTicket',
+  tableName: 'parlay_tickets',
+  indexes: [
+    { name: 'parlay_tickets_bettor_idx', properties: ['bettor', 'placedAt'] },
+    { name: 'parlay_tickets_status_idx', properties: ['status'] },
+  ],
+  properties: {
+    ticketId: { type: 'string', length: 66, primary: true },
+    bettor: { type: 'string', length: 42 },
+    nonce: { type: 'bigint' },
+    quoteId: { type: 'string', length: 40, nullable: true },
+    stake: { type: 'decimal', columnType: 'numeric(78,0)' },
+    fee: { type: 'decimal', columnType: 'numeric(78,0)' },
+    payout: { type: 'decimal', columnType: 'numeric(78,0)' },
+    liability: { type: 'decimal', columnType: 'numeric(78,0)' },
+    legs: { type: 'json' },
+    status: { type: 'string', length: 16 },
+    outcome: { type: 'string', length: 8, nullable: true },
+    owed: { type: 'decimal', columnType: 'numeric(78,0)', default: 0 },
+    poolResult: { type: 'decimal', columnType: 'numeric(78,0)', nullable: true },
+    placedTx: { type: 'string', length: 66 },
+    claimTx: { type: 'string', length: 66, nullable: true },
+    placedAt: { type: 'Date', columnType: 'timestamptz' },
+    settledAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    claimedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});
+
+/** A condition's result as posted on ParlayBook. */
+export interface ParlayResultRow {
+  conditionId: string;
+  isVoid: boolean;
+  winningOutcome: number;
+  postedAt: Date;
+}
+
+export const ParlayResultEntity = new EntitySchema<ParlayResultRow>({
+  name: 'ParlayResult',
+  tableName: 'parlay_results',
+  properties: {
+    conditionId: { type: 'string', length: 66, primary: true },
+    isVoid: { type: 'boolean' },
+    winningOutcome: { type: 'integer' },
+    postedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
@@ -109,4 +184,6 @@ export const parlayEntities: readonly EntitySchema[] = [
   ParlayQuoteEntity,
   ParlayQuoteLegEntity,
   LpMovementEntity,
+  ParlayTicketEntity,
+  ParlayResultEntity,
 ];

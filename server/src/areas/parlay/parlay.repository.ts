@@ -15,7 +15,7 @@ export interface StoredQuote {
   readonly legs: unknown;
   readonly typedData: unknown;
   readonly signature: string;
-  readonly status: 'quoted' | 'placed';
+  readonly status: 'quoted' | 'placed' | 'settled';
   readonly expiresAt: Date;
   readonly createdAt: Date;
 }
@@ -289,7 +289,7 @@ interface QuoteSqlRow {
   legs: unknown;
   typed_data: unknown;
   signature: string;
-  status: 'quoted' | 'placed';
+  status: 'quoted' | 'placed' | 'settled';
   expires_at: Date;
   created_at: Date;
 }

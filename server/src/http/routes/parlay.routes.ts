@@ -4,6 +4,9 @@ import type { Hex } from 'viem';
 import type { ParlayCatalogueService } from '../../areas/parlay/parlay-catalogue.service.js';
 import type { ParlayQuoteService } from '../../areas/parlay/parlay-quote.service.js';
 import type { LpService } from '../../areas/lp/lp.service.js';
+import type { ParlayTicketsService } from '../../areas/parlay/parlay-tickets.service.js';
+import { DomainError } from '../../errors.js';
+import { getAddress, type Address } from 'viem';
 import { ctxOf } from '../request-context.js';
 import { actorOf } from './tournaments.routes.js';
 
@@ -13,10 +16,23 @@ export interface ParlayRouteDeps {
   readonly catalogue: ParlayCatalogueService;
   readonly quotes: ParlayQuoteService;
   readonly lp: LpService;
+  readonly tickets: ParlayTicketsService;
+}
+
+/** Whose tickets a read is about: the `bettor` query, else the caller's wallets. */
+function bettorsOf(req: Parameters<typeof actorOf>[0], bettor: string | undefined): readonly Address[] {
+  if (bettor) return [getAddress(bettor)];
+  // An admin token names no bettor: like no caller at all.
+  if (req.principal?.kind !== 'user' && req.principal?.kind !== 'wallet') {
+    throw new DomainError('VALIDATION_FAILED', 'Name a `bettor`, or call with a bearer token or wallet credential', {
+      fieldErrors: { bettor: ['required without a bearer token or wallet credential'] },
+    });
+  }
+  return actorOf(req).senders;
 }
 
 /** §4.17 parlays: catalogue, builders, leg checks, signed quotes, fees. */
-export function parlayRoutes({ catalogue, quotes }: ParlayRouteDeps) {
+export function parlayRoutes({ catalogue, quotes, tickets }: ParlayRouteDeps) {
   return s.router(tournamentsContract.parlay, {
     markets: async () => ({ status: 200, body: await catalogue.markets() }),
     market: async ({ params }) => ({ status: 200, body: await catalogue.market(params.marketId) }),
@@ -44,13 +60,36 @@ export function parlayRoutes({ catalogue, quotes }: ParlayRouteDeps) {
     nonce: async ({ params }) => ({ status: 200, body: await quotes.nonce(params.address) }),
     feesConfig: async () => ({ status: 200, body: quotes.feesConfig() }),
     feesPreview: async ({ params }) => ({ status: 200, body: quotes.feePreview(params.amount) }),
+    feesStats: async () => ({ status: 200, body: await tickets.feeStats() }),
+    tickets: async ({ query, req }) => ({
+      status: 200,
+      body: await tickets.list(bettorsOf(req, query.bettor), query, query.status ? [query.status] : undefined),
+    }),
+    history: async ({ query, req }) => ({
+      status: 200,
+      body: await tickets.history(bettorsOf(req, query.bettor), query),
+    }),
+    winnings: async ({ query, req }) => ({ status: 200, body: await tickets.winnings(bettorsOf(req, query.bettor)) }),
+    bettor: async ({ params, query }) => ({
+      status: 200,
+      body: await tickets.list([getAddress(params.address)], query),
+    }),
+    userStats: async ({ params }) => ({ status: 200, body: await tickets.userStats(params.address) }),
+    ticket: async ({ params }) => ({ status: 200, body: await tickets.ticket(params.ticketId) }),
+    status: async ({ params }) => ({ status: 200, body: await tickets.status(params.ticketId) }),
+    claim: async ({ params, req }) => ({
+      status: 200,
+      body: await tickets.claim(ctxOf(req), actorOf(req).senders, params.ticketId),
+    }),
+    byId: async ({ params }) => ({ status: 200, body: await tickets.ticket(params.ticketId) }),
   });
 }
 
 /** §4.17 the liquidity pool: reads and add/remove quotes. */
-export function lpRoutes({ lp }: ParlayRouteDeps) {
+export function lpRoutes({ lp, tickets }: ParlayRouteDeps) {
   return s.router(tournamentsContract.lp, {
     pool: async () => ({ status: 200, body: await lp.pool() }),
+    compartments: async ({ req }) => ({ status: 200, body: await tickets.compartments(ctxOf(req).now) }),
     apy: async () => ({ status: 200, body: await lp.apy() }),
     exposureBreakdown: async () => ({ status: 200, body: await lp.exposureBreakdown() }),
     bettorExposure: async ({ params }) => ({ status: 200, body: await lp.bettorExposure(params.address) }),

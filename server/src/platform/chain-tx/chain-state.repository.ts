@@ -16,6 +16,7 @@ export interface ChainIdentity {
     readonly markets: Hex;
     readonly creditsVault?: Hex;
     readonly usdcVault?: Hex;
+    readonly parlayBook?: Hex;
   };
   /** The block that deployed the contracts, when this server deployed them. */
   readonly deploymentBlock: bigint | null;
