@@ -104,12 +104,13 @@ describe('parlay tickets over HTTP', () => {
       expiresAt: BigInt(message.expiresAt),
     };
     await send('place', book, ParlayBookAbi, [q, quoted.body['signature']]);
-    ticketId = (await pub.readContract({
+    const placed: unknown = await pub.readContract({
       address: book,
       abi: ParlayBookAbi,
       functionName: 'ticketIdOf',
       args: [bettor.address, q.nonce],
-    })) as Hex;
+    });
+    ticketId = placed as Hex;
     expect((await api(`/api/parlay/ticket/${ticketId}`)).status).toBe(404);
     await index();
 
@@ -123,7 +124,7 @@ describe('parlay tickets over HTTP', () => {
       legsResulted: 0,
     });
     const mine = await api('/api/parlay/tickets', { token });
-    expect((mine.body['data'] as Body[]).map((t) => t['ticketId'])).toEqual([ticketId]);
+    expect((mine.body['data'] as Body[]).map((t): unknown => t['ticketId'])).toEqual([ticketId]);
     expect((await api(`/api/parlay/bettor/${bettor.address}`)).body['pagination']).toMatchObject({ total: 1 });
     expect((await api('/api/parlay/fees/stats')).body).toMatchObject({
       pending: (UNIT / 10n).toString(),
@@ -149,7 +150,7 @@ describe('parlay tickets over HTTP', () => {
     await index();
     const won = await api(`/api/parlay/ticket/${ticketId}`);
     expect(won.body).toMatchObject({ status: 'won', claimable: true });
-    expect((won.body['legs'] as Body[]).map((l) => l['result'])).toEqual(['won', 'void']);
+    expect((won.body['legs'] as Body[]).map((l): unknown => l['result'])).toEqual(['won', 'void']);
     const owed = BigInt(won.body['owed'] as string);
     expect(owed).toBeLessThan(BigInt(message.payout));
 
@@ -188,7 +189,7 @@ describe('parlay tickets over HTTP', () => {
     expect([again.status, again.body['code']]).toEqual([409, 'ALREADY_CLAIMED']);
 
     const history = await api(`/api/parlay/history?bettor=${bettor.address}`);
-    expect((history.body['data'] as Body[]).map((t) => t['status'])).toEqual(['claimed']);
+    expect((history.body['data'] as Body[]).map((t): unknown => t['status'])).toEqual(['claimed']);
     const winnings = await api('/api/parlay/winnings', { token });
     expect(winnings.body).toMatchObject({ won: owed.toString(), claimed: owed.toString(), unclaimed: '0' });
     const stats = await api(`/api/parlay/users/${bettor.address}/stats`);
