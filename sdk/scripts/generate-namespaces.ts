@@ -49,6 +49,7 @@ const ROOT_ROUTER: Record<Host, { file: string; name: string; type: string }> = 
 /** Hand-written helpers a namespace offers besides its routes (interfaces in `src/core`). */
 const EXTENSIONS: Record<string, { type: string; from: string }> = {
   auth: { type: 'SessionMethods', from: './core/auth.js' },
+  webhooks: { type: 'WebhookMethods', from: './core/webhooks.js' },
 };
 
 function parse(file: string): ts.SourceFile {

@@ -1,5 +1,6 @@
 import { memoryTokenStore, type Signer, type TokenStore } from './core/auth.js';
 import { DuelkitError } from './core/errors.js';
+import { verifyWebhookSignature } from './core/webhooks.js';
 import { leveled, type Logger, type LogLevel } from './core/logger.js';
 import { DuelkitNamespaces } from './namespaces.generated.js';
 import { bindRouter } from './internal/bind.js';
@@ -114,6 +115,7 @@ export class DuelkitClient extends DuelkitNamespaces {
       signIn: (opts: { username?: string } = {}) => session.signIn(opts),
       signOut: () => session.signOut(),
     });
+    Object.assign(this.webhooks, { verify: verifyWebhookSignature });
   }
 
   /**
