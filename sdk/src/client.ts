@@ -9,7 +9,10 @@ import { readEnv, userAgent } from './internal/runtime.js';
 import { AuthSession } from './internal/session.js';
 import { Transport, type TransportConfig } from './internal/transport.js';
 import { createEvents, type EventsNamespace } from './events.js';
+import { sleep } from './internal/signals.js';
 import { createTrade, type TradeNamespace } from './trade.js';
+import { waitForDuel, type WaitForDuelOptions } from './wait-for-duel.js';
+import type { Duel } from './api.generated.js';
 
 /** Defaults of the client, each also documented on its option. */
 export const DEFAULTS = {
@@ -77,6 +80,7 @@ export class DuelkitClient extends DuelkitNamespaces {
   /** The builder app's events as a typed async iterator over the event stream (docs/events.md). */
   readonly events: EventsNamespace;
   readonly #options: DuelkitClientOptions;
+  readonly #logger: Logger;
 
   constructor(options: DuelkitClientOptions = {}) {
     super();
@@ -89,6 +93,7 @@ export class DuelkitClient extends DuelkitNamespaces {
     const tokenStore = options.tokenStore ?? memoryTokenStore();
     this.#options = { ...options, tokenStore };
     const logger = leveled(options.logger, options.logLevel ?? 'warn');
+    this.#logger = logger;
     const config: TransportConfig = {
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       builderApiKey,
@@ -116,6 +121,28 @@ export class DuelkitClient extends DuelkitNamespaces {
       signOut: () => session.signOut(),
     });
     Object.assign(this.webhooks, { verify: verifyWebhookSignature });
+  }
+
+  /**
+   * Resolves with the market (`duels.getById`) once its status is `options.status` (or one of
+   * several): follows the event stream filtered to the market, and reads the market at once and
+   * then every 30 s in case the stream is unavailable. Rejects with `DuelWaitTimeoutError` after
+   * `timeoutMs` (no limit by default), `AbortError` on `signal`, or a non-retryable read error.
+   *
+   * @example
+   * const duel = await client.waitForDuel(duelId, { status: 'settled', timeoutMs: 3_600_000 });
+   */
+  waitForDuel(duelId: string, options: WaitForDuelOptions): Promise<Duel> {
+    return waitForDuel(
+      {
+        events: this.events,
+        getDuel: (id, signal) => this.duels.getById({ params: { duelId: id }, query: {} }, { signal }),
+        sleep,
+        logger: this.#logger,
+      },
+      duelId,
+      options,
+    );
   }
 
   /**

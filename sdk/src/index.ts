@@ -2,6 +2,8 @@ export { DuelkitClient, DEFAULTS } from './client.js';
 export type { DuelkitClientOptions } from './client.js';
 export { VERSION } from './version.js';
 export { QuoteRejectedError } from './trade.js';
+export { DuelWaitTimeoutError } from './wait-for-duel.js';
+export type { WaitForDuelOptions } from './wait-for-duel.js';
 export type {
   BetFailureSnapshot,
   BetSnapshot,
