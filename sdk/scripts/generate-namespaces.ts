@@ -270,6 +270,7 @@ function docsTable(docs: Record<Host, Map<string, string>>): string {
     '|---|---|---|---|',
     ...rows,
     '| `trade` | markets | — | task-level helpers over several routes: `trade.buy` |',
+    '| `events` | markets | — | the builder event stream as a typed async iterator: `events.stream` |',
   ].join('\n');
 }
 
