@@ -49,6 +49,7 @@ const ROOT_ROUTER: Record<Host, { file: string; name: string; type: string }> = 
 /** Hand-written helpers a namespace offers besides its routes (interfaces in `src/core`). */
 const EXTENSIONS: Record<string, { type: string; from: string }> = {
   auth: { type: 'SessionMethods', from: './core/auth.js' },
+  webhooks: { type: 'WebhookMethods', from: './core/webhooks.js' },
 };
 
 function parse(file: string): ts.SourceFile {
@@ -269,6 +270,7 @@ function docsTable(docs: Record<Host, Map<string, string>>): string {
     '|---|---|---|---|',
     ...rows,
     '| `trade` | markets | — | task-level helpers over several routes: `trade.buy` |',
+    '| `events` | markets | — | the builder event stream as a typed async iterator: `events.stream` |',
   ].join('\n');
 }
 

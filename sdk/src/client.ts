@@ -1,5 +1,6 @@
 import { memoryTokenStore, type Signer, type TokenStore } from './core/auth.js';
 import { DuelkitError } from './core/errors.js';
+import { verifyWebhookSignature } from './core/webhooks.js';
 import { leveled, type Logger, type LogLevel } from './core/logger.js';
 import { DuelkitNamespaces } from './namespaces.generated.js';
 import { bindRouter } from './internal/bind.js';
@@ -7,7 +8,11 @@ import { namespaces } from './internal/namespaces.js';
 import { readEnv, userAgent } from './internal/runtime.js';
 import { AuthSession } from './internal/session.js';
 import { Transport, type TransportConfig } from './internal/transport.js';
+import { createEvents, type EventsNamespace } from './events.js';
+import { sleep } from './internal/signals.js';
 import { createTrade, type TradeNamespace } from './trade.js';
+import { waitForDuel, type WaitForDuelOptions } from './wait-for-duel.js';
+import type { Duel } from './api.generated.js';
 
 /** Defaults of the client, each also documented on its option. */
 export const DEFAULTS = {
@@ -72,7 +77,10 @@ export class DuelkitClient extends DuelkitNamespaces {
   readonly tournamentsUrl: string;
   /** Task-level helpers over several routes: `trade.buy` quotes and places a bet in one call. */
   readonly trade: TradeNamespace;
+  /** The builder app's events as a typed async iterator over the event stream (docs/events.md). */
+  readonly events: EventsNamespace;
   readonly #options: DuelkitClientOptions;
+  readonly #logger: Logger;
 
   constructor(options: DuelkitClientOptions = {}) {
     super();
@@ -85,6 +93,7 @@ export class DuelkitClient extends DuelkitNamespaces {
     const tokenStore = options.tokenStore ?? memoryTokenStore();
     this.#options = { ...options, tokenStore };
     const logger = leveled(options.logger, options.logLevel ?? 'warn');
+    this.#logger = logger;
     const config: TransportConfig = {
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       builderApiKey,
@@ -106,10 +115,34 @@ export class DuelkitClient extends DuelkitNamespaces {
       Object.defineProperty(this, ns.name, { value: bound, enumerable: true });
     }
     this.trade = createTrade(this);
+    this.events = createEvents({ ...config, marketsUrl: this.marketsUrl });
     Object.assign(this.auth, {
       signIn: (opts: { username?: string } = {}) => session.signIn(opts),
       signOut: () => session.signOut(),
     });
+    Object.assign(this.webhooks, { verify: verifyWebhookSignature });
+  }
+
+  /**
+   * Resolves with the market (`duels.getById`) once its status is `options.status` (or one of
+   * several): follows the event stream filtered to the market, and reads the market at once and
+   * then every 30 s in case the stream is unavailable. Rejects with `DuelWaitTimeoutError` after
+   * `timeoutMs` (no limit by default), `AbortError` on `signal`, or a non-retryable read error.
+   *
+   * @example
+   * const duel = await client.waitForDuel(duelId, { status: 'settled', timeoutMs: 3_600_000 });
+   */
+  waitForDuel(duelId: string, options: WaitForDuelOptions): Promise<Duel> {
+    return waitForDuel(
+      {
+        events: this.events,
+        getDuel: (id, signal) => this.duels.getById({ params: { duelId: id }, query: {} }, { signal }),
+        sleep,
+        logger: this.#logger,
+      },
+      duelId,
+      options,
+    );
   }
 
   /**

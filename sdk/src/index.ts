@@ -2,6 +2,21 @@ export { DuelkitClient, DEFAULTS } from './client.js';
 export type { DuelkitClientOptions } from './client.js';
 export { VERSION } from './version.js';
 export { QuoteRejectedError } from './trade.js';
+export { DuelWaitTimeoutError } from './wait-for-duel.js';
+export type { WaitForDuelOptions } from './wait-for-duel.js';
+export type {
+  BetFailureSnapshot,
+  BetSnapshot,
+  ContestSnapshot,
+  DuelSnapshot,
+  DuelkitEvent,
+  EventDataMap,
+  EventType,
+  EventsNamespace,
+  PriceUpdate,
+  StreamEvent,
+  StreamOptions,
+} from './events.js';
 export type { BuyInput, BuyResult, Position, Stake, TradeNamespace, WaitOptions } from './trade.js';
 export { DECIMALS, fromBaseUnits, toBaseUnits } from './core/units.js';
 export {

@@ -51,3 +51,20 @@ export async function verifyWebhookSignature(
   const expected = hex(await globalThis.crypto.subtle.sign('HMAC', key, encoder.encode(`${t}.${body}`)));
   return parts.some(([k, v]) => k === 'v1' && typeof v === 'string' && same(v, expected));
 }
+
+/** Verification of webhook deliveries, on `client.webhooks`. */
+export interface WebhookMethods {
+  /**
+   * Whether a delivery is genuine: {@link verifyWebhookSignature} with the body exactly as
+   * received, its `Duelkit-Signature` header and the endpoint's `whsec_…` secret.
+   *
+   * @example
+   * if (!(await client.webhooks.verify(rawBody, req.headers['duelkit-signature'], secret))) return res.status(400).end();
+   */
+  verify(
+    rawBody: string | Uint8Array,
+    header: string | null | undefined,
+    secret: string,
+    options?: VerifyWebhookOptions,
+  ): Promise<boolean>;
+}
