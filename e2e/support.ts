@@ -41,6 +41,8 @@ export interface Contracts {
   readonly markets: Address;
   readonly creditsVault: Address;
   readonly usdcVault: Address;
+  /** ParlayBook: the parlay ticket book and its ERC-4626 liquidity pool (deployed at boot). */
+  readonly parlayBook?: Address;
 }
 
 /** What every test needs of a server, however it runs: URLs, a team builder key and setup. */
