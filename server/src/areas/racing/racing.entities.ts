@@ -1,19 +1,20 @@
 import { EntitySchema } from '@mikro-orm/core';
+import type {
+  EloRow,
+  EventScoreRow,
+  PeriodRow,
+  PredictionRow,
+  RacingTournamentRow,
+  SettledEventRow,
+  SideBetRow,
+} from './racing.repository.js';
 
 /*
  * The racing area's tables. The repository (racing.repository.ts) reads and writes them with SQL;
  * these schemas exist so that the migration check compares them with what the migrations create.
  */
 
-interface RacingTournamentRow {
-  tournamentId: string;
-  seasonId: number;
-  seasonName: string;
-  completedAt: Date | null;
-  paidAt: Date | null;
-}
-
-const RacingTournamentEntity = new EntitySchema<RacingTournamentRow>({
+const RacingTournamentEntity = new EntitySchema<RacingTournamentRow & { paidAt: Date | null }>({
   name: 'RacingTournament',
   tableName: 'racing_tournaments',
   properties: {
@@ -25,15 +26,7 @@ const RacingTournamentEntity = new EntitySchema<RacingTournamentRow>({
   },
 });
 
-interface RacingPeriodRow {
-  tournamentId: string;
-  wallet: string;
-  periodStart: Date;
-  reentries: number;
-  lastDepositTxHash: string;
-}
-
-const RacingPeriodEntity = new EntitySchema<RacingPeriodRow>({
+const RacingPeriodEntity = new EntitySchema<PeriodRow>({
   name: 'RacingPeriod',
   tableName: 'racing_periods',
   properties: {
@@ -45,19 +38,7 @@ const RacingPeriodEntity = new EntitySchema<RacingPeriodRow>({
   },
 });
 
-interface RacingPredictionRow {
-  id: string;
-  tournamentId: string;
-  eventId: number;
-  roundId: number;
-  wallet: string;
-  driverIds: number[];
-  lockedEarlyAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-const RacingPredictionEntity = new EntitySchema<RacingPredictionRow>({
+const RacingPredictionEntity = new EntitySchema<PredictionRow>({
   name: 'RacingPrediction',
   tableName: 'racing_predictions',
   indexes: [
@@ -80,19 +61,7 @@ const RacingPredictionEntity = new EntitySchema<RacingPredictionRow>({
   },
 });
 
-interface RacingSideBetRow {
-  id: string;
-  tournamentId: string;
-  roundId: number;
-  wallet: string;
-  prop: string;
-  value: string;
-  points: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-const RacingSideBetEntity = new EntitySchema<RacingSideBetRow>({
+const RacingSideBetEntity = new EntitySchema<SideBetRow>({
   name: 'RacingSideBet',
   tableName: 'racing_side_bets',
   indexes: [
@@ -115,17 +84,7 @@ const RacingSideBetEntity = new EntitySchema<RacingSideBetRow>({
   },
 });
 
-interface RacingSettledEventRow {
-  tournamentId: string;
-  eventId: number;
-  roundId: number;
-  seq: number;
-  state: string;
-  classification: unknown;
-  settledAt: Date;
-}
-
-const RacingSettledEventEntity = new EntitySchema<RacingSettledEventRow>({
+const RacingSettledEventEntity = new EntitySchema<SettledEventRow>({
   name: 'RacingSettledEvent',
   tableName: 'racing_settled_events',
   properties: {
@@ -139,19 +98,7 @@ const RacingSettledEventEntity = new EntitySchema<RacingSettledEventRow>({
   },
 });
 
-interface RacingEventScoreRow {
-  tournamentId: string;
-  eventId: number;
-  roundId: number;
-  wallet: string;
-  points: number;
-  exact: number;
-  inTopN: number;
-  podium: number;
-  bonus: number;
-}
-
-const RacingEventScoreEntity = new EntitySchema<RacingEventScoreRow>({
+const RacingEventScoreEntity = new EntitySchema<EventScoreRow & { tournamentId: string }>({
   name: 'RacingEventScore',
   tableName: 'racing_event_scores',
   properties: {
@@ -167,16 +114,7 @@ const RacingEventScoreEntity = new EntitySchema<RacingEventScoreRow>({
   },
 });
 
-interface RacingEloRow {
-  tournamentId: string;
-  eventId: number;
-  seq: number;
-  wallet: string;
-  ratingBefore: number;
-  ratingAfter: number;
-}
-
-const RacingEloEntity = new EntitySchema<RacingEloRow>({
+const RacingEloEntity = new EntitySchema<EloRow & { tournamentId: string }>({
   name: 'RacingElo',
   tableName: 'racing_elo',
   indexes: [{ name: 'racing_elo_seq_idx', properties: ['tournamentId', 'seq'] }],
