@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { frame, sse } from '../test/event-stream.js';
-import { client, DUEL_ID, M, mockService } from '../test/mock-service.js';
+import { client, DUEL_ID, duelFixture, M, mockService } from '../test/mock-service.js';
 import type { DuelkitClient } from './client.js';
 import { AbortError, TimeoutError } from './core/errors.js';
 import { DuelWaitTimeoutError, waitForDuel, type WaitForDuelDeps } from './wait-for-duel.js';
@@ -23,42 +23,6 @@ describe('client.webhooks.verify', () => {
 const server = mockService();
 const STREAM = `${M}/svc/builder/events/stream`;
 const GET_DUEL = `${M}/svc/user/duels/get-duel-by-id/:duelId`;
-
-function duel(status: string) {
-  return {
-    id: '7b0f8a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
-    duelId: DUEL_ID,
-    question: 'Will it rain?',
-    description: null,
-    category: 'Weather',
-    tags: [],
-    options: ['YES', 'NO'],
-    duelType: 'PREDICTION',
-    collateralStack: 'credits',
-    isPrivate: false,
-    leagueId: null,
-    parentMarketId: null,
-    coverImageUrl: null,
-    creatorAddress: '0x00000000000000000000000000000000000000Bb',
-    startTime: '2026-11-22T12:00:00.000Z',
-    endTime: '2026-11-23T12:00:00.000Z',
-    createdAt: '2026-11-22T11:00:00.000Z',
-    status,
-    chainState: 'confirmed',
-    txHash: `0x${'cd'.repeat(32)}`,
-    chainError: null,
-    winningOptionIndex: status === 'settled' ? 0 : null,
-    poolBalances: ['0', '0'],
-    prices: ['500000000000000000', '500000000000000000'],
-    yesPercentage: 50,
-    totalVolume: '0',
-    uniqueParticipants: 0,
-    extMarketId: null,
-    extMarketVolume24h: null,
-    extLive: false,
-    isCanonical: false,
-  };
-}
 
 /** An injected clock: sleeps wait until the test advances it, never for real. */
 function fakeClock() {
@@ -105,7 +69,7 @@ describe('client.waitForDuel', () => {
     let reads = 0;
     let streamQuery: URLSearchParams | undefined;
     server.use(
-      http.get(GET_DUEL, () => HttpResponse.json(duel(++reads === 1 ? 'open' : 'settled'))),
+      http.get(GET_DUEL, () => HttpResponse.json(duelFixture(++reads === 1 ? 'open' : 'settled'))),
       http.get(STREAM, ({ request }) => {
         streamQuery = new URL(request.url).searchParams;
         return sse([': heartbeat\n\n', frame(9, 'duel.settled', 'settled')], { hold: true });
@@ -124,7 +88,7 @@ describe('client.waitForDuel', () => {
   it('falls back to reading the market every 30 s when the stream is unavailable', async () => {
     let reads = 0;
     server.use(
-      http.get(GET_DUEL, () => HttpResponse.json(duel(++reads < 3 ? 'pending' : 'settled'))),
+      http.get(GET_DUEL, () => HttpResponse.json(duelFixture(++reads < 3 ? 'pending' : 'settled'))),
       http.get(STREAM, () =>
         HttpResponse.json({ code: 'NOT_FOUND', message: 'no stream', requestId: 'r' }, { status: 404 }),
       ),
@@ -148,7 +112,7 @@ describe('client.waitForDuel', () => {
     server.use(
       http.get(GET_DUEL, () => {
         reads += 1;
-        return HttpResponse.json(duel('open'));
+        return HttpResponse.json(duelFixture('open'));
       }),
       http.get(STREAM, () => sse([': heartbeat\n\n'], { hold: true })),
     );
@@ -172,7 +136,7 @@ describe('client.waitForDuel', () => {
 
   it('is a client method with the real clock', async () => {
     server.use(
-      http.get(GET_DUEL, () => HttpResponse.json(duel('cancelled'))),
+      http.get(GET_DUEL, () => HttpResponse.json(duelFixture('cancelled'))),
       http.get(STREAM, () => sse([': heartbeat\n\n'], { hold: true })),
     );
     expect((await client().waitForDuel(DUEL_ID, { status: 'cancelled' })).status).toBe('cancelled');

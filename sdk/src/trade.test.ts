@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { apiError, client, DUEL_ID, M, mockService } from '../test/mock-service.js';
+import { apiError, client, DUEL_ID, duelFixture, M, mockService } from '../test/mock-service.js';
 import type { BetsCreateInput, Duel } from './api.generated.js';
 import type { DuelkitClient } from './client.js';
 import { AbortError, ConflictError, TimeoutError } from './core/errors.js';
@@ -13,17 +13,7 @@ const UNIT = 10n ** 18n;
 const MANAGED = '0x00000000000000000000000000000000000000Bb';
 const TX = `0x${'cd'.repeat(32)}`;
 
-const duel = {
-  id: '7b0f8a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
-  duelId: DUEL_ID,
-  question: 'Will it rain?',
-  description: null,
-  category: 'Weather',
-  tags: [],
-  options: ['YES', 'NO'],
-  duelType: 'PREDICTION',
-  collateralStack: 'credits',
-};
+const duel = duelFixture('open');
 
 function estimate(amountIn: bigint, optionIndex: number, slippageBps: number) {
   return {

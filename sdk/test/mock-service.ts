@@ -42,3 +42,40 @@ export function recordingLogger() {
 }
 
 export const health = { status: 'ok', service: 'parlay', uptimeSeconds: 1, time: '2026-11-22T12:00:00.000Z' };
+
+/** A duel as `duels.getById` answers it, in `status`. */
+export function duelFixture(status: string) {
+  return {
+    id: '7b0f8a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+    duelId: DUEL_ID,
+    question: 'Will it rain?',
+    description: null,
+    category: 'Weather',
+    tags: [],
+    options: ['YES', 'NO'],
+    duelType: 'PREDICTION',
+    collateralStack: 'credits',
+    isPrivate: false,
+    leagueId: null,
+    parentMarketId: null,
+    coverImageUrl: null,
+    creatorAddress: '0x00000000000000000000000000000000000000Bb',
+    startTime: '2026-11-22T12:00:00.000Z',
+    endTime: '2026-11-23T12:00:00.000Z',
+    createdAt: '2026-11-22T11:00:00.000Z',
+    status,
+    chainState: 'confirmed',
+    txHash: `0x${'cd'.repeat(32)}`,
+    chainError: null,
+    winningOptionIndex: status === 'settled' ? 0 : null,
+    poolBalances: ['0', '0'],
+    prices: ['500000000000000000', '500000000000000000'],
+    yesPercentage: 50,
+    totalVolume: '0',
+    uniqueParticipants: 0,
+    extMarketId: null,
+    extMarketVolume24h: null,
+    extLive: false,
+    isCanonical: false,
+  };
+}
