@@ -8,8 +8,12 @@
  * - `src/namespaces.generated.ts`: one interface per contract router, with the route's summary
  *   and description as JSDoc on every method (so they reach IDE hovers) and the router's own doc
  *   comment on its namespace.
+ * - `test/api-parity.generated.ts`: one type-level assertion per route that the plain types are
+ *   the ones the contract infers (what a route takes is accepted by it, what it answers is the
+ *   same type). It emits nothing; `pnpm typecheck` checks it, and a drift is a type error on the
+ *   route's line.
  *
- * `namespaces.test.ts` fails when either file is stale.
+ * `namespaces.test.ts` fails when any of these files is stale.
  *
  *   pnpm --filter @duelkit/sdk generate
  */
@@ -35,6 +39,7 @@ import { createEmitter, type Emitter } from './zod-to-ts.js';
 const here = dirname(fileURLToPath(import.meta.url));
 export const OUTPUT = resolve(here, '../src/namespaces.generated.ts');
 export const API_OUTPUT = resolve(here, '../src/api.generated.ts');
+export const PARITY_OUTPUT = resolve(here, '../test/api-parity.generated.ts');
 /** The reference page whose namespace table is generated (between the two markers). */
 export const DOCS = resolve(here, '../../docs/sdk.md');
 export const DOCS_MARKERS = [
@@ -275,7 +280,48 @@ function docsTable(docs: Record<Host, Map<string, string>>): string {
 }
 
 /** The generated files' text (TypeScript formatted with the repository's Prettier settings). */
-export async function renderGenerated(): Promise<{ namespaces: string; api: string; docsTable: string }> {
+/** Every route of a router with the generated type name prefix and the indexed-access path of its contract type. */
+function routesOf(router: AppRouter, name: string, path: string): { name: string; path: string }[] {
+  return Object.entries(router).flatMap(([key, entry]) => {
+    const next = { name: `${name}${key.charAt(0).toUpperCase()}${key.slice(1)}`, path: `${path}['${key}']` };
+    return isAppRoute(entry) ? [next] : routesOf(entry, next.name, next.path);
+  });
+}
+
+/** The type-level assertions that the plain types of `api` are the contract's inferred ones. */
+function parityOf(api: string): string {
+  const routes = namespaces().flatMap((e) =>
+    routesOf(e.router, pascal(e.name), `${e.host === 'markets' ? 'Markets' : 'Tournaments'}['${e.key}']`),
+  );
+  const lines = [
+    ...HEADER,
+    '// Checked by `pnpm typecheck`: each line fails to compile when the plain types drift from the contract.',
+    "import type { marketsContract, tournamentsContract } from '@duelkit/contract';",
+    "import type * as Api from '../src/api.generated.js';",
+    "import type { RouteInput, RouteOutput } from '../src/internal/route-types.js';",
+    '',
+    'type Markets = typeof marketsContract;',
+    'type Tournaments = typeof tournamentsContract;',
+    'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;',
+    '/** An input may be narrower than the inferred one (a query number zod types as unknown), never wider. */',
+    'type Within<A, B> = [A] extends [B] ? true : false;',
+    '',
+  ];
+  for (const r of routes) {
+    if (api.includes(`export interface ${r.name}Input `)) {
+      lines.push(`export const ${r.name}Input: Within<Api.${r.name}Input, RouteInput<${r.path}>> = true;`);
+    }
+    lines.push(`export const ${r.name}Output: Same<RouteOutput<${r.path}>, Api.${r.name}Output> = true;`);
+  }
+  return lines.join('\n');
+}
+
+export async function renderGenerated(): Promise<{
+  namespaces: string;
+  api: string;
+  parity: string;
+  docsTable: string;
+}> {
   const entries = namespaces();
   const docs = { markets: routerDocs('markets'), tournaments: routerDocs('tournaments') };
   const extensions = entries.flatMap((e) => (EXTENSIONS[e.name] ? [EXTENSIONS[e.name]!] : []));
@@ -352,6 +398,7 @@ export async function renderGenerated(): Promise<{ namespaces: string; api: stri
   return {
     namespaces: await format(parts.join('\n'), OUTPUT),
     api: await format(api, API_OUTPUT),
+    parity: await format(parityOf(api), PARITY_OUTPUT),
     docsTable: docsTable(docs),
   };
 }
@@ -369,6 +416,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const generated = await renderGenerated();
   writeFileSync(API_OUTPUT, generated.api);
   writeFileSync(OUTPUT, generated.namespaces);
+  writeFileSync(PARITY_OUTPUT, generated.parity);
   writeFileSync(DOCS, withDocsTable(readFileSync(DOCS, 'utf8'), generated.docsTable));
-  console.log(`wrote ${API_OUTPUT}, ${OUTPUT} and the namespace table of ${DOCS}`);
+  console.log(`wrote ${API_OUTPUT}, ${OUTPUT}, ${PARITY_OUTPUT} and the namespace table of ${DOCS}`);
 }
