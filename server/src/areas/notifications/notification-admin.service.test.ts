@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryMock } from '../../../test/fakes/repository.mock.js';
-import type { PushMessage, PushProviderPort, PushResult } from '../../adapters/notifications/push-provider.port.js';
+import type {
+  PushMessage,
+  PushProviderName,
+  PushProviderPort,
+  PushResult,
+} from '../../adapters/notifications/push-provider.port.js';
 import { ManualClock } from '../../platform/clock.js';
 import { NotificationAdminService } from './notification-admin.service.js';
 import type { DeliveryRecord, DeviceRecord, NotificationRepository, OutboxRow } from './notification.repository.js';
