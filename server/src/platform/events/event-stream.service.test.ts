@@ -103,6 +103,7 @@ function setup() {
     publish,
     open,
     subscriptions: () => subscriptions,
+    listeners: () => handlers.size,
     failSubscribe: (f: boolean) => (subscribeFails = f),
   };
 }
@@ -295,6 +296,23 @@ describe('EventStreamService', () => {
       expect(a.ended()).toBe(false);
       expect(b.ended()).toBe(true);
       expect(b.seen).toEqual([]);
+    });
+
+    it('on close, ends its streams and leaves the bus; a later stream subscribes afresh', async () => {
+      const { open, streams, publish, subscriptions, listeners } = setup();
+      const a = await open();
+
+      streams.close();
+      await vi.advanceTimersByTimeAsync(0);
+
+      expect(a.ended()).toBe(true);
+      expect(listeners()).toBe(0);
+      const b = await open();
+      await publish({});
+      expect(subscriptions()).toBe(2);
+      expect(a.seen).toEqual([]);
+      expect(b.seen).toEqual(['1']);
+      b.close();
     });
 
     it('shares one bus subscription among streams, and subscribes again after a failed attempt', async () => {
