@@ -164,7 +164,7 @@ function setup() {
     return { secret, backupCodes };
   };
 
-  return { clock, tokens, admins, sessions, service, seed, signIn, enrol };
+  return { clock, tokens, repo, admins, sessions, service, seed, signIn, enrol };
 }
 
 describe('AdminAuthService', () => {
@@ -433,19 +433,17 @@ describe('AdminAuthService', () => {
     });
 
     it('refuses with CONFLICT when the pending secret changed between the check and the switch', async () => {
-      const { service, seed, signIn, clock, admins } = setup();
+      const { service, repo, seed, signIn, clock, admins } = setup();
       seed();
       const { principal } = await signIn();
       const { secret } = await service.setup(principal.adminId);
       const code = totpCodeAt(secret, clock.now());
-      const byId = service.byId.bind(service);
-      // A second setup lands after verifySetup read the admin.
-      service.byId = async (id) => {
-        service.byId = byId;
-        const read = await byId(id);
+      // A second setup lands right after verifySetup read the admin.
+      const read = { ...admins.get('admin-1')! };
+      repo.byId.mockImplementationOnce(async (id) => {
         await service.setup(id);
         return read;
-      };
+      });
 
       await expect(service.verifySetup(principal, code)).rejects.toMatchObject({ code: 'CONFLICT' });
       expect(admins.get('admin-1')?.twoFactorEnabled).toBe(false);

@@ -84,7 +84,7 @@ function setup(options: { gate?: boolean } = {}) {
     },
   };
   const service = new UserService(repo, box, tokens, clock, options.gate ? gate : undefined);
-  return { clock, box, tokens, users, links, invites, redeemed, service };
+  return { clock, box, tokens, repo, users, links, invites, redeemed, service };
 }
 
 describe('UserService', () => {
@@ -156,11 +156,10 @@ describe('UserService', () => {
     });
 
     it('answers USERNAME_TAKEN when the name is taken between the check and the insert', async () => {
-      const { service, users } = setup();
-      const first = await service.create({ builderAppId: 'app-1', eoa: EOA, username: null });
-      users.get(first.id)!.usernameLower = 'late';
-      // The check ran before the other account took the name.
-      service.checkUsername = () => Promise.resolve({ available: true });
+      const { service, repo } = setup();
+      await service.create({ builderAppId: 'app-1', eoa: EOA, username: 'late' });
+      // The check reads the table before the other account's insert is visible.
+      repo.usernameTaken.mockResolvedValueOnce(false);
 
       await expect(service.create({ builderAppId: 'app-1', eoa: EOA2, username: 'Late' })).rejects.toMatchObject({
         code: 'USERNAME_TAKEN',
@@ -227,15 +226,10 @@ describe('UserService', () => {
     });
 
     it('reports an address created concurrently by another request as existing', async () => {
-      const { service } = setup();
-      const byEoa = service.byEoa.bind(service);
-      service.byEoa = async (app, eoa) => {
-        // Another request creates the account between the lookup and the insert.
-        const found = await byEoa(app, eoa);
-        service.byEoa = byEoa;
-        await service.create({ builderAppId: app, eoa, username: null });
-        return found;
-      };
+      const { service, repo } = setup();
+      await service.create({ builderAppId: 'app-1', eoa: EOA, username: null });
+      // The lookup reads the table before the other request's insert is visible.
+      repo.byEoa.mockResolvedValueOnce(null);
 
       expect(await service.registerAddresses('app-1', [EOA])).toMatchObject({
         results: [{ address: EOA, status: 'exists' }],
