@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { DomainError } from '../../errors.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 
 export interface IdpIssuer {
   readonly issuer: string;
@@ -13,17 +14,25 @@ export interface IdpIdentity {
   readonly subject: string;
 }
 
+export interface IdpServiceDeps {
+  /** What judges a token's expiry: the wall clock, as the identity provider's tokens are issued in it. */
+  readonly clock?: Clock;
+  /** The keys of an issuer (default: its JWKS fetched from `jwksUri`). */
+  readonly keySetOf?: (issuer: IdpIssuer) => JWTVerifyGetKey;
+}
+
+const remoteKeySet = (issuer: IdpIssuer): JWTVerifyGetKey =>
+  createRemoteJWKSet(new URL(issuer.jwksUri), { timeoutDuration: 5_000 });
+
 /** Verifies OIDC id_tokens and JWT access tokens against the configured issuers' JWKS. */
 export class IdpService {
   private readonly keys = new Map<string, { issuer: IdpIssuer; jwks: JWTVerifyGetKey }>();
+  private readonly clock: Clock;
 
-  constructor(issuers: readonly IdpIssuer[]) {
-    for (const issuer of issuers) {
-      this.keys.set(issuer.issuer, {
-        issuer,
-        jwks: createRemoteJWKSet(new URL(issuer.jwksUri), { timeoutDuration: 5_000 }),
-      });
-    }
+  constructor(issuers: readonly IdpIssuer[], deps: IdpServiceDeps = {}) {
+    this.clock = deps.clock ?? systemClock;
+    const keySetOf = deps.keySetOf ?? remoteKeySet;
+    for (const issuer of issuers) this.keys.set(issuer.issuer, { issuer, jwks: keySetOf(issuer) });
   }
 
   async verify(token: string): Promise<IdpIdentity> {
@@ -44,6 +53,7 @@ export class IdpService {
         issuer: entry.issuer.issuer,
         audience: entry.issuer.audience,
         algorithms: ['RS256', 'ES256', 'EdDSA', 'PS256'],
+        currentDate: new Date(this.clock.now()),
       });
       if (!payload.sub) throw new DomainError('IDENTITY_TOKEN_INVALID', 'The identity token has no subject');
       return { issuer: entry.issuer.issuer, subject: payload.sub };

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Health, Readiness } from '@duelkit/contract';
 import type { Orm } from '../db/orm.js';
-import { systemClock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 
 type Check = Readiness['checks'][string];
 
@@ -44,15 +44,17 @@ async function timed(probe: Probe, timeoutMs: number): Promise<Check> {
  * Redis, pulling them would turn a partial outage into a full one.
  */
 export class HealthService {
-  // Uptime and the probe's timestamp describe this process: wall-clock time.
-  private readonly startedAt = systemClock.now();
+  private readonly startedAt: number;
   private readonly probes = new Map<string, Probe>();
 
   constructor(
     orm: Orm,
     redis: Redis | undefined,
     private readonly timeoutMs = 2_000,
+    // Uptime and the probe's timestamp describe this process: wall-clock time.
+    private readonly clock: Clock = systemClock,
   ) {
+    this.startedAt = clock.now();
     this.addProbe(
       'postgres',
       async () => {
@@ -80,8 +82,8 @@ export class HealthService {
     return {
       status: 'ok',
       service,
-      uptimeSeconds: Math.floor((systemClock.now() - this.startedAt) / 1000),
-      time: new Date(systemClock.now()).toISOString(),
+      uptimeSeconds: Math.floor((this.clock.now() - this.startedAt) / 1000),
+      time: new Date(this.clock.now()).toISOString(),
     };
   }
 
@@ -94,6 +96,6 @@ export class HealthService {
     );
     const down = entries.filter(([, c]) => c.status === 'down').map(([, c]) => c);
     const status = down.some((c) => c.critical) ? 'not_ready' : down.length ? 'degraded' : 'ready';
-    return { status, checks: Object.fromEntries(entries), time: new Date(systemClock.now()).toISOString() };
+    return { status, checks: Object.fromEntries(entries), time: new Date(this.clock.now()).toISOString() };
   }
 }

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalJson } from '../canonical-json.js';
 import type { IdempotencyRepository } from './idempotency.repository.js';
-import { systemClock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 
 export interface IdempotencyScope {
   readonly tenantId: string;
@@ -40,6 +40,13 @@ export interface IdempotencySettings {
   readonly releaseRetryMs?: number;
 }
 
+export interface IdempotencyDeps {
+  /** Wall-clock time by default: the records' expiry and lock times are the database's now(). */
+  readonly clock?: Clock;
+  /** Waits `ms` (a duplicate's back-off, a lost release's retry); rejects when `signal` aborts. */
+  readonly sleep?: (ms: number, options: { signal?: AbortSignal; ref?: boolean }) => Promise<unknown>;
+}
+
 /** Fingerprint of what makes two requests "the same": path, query and body, key order aside. */
 export function requestFingerprint(path: string, query: unknown, body: unknown): string {
   return createHash('sha256')
@@ -70,18 +77,23 @@ export class IdempotencyService {
   private readonly unreleased = new Map<string, { lock: string; until: number }>();
   /** The lock each execution running on this instance holds, by record id. */
   private readonly locks = new Map<string, string>();
+  private readonly clock: Clock;
+  private readonly sleep: NonNullable<IdempotencyDeps['sleep']>;
 
   constructor(
     private readonly keys: IdempotencyRepository,
     private readonly settings: IdempotencySettings,
+    deps: IdempotencyDeps = {},
   ) {
     this.wakeups.setMaxListeners(0);
+    this.clock = deps.clock ?? systemClock;
+    this.sleep = deps.sleep ?? ((ms, options) => sleep(ms, undefined, options));
   }
 
   async begin(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyBegin> {
     // Wall-clock time throughout: the records' expiry and lock times are written by the database's
     // now(), and the wait and lock timeout are infrastructure, not domain rules.
-    const deadline = systemClock.now() + this.settings.waitMs;
+    const deadline = this.clock.now() + this.settings.waitMs;
     let backoff = 25;
     for (;;) {
       const inserted = await this.keys.insertInFlight(scope, fingerprint, this.settings.ttlMs);
@@ -89,7 +101,7 @@ export class IdempotencyService {
 
       const row = await this.keys.find(scope);
       if (!row) continue; // removed between our insert and select: try again
-      if (new Date(row.expires_at).getTime() <= systemClock.now()) {
+      if (new Date(row.expires_at).getTime() <= this.clock.now()) {
         await this.keys.deleteIfExpired(row.id);
         continue;
       }
@@ -110,7 +122,7 @@ export class IdempotencyService {
         if (lock) return this.proceed(String(row.id), lock, false);
         continue;
       }
-      if (new Date(row.locked_at).getTime() < systemClock.now() - this.settings.lockTimeoutMs) {
+      if (new Date(row.locked_at).getTime() < this.clock.now() - this.settings.lockTimeoutMs) {
         if (pending) {
           // The execution died after its effect was accepted: its pending answer is the answer.
           await this.complete(scope, String(row.id), pending);
@@ -120,7 +132,7 @@ export class IdempotencyService {
         if (lock) return this.proceed(String(row.id), lock, row.effect_started_at !== null);
         continue;
       }
-      const remaining = deadline - systemClock.now();
+      const remaining = deadline - this.clock.now();
       if (remaining <= 0) return pending ? { kind: 'pending', response: pending } : { kind: 'in_flight' };
       await this.waitForChange(scopeKey(scope), Math.min(backoff, remaining));
       backoff = Math.min(backoff * 2, 500);
@@ -152,7 +164,7 @@ export class IdempotencyService {
       // The database is out of reach (the usual reason a request failed at all): remember the
       // record so a retry here takes it over, and keep releasing it until the database answers.
       if (lock !== undefined) {
-        this.unreleased.set(recordId, { lock, until: systemClock.now() + this.settings.lockTimeoutMs });
+        this.unreleased.set(recordId, { lock, until: this.clock.now() + this.settings.lockTimeoutMs });
         void this.releaseLater(scope, recordId);
       }
       throw err;
@@ -163,10 +175,10 @@ export class IdempotencyService {
   /** Retries a lost release every `releaseRetryMs` until it succeeds, the record is taken over, or its lock times out. */
   private async releaseLater(scope: IdempotencyScope, recordId: string): Promise<void> {
     for (;;) {
-      await sleep(this.settings.releaseRetryMs ?? 500, undefined, { ref: false });
+      await this.sleep(this.settings.releaseRetryMs ?? 500, { ref: false });
       const entry = this.unreleased.get(recordId);
       if (!entry) return; // taken over by a retry on this instance
-      if (systemClock.now() > entry.until) {
+      if (this.clock.now() > entry.until) {
         this.unreleased.delete(recordId);
         return; // the lock has timed out: any retry takes the record over now
       }
@@ -195,7 +207,7 @@ export class IdempotencyService {
         this.wakeups.once(key, onWake);
         ac.signal.addEventListener('abort', () => this.wakeups.off(key, onWake));
       }),
-      sleep(ms, undefined, { signal: ac.signal }).catch(() => undefined),
+      this.sleep(ms, { signal: ac.signal }).catch(() => undefined),
     ]);
     ac.abort();
   }
