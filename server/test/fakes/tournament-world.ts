@@ -1,5 +1,6 @@
 import { getAddress, type Address, type LocalAccount } from 'viem';
 import { isDomainError } from '../../src/errors.js';
+import { tournamentPoolId } from '../../src/areas/tournaments/vault-pools.js';
 import type { IdempotentRun } from '../../src/platform/idempotency/idempotent-run.js';
 import type { SignerLookup } from '../../src/areas/tournaments/tournament-bond.service.js';
 import type {
@@ -151,7 +152,6 @@ export function tournamentRow(over: Partial<TournamentRow> = {}): TournamentRow 
     feeBps: 500,
     payoutBps: [6000, 2500, 1500],
     creatorDepositTxHash: `0x${'c0'.repeat(32)}`,
-    poolId: `0x${'00'.repeat(32)}`,
     startsAt: at(24),
     endsAt: at(72),
     activatedAt: null,
@@ -166,6 +166,7 @@ export function tournamentRow(over: Partial<TournamentRow> = {}): TournamentRow 
     prizePool: '0',
     firstOpenStage: 1,
     ...over,
+    poolId: over.poolId ?? tournamentPoolId(over.id ?? TID),
   };
 }
 
@@ -721,6 +722,20 @@ export class TournamentWorld {
         return ok(true);
       },
       otherEntries: (id) => ok(otherEntries(id)),
+      refundableDeposits: (id) =>
+        ok(
+          this.tables.deposits
+            .filter((d) => d.tournamentId === id && !d.refundedAt)
+            .map((d) => ({ wallet: d.wallet, amount: d.amount })),
+        ),
+      adminCount: (f) =>
+        ok(
+          this.tables.tournaments.filter(
+            (x) =>
+              (!f.statuses?.length || f.statuses.includes(x.status)) &&
+              (!f.removable || (!x.discardedAt && x.status !== 'COMPLETED' && otherEntries(x.id) === 0)),
+          ).length,
+        ),
       adminList: (f, limit, offset) =>
         ok(
           this.tables.tournaments
