@@ -243,7 +243,8 @@ export interface TournamentTables {
 
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   a != null && b != null && a.toLowerCase() === b.toLowerCase();
-const ok = <T>(value: T) => Promise.resolve(value);
+/** Answers a copy, as a query would: a caller mutating a row changes no table. */
+const ok = <T>(value: T) => Promise.resolve(structuredClone(value));
 
 /**
  * The tournaments area's storage in memory, behind the `TournamentDb` its services take: the
