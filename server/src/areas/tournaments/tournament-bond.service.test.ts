@@ -137,6 +137,30 @@ describe('BondService', () => {
     expect(world.tables.movements).toHaveLength(1);
   });
 
+  it('counts a deposit once when two reports of it cross', async () => {
+    const { world, vault, service, plain, clientDeposit } = setup();
+    const tx = clientDeposit(walletOnly.wallet, 4n * UNIT);
+    const verify = vault.receipt.bind(vault);
+    // The other report records the deposit while this one is verifying it.
+    vault.receipt = (hash) => {
+      world.tables.movements.push({
+        id: 'other',
+        wallet: walletOnly.wallet,
+        asset: 'credits',
+        kind: 'deposit',
+        amount: (4n * UNIT).toString(),
+        txHash: tx,
+        status: 'sent',
+      });
+      world.setBond(walletOnly.wallet, 4n * UNIT);
+      return verify(hash);
+    };
+    expect(await service.deposit(plain(), walletOnly, { execute: false, txHash: tx })).toMatchObject({
+      recorded: true,
+    });
+    expect(world.bond(walletOnly.wallet)).toBe(4n * UNIT);
+  });
+
   it('refuses a deposit counted for another wallet, or that paid a tournament, with DEPOSIT_ALREADY_USED', async () => {
     const { world, service, plain, clientDeposit } = setup();
     const tx = clientDeposit(walletOnly.wallet, 4n * UNIT);

@@ -221,6 +221,16 @@ describe('CreateTournamentService', () => {
     expect(world.tables.tournaments).toEqual([]);
   });
 
+  it('checks the bond again under its lock: a withdrawal while the deposit is verified stops the create', async () => {
+    const { world, vault, service, deposit } = setup();
+    deposit();
+    const verify = vault.receipt.bind(vault);
+    vault.receipt = (tx) => (world.setBond(creator.wallet, 0n), verify(tx));
+    expect(await codeOf(service.create(creator, body()))).toBe('BOND_REQUIRED');
+    expect(world.tables.tournaments).toEqual([]);
+    expect(world.tables.deposits).toEqual([]);
+  });
+
   it('refuses a deposit that is unmined, short, or for another pool', async () => {
     const { world, vault, service } = setup();
     expect(await codeOf(service.create(creator, body()))).toBe('DEPOSIT_PENDING');

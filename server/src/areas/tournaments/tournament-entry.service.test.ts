@@ -240,6 +240,34 @@ describe('EntryService', () => {
     expect(await codeOf(service.enter(alice, t.id, { depositTxHash: paid(alice.wallet), stageIndex: 1 }))).toBe('ok');
   });
 
+  it('refuses a full tournament before asking the chain about the deposit', async () => {
+    const { world, vault, service, t } = setup();
+    world.addEntry(t.id, bob);
+    world.addEntry(t.id, walletOnly);
+    expect(await codeOf(service.enter(alice, t.id, { depositTxHash: vault.nextHash(), stageIndex: 1 }))).toBe(
+      'TOURNAMENT_FULL',
+    );
+  });
+
+  it('checks the last seat and the first lock again under the lock, after the deposit is verified', async () => {
+    const { world, vault, clock, service, t, paid } = setup();
+    world.addEntry(t.id, bob);
+    const verify = vault.receipt.bind(vault);
+    // Another entrant takes the last seat while this deposit is being verified.
+    vault.receipt = (tx) => (world.addEntry(t.id, walletOnly), verify(tx));
+    expect(await codeOf(service.enter(alice, t.id, { depositTxHash: paid(alice.wallet), stageIndex: 1 }))).toBe(
+      'TOURNAMENT_FULL',
+    );
+    world.tables.entries.pop();
+    // The first lock passes while this deposit is being verified.
+    vault.receipt = (tx) => (clock.advance(24 * HOUR), verify(tx));
+    expect(await codeOf(service.enter(alice, t.id, { depositTxHash: paid(alice.wallet), stageIndex: 1 }))).toBe(
+      'ENTRIES_CLOSED',
+    );
+    expect(world.entriesOf(t.id).map((e) => e.wallet)).toEqual([creator.wallet, bob.wallet]);
+    expect(world.tables.deposits.filter((d) => d.wallet === alice.wallet)).toEqual([]);
+  });
+
   it('records nothing for a deposit that is unmined, of the wrong amount, or sent by someone else', async () => {
     const { world, vault, service, t, paid } = setup();
     expect(await codeOf(service.enter(alice, t.id, { depositTxHash: vault.nextHash(), stageIndex: 1 }))).toBe(
