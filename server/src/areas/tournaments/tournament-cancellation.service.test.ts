@@ -46,6 +46,9 @@ describe('CancellationService', () => {
     expect(await codeOf(done.service.request(creator, done.t.id, 'late'))).toBe('INVALID_STATE');
     expect(await codeOf(done.service.request(creator, 'cd'.repeat(12), 'x'))).toBe('NOT_FOUND');
     expect(done.world.tables.cancelRequests).toEqual([]);
+    const cancelled = setup('CANCELED');
+    expect(await codeOf(cancelled.service.request(creator, cancelled.t.id, 'again'))).toBe('INVALID_STATE');
+    expect(await cancelled.service.requestState(cancelled.t.id, creator.wallet)).toMatchObject({ canRequest: false });
   });
 
   it('shows whether a wallet may ask, with its latest request and the open count', async () => {

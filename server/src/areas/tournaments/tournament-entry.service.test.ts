@@ -299,6 +299,11 @@ describe('EntryService', () => {
     expect(
       await codeOf(s.service.enter(alice, TID, { depositTxHash: s.paid(alice.wallet, 10n * UNIT, 2), stageIndex: 2 })),
     ).toBe('ALREADY_ENTERED');
+    // The entry's own deposit pays stage 1 only.
+    const entryTx = s.world.entriesOf(TID).find((e) => e.wallet === alice.wallet)!.depositTxHash;
+    expect(await codeOf(s.service.enter(alice, TID, { depositTxHash: entryTx, stageIndex: 2 }))).toBe(
+      'DEPOSIT_ALREADY_USED',
+    );
   });
 
   it('refuses a later stage to non-entrants, the eliminated, before it opens and once it is over', async () => {
