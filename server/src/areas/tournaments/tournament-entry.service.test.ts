@@ -306,6 +306,17 @@ describe('EntryService', () => {
     );
   });
 
+  it('refuses a stage payment when the tournament is cancelled while the deposit is verified', async () => {
+    const s = setup();
+    const { stage2 } = drawnIntoPaidStage(s);
+    const verify = s.vault.receipt.bind(s.vault);
+    s.vault.receipt = (tx) => ((s.world.tables.tournaments[0]!.status = 'CANCELED'), verify(tx));
+    const tx = s.paid(alice.wallet, 10n * UNIT, 2);
+    expect(await codeOf(s.service.enter(alice, TID, { depositTxHash: tx, stageIndex: 2 }))).toBe('ENTRIES_CLOSED');
+    expect(s.world.tables.seats.find((x) => x.stageId === stage2.id)?.paidTxHash).toBeNull();
+    expect(s.world.tables.deposits.filter((d) => d.stageIndex === 2)).toEqual([]);
+  });
+
   it('refuses a later stage to non-entrants, the eliminated, before it opens and once it is over', async () => {
     const s = setup();
     const { stage2 } = drawnIntoPaidStage(s);
