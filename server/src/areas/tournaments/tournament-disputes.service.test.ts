@@ -128,9 +128,18 @@ describe('DisputeService', () => {
     expect((await errorOf(file())).details).toMatchObject({ stageSettled: true });
   });
 
+  it('an admin’s past end for the stage closes its markets’ windows at once', async () => {
+    const { world, service, file } = setup();
+    world.tables.overrides.push({ tournamentId: TID, scope: 's-1', endsAt: at(29), setBy: 'ops', setAt: at(29) });
+    const e = await errorOf(file());
+    expect([e.code, e.details?.['closesAt']]).toEqual(['DISPUTE_WINDOW_CLOSED', at(29).toISOString()]);
+    expect((await service.disputeableMarkets(TID, 's-1')).markets).toEqual([]);
+  });
+
   it('upholding with another result corrects the market, resettles its picks by the difference and recomputes', async () => {
     const { world, service, file, recomputed } = setup();
     const { dispute } = await file(alice, 'f1', 'AWAY');
+    const other = (await file(bob, 'f1', 'DRAW')).dispute;
     const res = await service.resolve(admin, dispute.id, { decision: 'UPHOLD', note: 'video' });
     expect(res).toMatchObject({
       changed: true,
@@ -144,6 +153,8 @@ describe('DisputeService', () => {
     ]);
     expect(world.tables.seats.map((s) => s.available)).toEqual([500 - 250, 800 + 250]);
     expect(recomputed).toEqual([TID]);
+    // Other disputes of the market stay for the admin to decide.
+    expect(world.tables.disputes.find((d) => d.id === other.id)?.status).toBe('OPEN');
     expect(world.tables.audit).toMatchObject([
       { action: 'dispute-uphold', details: { from: 'HOME', to: 'AWAY', disputeId: dispute.id } },
     ]);
