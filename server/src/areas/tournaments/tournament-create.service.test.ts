@@ -139,6 +139,25 @@ describe('CreateTournamentService', () => {
     expect(world.tables.stages).toHaveLength(2);
   });
 
+  it('answers a create that lost the race to the same create as a replay, and to another as taken', async () => {
+    const { world, vault, service, deposit } = setup();
+    deposit();
+    const verify = vault.receipt.bind(vault);
+    let winner = creator.wallet;
+    // The concurrent create commits while this one verifies the deposit and schedules.
+    vault.receipt = (tx) => {
+      world.addTournament({ id: ID, ownerWallet: winner, creatorDepositTxHash: `0x${'d1'.repeat(32)}` });
+      return verify(tx);
+    };
+    expect(await service.create(creator, body())).toEqual({ id: ID, created: false });
+    expect(world.tables.tournaments).toHaveLength(1);
+    expect(world.tables.deposits).toEqual([]); // the winner's rows are its own
+    world.tables.tournaments = [];
+    winner = other.wallet;
+    expect(await codeOf(service.create(creator, body()))).toBe('TOURNAMENT_ID_TAKEN');
+    expect(world.tables.stages).toEqual([]);
+  });
+
   it('refuses a stage-1 buy-in below 5 units with BUYIN_BELOW_MINIMUM', async () => {
     const { service } = setup();
     const stages = body().stages.map((s) => (s.stageIndex === 1 ? { ...s, buyinUsdc: (BUYIN - 1n).toString() } : s));
