@@ -13,8 +13,8 @@ import {
   idempotentRun,
   signersOf,
   tournamentSettings,
-  TournamentWorld,
-} from '../../../test/fakes/tournament-world.js';
+} from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { BondService } from './tournament-bond.service.js';
 import { bondPoolId } from './vault-pools.js';
 

@@ -3,7 +3,8 @@ import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../logger.js';
 import { memoryDistributionBook } from '../../../test/fakes/distribution-book.fake.js';
 import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
-import { T0, UNIT, actorOf, codeOf, errorOf, TournamentWorld } from '../../../test/fakes/tournament-world.js';
+import { T0, UNIT, actorOf, codeOf, errorOf } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { adminDecider, CancellationService } from './tournament-cancellation.service.js';
 import { RefundService } from './tournament-refunds.service.js';
 

@@ -14,8 +14,8 @@ import {
   codeOf,
   errorOf,
   tournamentSettings,
-  TournamentWorld,
-} from '../../../test/fakes/tournament-world.js';
+} from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { BondService } from './tournament-bond.service.js';
 import { CreateTournamentService } from './tournament-create.service.js';
 import type { StandingsService } from './tournament-standings.service.js';

@@ -11,8 +11,8 @@ import {
   codeOf,
   errorOf,
   tournamentSettings,
-  TournamentWorld,
-} from '../../../test/fakes/tournament-world.js';
+} from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import type { PickRow } from './tournament.types.js';
 import { DisputeService } from './tournament-disputes.service.js';
 import { TournamentReadService } from './tournament-read.service.js';

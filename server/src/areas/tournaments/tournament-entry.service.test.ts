@@ -4,18 +4,8 @@ import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../logger.js';
 import { operationContext } from '../../platform/operation.context.js';
 import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
-import {
-  HOUR,
-  T0,
-  TID,
-  UNIT,
-  actorOf,
-  at,
-  codeOf,
-  errorOf,
-  signersOf,
-  TournamentWorld,
-} from '../../../test/fakes/tournament-world.js';
+import { HOUR, T0, TID, UNIT, actorOf, at, codeOf, errorOf, signersOf } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import type { StandingsService } from './tournament-standings.service.js';
 import { EntryService } from './tournament-entry.service.js';
 import { tournamentPoolId } from './vault-pools.js';

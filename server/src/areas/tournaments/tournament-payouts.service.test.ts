@@ -13,8 +13,8 @@ import {
   codeOf,
   errorOf,
   tournamentSettings,
-  TournamentWorld,
-} from '../../../test/fakes/tournament-world.js';
+} from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { PayoutService } from './tournament-payouts.service.js';
 import { TournamentReadService } from './tournament-read.service.js';
 import type { StageRow } from './tournament.types.js';

@@ -2,16 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../logger.js';
 import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
-import {
-  HOUR,
-  T0,
-  TID,
-  actorOf,
-  at,
-  codeOf,
-  tournamentSettings,
-  TournamentWorld,
-} from '../../../test/fakes/tournament-world.js';
+import { HOUR, T0, TID, actorOf, at, codeOf, tournamentSettings } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import type { DisputeRow } from './tournament-close.repository.js';
 import { TournamentReadService } from './tournament-read.service.js';
 import { SettlementService } from './tournament-settlement.service.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
-import { HOUR, T0, TID, UNIT, actorOf, at, TournamentWorld } from '../../../test/fakes/tournament-world.js';
+import { HOUR, T0, TID, UNIT, actorOf, at } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { TournamentReadService } from './tournament-read.service.js';
 import type { TournamentStatsQueries } from './tournament-stats.queries.js';
 import { TournamentViewsService } from './tournament-views.service.js';
