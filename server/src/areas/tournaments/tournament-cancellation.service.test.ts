@@ -121,6 +121,14 @@ describe('CancellationService', () => {
     expect(distributions.rows).toHaveLength(1);
   });
 
+  it('builds a missing refund table on the next cancel call after a stop between the two steps', async () => {
+    const { world, service, t, distributions } = setup('CANCELED');
+    world.addEntry(t.id, alice, { amount: 5n * UNIT });
+    const res = await service.cancel(admin, t.id, 'retry');
+    expect(res).toMatchObject({ alreadyCancelled: true, refund: { total: (10n * UNIT).toString(), leafCount: 2 } });
+    expect(distributions.rows).toHaveLength(1);
+  });
+
   it('refuses to cancel a COMPLETED tournament with INVALID_STATE', async () => {
     const { world, service, t } = setup('COMPLETED');
     expect(await codeOf(service.cancel(admin, t.id, 'too late'))).toBe('INVALID_STATE');

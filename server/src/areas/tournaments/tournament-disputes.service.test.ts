@@ -225,6 +225,20 @@ describe('DisputeService', () => {
     expect((await service.disputeableMarkets(TID, 's-1')).markets).toEqual([]);
   });
 
+  it('lists disputes by tournament, market and stage, and refuses an unknown stage id', async () => {
+    const { service, file } = setup();
+    const { dispute } = await file();
+    await file(bob);
+    await service.resolve(admin, dispute.id, { decision: 'REJECT' });
+    const page = { limit: 10, offset: 0 };
+    expect((await service.ofTournament(TID, page, 'OPEN')).disputes.map((d) => d.wallet)).toEqual([bob.wallet]);
+    expect((await service.ofMarket(TID, 'f1', page)).total).toBe(2);
+    expect((await service.ofMarket(TID, 'f2', page)).total).toBe(0);
+    expect((await service.ofStageId('s-1', page, 'REJECTED')).disputes.map((d) => d.id)).toEqual([dispute.id]);
+    expect(await codeOf(service.ofStageId('s-9', page))).toBe('NOT_FOUND');
+    expect(await codeOf(service.ofStage(TID, 's-9', page))).toBe('NOT_FOUND');
+  });
+
   it('counts disputes by status for the admins', async () => {
     const { service, file } = setup();
     const { dispute } = await file();

@@ -103,6 +103,20 @@ describe('SettlementService', () => {
     expect(await service.settleReady()).toEqual({ checked: 0, settled: 0, stageIds: [] });
   });
 
+  it('keeps settling other tournaments when one fails, and retries the failed one on the next run', async () => {
+    const { world, clock, service } = setup();
+    const other = 'cd'.repeat(12);
+    world.addTournament({ id: other });
+    world.addStage(1, { id: 'o-1', tournamentId: other });
+    world.addFixture('o-f1', 'o-1', { tournamentId: other, result: 'HOME', settledAt: at(28) });
+    const lock = world.repos.tournaments.lock.bind(world.repos.tournaments);
+    world.repos.tournaments.lock = (id) => (id === TID ? Promise.reject(new Error('connection reset')) : lock(id));
+    clock.advance(22 * HOUR);
+    expect(await service.settleReady()).toEqual({ checked: 2, settled: 1, stageIds: ['o-1'] });
+    world.repos.tournaments.lock = lock;
+    expect(await service.settleReady()).toMatchObject({ checked: 1, stageIds: ['s-1'] });
+  });
+
   it('does not settle a stage with an open dispute, nor the stages after it', async () => {
     const { world, clock, service, dispute, resultStage2 } = setup();
     dispute('s-1', 'f2');
