@@ -90,8 +90,6 @@ export class TournamentWorld {
   };
   /** The tournament ids whose row lock was taken, in order. */
   readonly locks: string[] = [];
-  /** Committed transactions. */
-  commits = 0;
   private ids = 0;
 
   readonly repos: TournamentRepos = {
@@ -108,9 +106,7 @@ export class TournamentWorld {
     transaction: async <T>(fn: (r: TournamentRepos) => Promise<T>): Promise<T> => {
       const before = structuredClone(this.tables);
       try {
-        const out = await fn(this.repos);
-        this.commits++;
-        return out;
+        return await fn(this.repos);
       } catch (err) {
         this.tables = before;
         throw err;

@@ -101,6 +101,7 @@ describe('CancellationService', () => {
       cancelledAt: new Date(T0 + 5 * 60_000).toISOString(),
       refund: { total: (15n * UNIT).toString(), leafCount: 3, published: false },
     });
+    expect(world.locks.at(-1)).toBe(t.id); // under the row lock entries and withdrawals take
     expect(world.tables.cancelRequests.map((r) => [r.status, r.decisionReason])).toEqual([
       ['ACCEPTED', 'Cancelled: venue closed'],
       ['ACCEPTED', 'Cancelled: venue closed'],

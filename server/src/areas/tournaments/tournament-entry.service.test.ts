@@ -185,6 +185,7 @@ describe('EntryService', () => {
     });
     expect(world.tournament(t.id)?.prizePool).toBe((2n * BUYIN).toString());
     expect(recomputed).toEqual([t.id]);
+    expect(world.locks).toEqual([t.id]); // capacity and seeds decided under the row lock
   });
 
   it('answers the same deposit again with the same entry, and refuses it for anyone or anything else', async () => {
