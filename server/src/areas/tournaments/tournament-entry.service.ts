@@ -256,6 +256,9 @@ export class EntryService {
         if (mine) return false;
         if ((fresh?.entryCount ?? 0) >= t.maxEntrants)
           throw new DomainError('TOURNAMENT_FULL', 'The tournament is full');
+      } else if (fresh && fresh.status !== 'LIVE') {
+        // A cancellation may have taken the lock since the stage was found payable.
+        throw new DomainError('ENTRIES_CLOSED', `The tournament is ${fresh.status}`);
       }
       const purpose = body.stageIndex === 1 ? 'entry' : 'stage';
       const recorded = await r.deposits.insertDeposit({
