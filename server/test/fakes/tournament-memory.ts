@@ -1,5 +1,12 @@
 import { getAddress, type Address } from 'viem';
-import type { AutomationRunRow, CloseRepository } from '../../src/areas/tournaments/tournament-close.repository.js';
+import type {
+  AutomationRunRow,
+  CloseRepository,
+  DisputeFilter,
+  DisputeRow,
+  OverrideRow,
+  SettlementRow,
+} from '../../src/areas/tournaments/tournament-close.repository.js';
 import type { CancellationRepository } from '../../src/areas/tournaments/tournament-cancellation.repository.js';
 import type { DepositRepository } from '../../src/areas/tournaments/tournament-deposit.repository.js';
 import type { PlayRepository, StandingWrite } from '../../src/areas/tournaments/tournament-play.repository.js';
@@ -39,6 +46,9 @@ export interface TournamentTables {
   readonly deposits: DepositRow[];
   readonly matches: Map<string, MatchRow[]>;
   readonly runs: AutomationRunRow[];
+  readonly settlements: SettlementRow[];
+  readonly overrides: OverrideRow[];
+  readonly disputes: DisputeRow[];
   /** Tournament ids in the order their row locks were taken. */
   readonly locks: string[];
 }
@@ -70,6 +80,9 @@ export class TournamentMemory {
     deposits: [],
     matches: new Map(),
     runs: [],
+    settlements: [],
+    overrides: [],
+    disputes: [],
     locks: [],
   };
   readonly repos: TournamentRepos;
@@ -262,9 +275,18 @@ export class TournamentMemory {
     });
 
     const close = partial<CloseRepository>('close', {
-      settlements: () => ok([]),
-      overrides: () => ok([]),
-      disputes: () => ok([]),
+      settlements: (id) => ok(t.settlements.filter((x) => x.tournamentId === id)),
+      overrides: (id) => ok(t.overrides.filter((x) => x.tournamentId === id)),
+      disputes: (f: DisputeFilter) =>
+        ok(
+          t.disputes.filter(
+            (d) =>
+              (!f.status || d.status === f.status) &&
+              (!f.tournamentId || d.tournamentId === f.tournamentId) &&
+              (!f.stageId || d.stageId === f.stageId) &&
+              (!f.fixtureId || d.fixtureId === f.fixtureId),
+          ),
+        ),
       insertRun: (trigger, startedAt) => {
         const id = `run-${t.runs.length + 1}`;
         t.runs.push({ id, trigger, steps: {}, startedAt, finishedAt: null });
