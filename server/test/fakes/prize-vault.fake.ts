@@ -48,6 +48,8 @@ export class FakePrizeVault implements PrizeVaultPort {
   private fresh = 0;
   /** While set, every write throws it (a chain outage). */
   failWith: Error | undefined;
+  /** How a deposit's transaction ends: mined as sent (the default), still pending, or reverted. */
+  depositOutcome: VaultReceipt['status'] = 'success';
 
   address(collateral: CollateralKind): Address {
     return collateral === 'usdc'
@@ -66,21 +68,33 @@ export class FakePrizeVault implements PrizeVaultPort {
     return Promise.resolve(hash);
   }
 
-  deposit(
+  async deposit(
     signer: LocalAccount,
-    _collateral: CollateralKind,
+    collateral: CollateralKind,
     poolId: Hex,
-    _stage: number,
+    stage: number,
     amount: bigint,
     write?: VaultDepositKey,
   ): Promise<Hash> {
-    return this.write(write?.key ?? write?.write?.key, (key) => ({
+    const before = this.writes.length;
+    const txHash = await this.write(write?.key ?? write?.write?.key, (key) => ({
       op: 'deposit',
       key,
       poolId,
       from: signer.address,
       amount,
     }));
+    if (this.writes.length > before) {
+      const from = signer.address;
+      const deposits = [{ collateral, poolId, stage, from, amount, txHash, logIndex: 0, blockNumber: 1n }];
+      this.receipts.set(txHash, {
+        status: this.depositOutcome,
+        sender: this.depositOutcome === 'pending' ? null : from,
+        deposits: this.depositOutcome === 'success' ? deposits : [],
+        claims: [],
+      });
+    }
+    return txHash;
   }
 
   release(
