@@ -154,7 +154,7 @@ describe('PackLifecycleService', () => {
     expect(w.repo.entryRows.find((e) => e.userId === bob.userId)).toMatchObject({ rank: 2, points: 5000 });
   });
 
-  it('releases the fee to the treasury once under the pack’s key; settling again answers the stored settlement', async () => {
+  it('releases the fee to the treasury once under the pack’s key; settling again answers the stored settlement, cancelling is refused', async () => {
     const { w, pack } = await resolved();
     const first = await w.lifecycle.settle(pack.id);
     expect(w.vault.of('release')).toEqual([
@@ -173,6 +173,10 @@ describe('PackLifecycleService', () => {
     expect(again).toMatchObject({ ready: false, blockers: ['the pack is already settled'] });
     expect(w.vault.of('release')).toHaveLength(1);
     expect(w.distributions.tables.rows).toHaveLength(1);
+    expect(await refusal(w.lifecycle.cancel(pack.id, 'late'))).toMatchObject({
+      code: 'INVALID_STATE',
+      details: { status: 'settled' },
+    });
   });
 
   it('still settles when the fee cannot be sent, and sends it on a later try', async () => {
@@ -231,15 +235,6 @@ describe('PackLifecycleService', () => {
     expect((await refusal(w.lifecycle.refundTable(await w.packs.require(pack.id)))).code).toBe('INVALID_STATE');
     w.clock.advance(10 * MINUTE + 1);
     expect(await w.lifecycle.refundTable(await w.packs.require(pack.id))).toBeNull();
-  });
-
-  it('refuses to cancel a settled pack', async () => {
-    const { w, pack } = await resolved();
-    await w.lifecycle.settle(pack.id);
-    expect(await refusal(w.lifecycle.cancel(pack.id, 'late'))).toMatchObject({
-      code: 'INVALID_STATE',
-      details: { status: 'settled' },
-    });
   });
 
   it('tells whether any market of a pack has a result', async () => {
