@@ -87,14 +87,18 @@ export class TournamentMemory {
   };
   readonly repos: TournamentRepos;
   readonly db: TournamentDb;
+  /** Runs as a row lock is taken: what another transaction committed while this one waited for it. */
+  onLock: ((tournamentId: string) => void) | undefined;
 
   constructor() {
     const t = this.t;
     const entriesOf = (id: string) => t.entries.filter((e) => e.tournamentId === id);
     const tournaments = partial<TournamentRepository>('tournaments', {
-      byId: (id) => ok(t.tournaments.get(id) ?? null),
+      // A read is a snapshot, as from the database: later writes do not show through it.
+      byId: (id) => ok(copy(t.tournaments.get(id))),
       lock: (id) => {
         t.locks.push(id);
+        this.onLock?.(id);
         return ok(t.tournaments.has(id));
       },
       list: (f: TournamentFilter, limit, offset) => ok(filtered(t, f).slice(offset, offset + limit)),

@@ -72,6 +72,18 @@ describe('WithdrawalService', () => {
     expect(mem.t.entries).toHaveLength(2);
   });
 
+  it('checks LIVE under the tournament’s lock: a cancellation committed while it waited refuses the withdrawal', async () => {
+    const { mem, vault, service, t } = setup();
+    mem.onLock = (id) => {
+      const row = mem.t.tournaments.get(id)!;
+      Object.assign(row, { status: 'CANCELED', cancelledAt: new Date(mem.clock.now()) });
+    };
+    expect((await refusal(service.withdraw(actor(ALICE), t.id))).code).toBe('ENTRY_LOCKED');
+    expect(mem.t.entries.map((e) => e.wallet)).toEqual([CREATOR, ALICE]);
+    expect(mem.t.deposits.every((d) => d.refundedAt === null)).toBe(true);
+    expect(vault.writes).toEqual([]);
+  });
+
   it('refuses a wallet without an entry with NOT_ENTERED and an unknown tournament with NOT_FOUND', async () => {
     const { service, t } = setup();
     expect((await refusal(service.withdraw(actor(BOB), t.id))).code).toBe('NOT_ENTERED');
