@@ -86,7 +86,8 @@ export class MemoryDistributions implements Omit<DistributionRepository, 'orm' |
   };
 }
 
-/** The real distribution book over `MemoryDistributions`. */
-export function memoryDistributionBook(rows = new MemoryDistributions()) {
-  return { book: new DistributionBook(rows as unknown as DistributionRepository), rows };
+/** The real distribution book over in-memory tables. */
+export function memoryDistributionBook(): { book: DistributionBook; tables: MemoryDistributions } {
+  const tables = new MemoryDistributions();
+  return { book: new DistributionBook(tables as unknown as DistributionRepository), tables };
 }

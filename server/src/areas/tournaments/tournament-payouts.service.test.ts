@@ -35,7 +35,7 @@ function setup() {
   const world = new TournamentWorld();
   const clock = new ManualClock(T0 + 100 * HOUR);
   const vault = new PrizeVaultFake();
-  const { book, rows } = memoryDistributionBook();
+  const { book, tables: rows } = memoryDistributionBook();
   const reads = new TournamentReadService(world.db, {} as never, {} as never, vault, clock);
   const service = new PayoutService(world.db, reads, book, vault, tournamentSettings(), TREASURY, clock);
   world.addTournament({ status: 'COMPLETED', championWallet: champ!.wallet, feeBps: 500 });

@@ -40,12 +40,14 @@ export class WithdrawalService {
     const t = await this.tournament(id);
     const refund = await this.db.transaction(async (r) => {
       await r.tournaments.lock(t.id);
+      // Judged on the row as it is under the lock: a cancellation may have committed since the read above.
+      const locked = (await r.tournaments.byId(t.id)) ?? t;
       const entry = await r.tournaments.entryOf(t.id, actor.wallet);
       if (!entry) throw new DomainError('NOT_ENTERED', 'You have no entry in this tournament');
       if (entry.isCreator) throw new DomainError('ENTRY_LOCKED', 'The creator’s entry cannot be withdrawn');
-      if (t.status !== 'LIVE' || this.now() >= new Date(t.startsAt)) {
+      if (locked.status !== 'LIVE' || this.now() >= new Date(locked.startsAt)) {
         throw new DomainError('ENTRY_LOCKED', 'Entries cannot be withdrawn after the first lock', {
-          details: { startTime: iso(t.startsAt) },
+          details: { startTime: iso(locked.startsAt) },
         });
       }
       const deposit = await r.deposits.deposit(entry.depositTxHash);
