@@ -395,10 +395,11 @@ describe('RacingReadService', () => {
       [2, 0.6667],
       [2, 0.6667],
     ]);
-    tables.predictions.splice(2, 1, prediction(q1!.id, CAROL, [102, 101, 103, 104, 105]));
+    // One pick each for 101, 102 and 103: the lowest driver id is the favourite.
+    tables.predictions.splice(2, 1, prediction(q1!.id, CAROL, [103, 101, 102, 104, 105]));
     tables.scores.splice(2, 1, score(q1!.id, CAROL, 10));
     const tied = await service.raceAnalytics(ID, q1!.id);
-    expect(tied.mostPickedWinner).toEqual({ driverId: 102, count: 2 });
+    expect(tied.mostPickedWinner).toEqual({ driverId: 101, count: 1 });
     expect(tied.averagePoints).toBe(14.33);
     const empty = await service.raceAnalytics(ID, race1!.id);
     expect(empty).toMatchObject({ mostPickedWinner: null, averagePoints: 0, positionAccuracy: [], bestWallet: null });
@@ -426,8 +427,18 @@ describe('RacingReadService', () => {
 
   it('totals a weekend from its sessions and side bets, counting only the current period', async () => {
     const { tables, service } = setup();
-    tables.enter(ALICE, BOB);
+    tables.enter(ALICE, BOB, CAROL);
     tables.scores.push(score(q1!.id, ALICE, 6), score(race1!.id, ALICE, 10), score(q1!.id, BOB, 20));
+    tables.scores.push(score(race1!.id, CAROL, 30));
+    tables.sideBets.push(sideBet('b3', CAROL, 'FASTEST_LAP', '101', 5));
+    // Carol re-entered after this weekend: none of it counts for her current period.
+    tables.periods.push({
+      tournamentId: ID,
+      wallet: CAROL.toLowerCase(),
+      periodStart: round2!.events[0]!.startsAt,
+      reentries: 1,
+      lastDepositTxHash: '0x',
+    });
     tables.scores.push(score(round2!.events[0]!.id, ALICE, 50)); // another weekend
     tables.sideBets.push(sideBet('b1', ALICE, 'SAFETY_CAR', 'true', 2), sideBet('b2', BOB, 'DNF_COUNT', '1', 4));
     // Bob re-entered at the race: his qualifying is from his past period, his side bets count.
@@ -442,6 +453,7 @@ describe('RacingReadService', () => {
     expect(res.rows).toEqual([
       { rank: 1, wallet: ALICE, username: null, totalPoints: 18, eventPoints: 16, sideBetPoints: 2 },
       { rank: 2, wallet: BOB, username: null, totalPoints: 4, eventPoints: 0, sideBetPoints: 4 },
+      { rank: 3, wallet: CAROL, username: null, totalPoints: 0, eventPoints: 0, sideBetPoints: 0 },
     ]);
   });
 
