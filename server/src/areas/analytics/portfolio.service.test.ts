@@ -128,7 +128,12 @@ describe('PortfolioService', () => {
       held(),
       held({ optionIndex: 1, shares: (2n * U).toString(), costBasis: U.toString() }),
       // balances 2:1 → option 0 at 1/3, rounded down
-      held({ duelId: '0xd3', poolBalances: [(2n * U).toString(), U.toString()], costBasis: (3n * U).toString() }),
+      held({
+        duelId: '0xd3',
+        poolBalances: [(2n * U).toString(), U.toString()],
+        shares: (10n * U + 1n).toString(),
+        costBasis: (3n * U).toString(),
+      }),
     ];
     const res = await service.positions({ userAddress: ALICE, callerAddress: ALICE });
     const third = 333_333_333_333_333_333n;
@@ -154,7 +159,7 @@ describe('PortfolioService', () => {
       totalCurrentValue: (4n * U).toString(),
       totalUnrealizedPnl: (-U).toString(),
     });
-    const value3 = (10n * U * third) / U;
+    const value3 = ((10n * U + 1n) * third) / U; // 3.333…330 + 0.333… of a base unit, dropped
     expect(res.positions[1]).toMatchObject({
       options: [{ price: third.toString(), currentValue: value3.toString() }],
       totalUnrealizedPnl: (value3 - 3n * U).toString(),
