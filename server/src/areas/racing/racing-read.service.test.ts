@@ -594,4 +594,21 @@ describe('RacingReadService', () => {
     expect(full.tournaments[0]).toMatchObject({ leaderboard: [{ wallet: ALICE }, { wallet: BOB }] });
     expect(full.tournaments[0]).toHaveProperty('rounds');
   });
+  it('puts the live weekend on the dashboard, else the next one, with the top five and the viewer’s statistics', async () => {
+    const { clock, tables, service } = setup();
+    tables.enter(...[1, 2, 3, 4, 5, 6].map(wallet));
+    tables.scores.push(score(q1!.id, wallet(6), 9));
+    const before = await service.dashboard(ID, null);
+    expect(before.currentRound).toMatchObject({ id: round1!.id, status: 'UPCOMING' });
+    expect(before.leaders.map((l) => l.wallet)).toEqual([wallet(6), ...[1, 2, 3, 4].map(wallet)]);
+    expect(before.me).toBeNull();
+    expect(before.tournament).toMatchObject({ buyinUsdc: (10n * U).toString(), totalRounds: 3 });
+    tables.settled.push(finished(q1!.id, [101], 1), finished(race1!.id, [101], 2));
+    clock.advance(round2!.events[0]!.startsAt.getTime() - clock.now());
+    const live = await service.dashboard(ID, wallet(6));
+    expect(live.currentRound).toMatchObject({ id: round2!.id, status: 'LIVE' });
+    expect(live.me).toMatchObject({ wallet: wallet(6), rank: 1, seasonPoints: 9 });
+    expect((await service.rounds(ID)).rounds.map((r) => r.status)).toEqual(['COMPLETED', 'LIVE', 'UPCOMING']);
+    expect((await service.drivers(ID)).drivers).toHaveLength(20);
+  });
 });
