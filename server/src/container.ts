@@ -744,7 +744,7 @@ export async function createContainer(
   });
   const prizeVault = chain.prizeVault();
   const distributions = new DistributionBook(new DistributionRepository(orm));
-  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access);
+  const priceHistory = new PriceHistoryService(duelRepo, new PriceSnapshotRepository(orm), access, clock);
   const packs = createPacks({
     orm,
     parents,

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { percentage } from './fpmm.math.js';
 import { DomainError } from '../../errors.js';
-import { systemClock, type Clock } from '../../platform/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { DuelRepository } from './duel.repository.js';
 import type { MarketAccess } from './market-access.js';
 import {
@@ -99,7 +99,7 @@ export class PriceHistoryService {
     private readonly duels: DuelRepository,
     private readonly snapshots: PriceSnapshotRepository,
     private readonly access: MarketAccess,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Clock,
     private readonly scheduleBucketSeconds = SCHEDULE_BUCKET_SECONDS,
   ) {}
 
