@@ -220,6 +220,8 @@ export {
   BetSnapshotSchema,
   BetFailureSnapshotSchema,
   ContestSnapshotSchema,
+  EventStreamQuerySchema,
+  EventStreamHeadersSchema,
 } from './markets/events.schemas.js';
 export type {
   EventType,
@@ -228,6 +230,7 @@ export type {
   BetSnapshot,
   BetFailureSnapshot,
   ContestSnapshot,
+  EventStreamQuery,
 } from './markets/events.schemas.js';
 export {
   CreateWebhookEndpointRequestSchema,

@@ -8192,6 +8192,40 @@ export type WebhooksRedeliverOutput = {
   deliveredAt: string | null;
 };
 
+/** What `GET /svc/builder/events/stream` takes. */
+export interface EventsStreamInput {
+  query: {
+    /** only these event types, comma-separated (e.g. `bet.confirmed,duel.settled`); every type when absent */
+    types?: string | undefined;
+    /** only events of these markets (up to 100 ids, comma-separated) */
+    duelIds?: string | undefined;
+    /** `true` also sends the coalesced price channel (`event: price`, at most 2 updates/s per market) */
+    prices?: 'true' | 'false' | undefined;
+    /** resume after this `seq`, for clients that cannot send the `Last-Event-ID` header */
+    lastEventId?: string | undefined;
+  };
+}
+
+/** `GET /svc/builder/events/stream` answers a stream (`text/event-stream`), read by the namespace's helper. */
+export type EventsStreamOutput = never;
+
+/** What `GET /svc/user/events/stream` takes. */
+export interface EventsUserStreamInput {
+  query: {
+    /** only these event types, comma-separated (e.g. `bet.confirmed,duel.settled`); every type when absent */
+    types?: string | undefined;
+    /** only events of these markets (up to 100 ids, comma-separated) */
+    duelIds?: string | undefined;
+    /** `true` also sends the coalesced price channel (`event: price`, at most 2 updates/s per market) */
+    prices?: 'true' | 'false' | undefined;
+    /** resume after this `seq`, for clients that cannot send the `Last-Event-ID` header */
+    lastEventId?: string | undefined;
+  };
+}
+
+/** `GET /svc/user/events/stream` answers a stream (`text/event-stream`), read by the namespace's helper. */
+export type EventsUserStreamOutput = never;
+
 /** What `GET /api/tournaments/health` answers on success, read leniently: enums also admit values added later. */
 export type HealthTournamentsHealthOutput = Health;
 

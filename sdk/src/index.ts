@@ -13,6 +13,7 @@ export type {
   EventDataMap,
   EventType,
   EventsNamespace,
+  EventStreamMethods,
   PriceUpdate,
   StreamEvent,
   StreamOptions,

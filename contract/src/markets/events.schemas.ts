@@ -136,3 +136,53 @@ export const DuelkitEventSchema = z.discriminatedUnion('type', [
   envelope('webhook.test'),
 ]);
 export type DuelkitEvent = z.infer<typeof DuelkitEventSchema>;
+
+/** Event types a stream can carry (`webhook.test` goes to one endpoint only, never on a stream). */
+const STREAM_TYPES = EVENT_TYPES.filter((t) => t !== 'webhook.test');
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const TYPE_PATTERN = `(${STREAM_TYPES.map(escape).join('|')})`;
+const DUEL_ID_PATTERN = '0x[0-9a-fA-F]{64}';
+
+/** The query of both event streams (docs/events.md). */
+export const EventStreamQuerySchema = z
+  .object({
+    types: z
+      .string()
+      .regex(new RegExp(`^${TYPE_PATTERN}(,${TYPE_PATTERN})*$`), 'comma-separated event types of the catalogue')
+      .optional()
+      .describe('only these event types, comma-separated (e.g. `bet.confirmed,duel.settled`); every type when absent'),
+    duelIds: z
+      .string()
+      .regex(new RegExp(`^${DUEL_ID_PATTERN}(,${DUEL_ID_PATTERN}){0,99}$`), 'up to 100 comma-separated market ids')
+      .optional()
+      .describe('only events of these markets (up to 100 ids, comma-separated)'),
+    prices: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('`true` also sends the coalesced price channel (`event: price`, at most 2 updates/s per market)'),
+    lastEventId: z
+      .string()
+      .regex(/^\d{1,19}$/, 'the seq of an event')
+      .optional()
+      .describe('resume after this `seq`, for clients that cannot send the `Last-Event-ID` header'),
+  })
+  .strict();
+export type EventStreamQuery = z.infer<typeof EventStreamQuerySchema>;
+
+/** The headers both event streams read. */
+export const EventStreamHeadersSchema = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d{1,19}$/, 'the seq of an event')
+    .optional()
+    .describe('resume after this `seq` (what EventSource sends on a reconnect); wins over `lastEventId`'),
+});
+
+/** What a stream answers: Server-Sent Events, one message per event (docs/events.md). */
+export const EventStreamBodySchema = z
+  .string()
+  .describe(
+    'Server-Sent Events: `retry: 2000` first, then per event `id: <seq>`, `event: <type>` and `data: <the event ' +
+      'envelope as JSON>`; with `prices=true` also `event: price` messages without an id (`data: { duelId, yesBps, ' +
+      'poolBalances, seq }`); a `: heartbeat` comment every 15 s.',
+  );
