@@ -221,6 +221,9 @@ export {
   BetFailureSnapshotSchema,
   ContestSnapshotSchema,
   EventStreamQuerySchema,
+  PayoutClaimableSnapshotSchema,
+  DepositCreditedSnapshotSchema,
+  TournamentStageSettledSnapshotSchema,
   EventStreamHeadersSchema,
 } from './markets/events.schemas.js';
 export type {
@@ -231,6 +234,9 @@ export type {
   BetFailureSnapshot,
   ContestSnapshot,
   EventStreamQuery,
+  PayoutClaimableSnapshot,
+  DepositCreditedSnapshot,
+  TournamentStageSettledSnapshot,
 } from './markets/events.schemas.js';
 export {
   CreateWebhookEndpointRequestSchema,

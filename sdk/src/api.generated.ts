@@ -7909,6 +7909,9 @@ export interface WebhooksCreateEndpointInput {
           | 'duel.cancelled'
           | 'bet.confirmed'
           | 'bet.failed'
+          | 'payout.claimable'
+          | 'deposit.credited'
+          | 'tournament.stage_settled'
           | 'webhook.test'
         >
       | undefined;
@@ -7931,6 +7934,9 @@ export type WebhooksCreateEndpointOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {})
     > | null;
@@ -7962,6 +7968,9 @@ export type WebhooksListEndpointsOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {})
     > | null;
@@ -8002,6 +8011,9 @@ export type WebhooksRotateSecretOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {})
     > | null;
@@ -8042,6 +8054,9 @@ export type WebhooksDisableEndpointOutput = {
     | 'duel.cancelled'
     | 'bet.confirmed'
     | 'bet.failed'
+    | 'payout.claimable'
+    | 'deposit.credited'
+    | 'tournament.stage_settled'
     | 'webhook.test'
     | (string & {})
   > | null;
@@ -8077,6 +8092,9 @@ export type WebhooksTestEndpointOutput = {
     | 'duel.cancelled'
     | 'bet.confirmed'
     | 'bet.failed'
+    | 'payout.claimable'
+    | 'deposit.credited'
+    | 'tournament.stage_settled'
     | 'webhook.test'
     | (string & {});
   status: 'pending' | 'succeeded' | 'failed' | (string & {});
@@ -8127,6 +8145,9 @@ export type WebhooksListDeliveriesOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {});
     status: 'pending' | 'succeeded' | 'failed' | (string & {});
@@ -8172,6 +8193,9 @@ export type WebhooksRedeliverOutput = {
     | 'duel.cancelled'
     | 'bet.confirmed'
     | 'bet.failed'
+    | 'payout.claimable'
+    | 'deposit.credited'
+    | 'tournament.stage_settled'
     | 'webhook.test'
     | (string & {});
   status: 'pending' | 'succeeded' | 'failed' | (string & {});

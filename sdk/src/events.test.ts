@@ -4,7 +4,16 @@ import type * as Contract from '@duelkit/contract';
 import { frame, sse } from '../test/event-stream.js';
 import { client, DUEL_ID, KEY, M, mockService } from '../test/mock-service.js';
 import { AuthenticationError } from './core/errors.js';
-import type { BetFailureSnapshot, BetSnapshot, ContestSnapshot, DuelkitEvent, DuelSnapshot } from './events.js';
+import type {
+  BetFailureSnapshot,
+  BetSnapshot,
+  ContestSnapshot,
+  DepositCreditedSnapshot,
+  DuelkitEvent,
+  DuelSnapshot,
+  PayoutClaimableSnapshot,
+  TournamentStageSettledSnapshot,
+} from './events.js';
 
 const server = mockService();
 const STREAM = `${M}/svc/builder/events/stream`;
@@ -19,6 +28,12 @@ describe('client.events.stream', () => {
     expectTypeOf<Contract.BetFailureSnapshot>().toMatchTypeOf<BetFailureSnapshot>();
     expectTypeOf<keyof BetFailureSnapshot>().toEqualTypeOf<keyof Contract.BetFailureSnapshot>();
     expectTypeOf<Contract.ContestSnapshot>().toMatchTypeOf<ContestSnapshot>();
+    expectTypeOf<Contract.PayoutClaimableSnapshot>().toMatchTypeOf<PayoutClaimableSnapshot>();
+    expectTypeOf<keyof PayoutClaimableSnapshot>().toEqualTypeOf<keyof Contract.PayoutClaimableSnapshot>();
+    expectTypeOf<Contract.DepositCreditedSnapshot>().toMatchTypeOf<DepositCreditedSnapshot>();
+    expectTypeOf<keyof DepositCreditedSnapshot>().toEqualTypeOf<keyof Contract.DepositCreditedSnapshot>();
+    expectTypeOf<Contract.TournamentStageSettledSnapshot>().toMatchTypeOf<TournamentStageSettledSnapshot>();
+    expectTypeOf<keyof TournamentStageSettledSnapshot>().toEqualTypeOf<keyof Contract.TournamentStageSettledSnapshot>();
     expectTypeOf<keyof DuelkitEvent>().toEqualTypeOf<keyof Contract.DuelkitEvent>();
   });
 

@@ -55,6 +55,36 @@ export interface ContestSnapshot {
   contests: number;
 }
 
+/** A participant of a settled market can claim their payout. */
+export interface PayoutClaimableSnapshot {
+  duelId: string;
+  /** The managed address owed the payout. */
+  account: string;
+  isCreator: boolean;
+  winningOptionIndex: number | null;
+  collateralStack: 'credits' | 'usdc' | (string & {});
+}
+
+/** A bridge deposit credited to a user's managed address. */
+export interface DepositCreditedSnapshot {
+  depositId: string;
+  account: string;
+  collateralStack: 'credits' | 'usdc' | (string & {});
+  /** Base units, a decimal string. */
+  amount: string;
+  txHash: string;
+}
+
+/** A stage (round) of a tournament settled. */
+export interface TournamentStageSettledSnapshot {
+  tournamentId: string;
+  stageId: string;
+  stageIndex: number;
+  stageName: string;
+  mode: 'auto' | 'force' | (string & {});
+  settledAt: string;
+}
+
 /** Each event type of the catalogue (docs/events.md) and its `data`. */
 export interface EventDataMap {
   'duel.confirmed': DuelSnapshot;
@@ -65,6 +95,9 @@ export interface EventDataMap {
   'duel.cancelled': DuelSnapshot;
   'bet.confirmed': BetSnapshot;
   'bet.failed': BetFailureSnapshot;
+  'payout.claimable': PayoutClaimableSnapshot;
+  'deposit.credited': DepositCreditedSnapshot;
+  'tournament.stage_settled': TournamentStageSettledSnapshot;
   'webhook.test': { endpointId: string; message: string };
 }
 
