@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuelkitClient, verifyWebhookSignature, type DuelkitEvent } from '@duelkit/sdk';
+import { DuelkitClient, verifyWebhookSignature, type DuelkitEvent, type StreamEvent } from '@duelkit/sdk';
 import {
   bet,
   confirmedDuel,
@@ -94,6 +94,31 @@ describe('events through the SDK', () => {
     expect(first.data).toMatchObject({ duelId, trader: address, side: 'buy', optionIndex: 0 });
     expect(BigInt(first.data.collateral)).toBeGreaterThan(0n);
     expect(first.seq).toMatch(/^\d+$/);
+  }, 120_000);
+});
+
+describe('the user stream through the SDK', () => {
+  it('client.events.userStream shows a user their own bet, and another user only its price', async () => {
+    const { client: creator } = await signedInClient(server, 'us_creator');
+    const { client: trader, address } = await signedInClient(server, 'us_trader');
+    const duelId = await confirmedDuel(server, creator, 'Will the user stream tell them apart?');
+    const controller = new AbortController();
+    const mine: StreamEvent[] = [];
+    const theirs: StreamEvent[] = [];
+    const read = async (client: DuelkitClient, into: StreamEvent[]) => {
+      const options = { types: ['bet.confirmed' as const], duelIds: [duelId], prices: true as const };
+      for await (const event of client.events.userStream({ ...options, signal: controller.signal })) into.push(event);
+    };
+    const reading = Promise.all([read(trader, mine), read(creator, theirs)]);
+    await betUntil(
+      () => bet(trader, duelId, 0, 5n),
+      () => mine.some((e) => e.type === 'bet.confirmed') && theirs.some((e) => e.type === 'price'),
+    );
+    controller.abort();
+    await reading;
+    const own = mine.find((e) => e.type === 'bet.confirmed');
+    expect(own?.type === 'bet.confirmed' ? own.data.trader : undefined).toBe(address);
+    expect(theirs.filter((e) => e.type === 'bet.confirmed')).toEqual([]);
   }, 120_000);
 });
 

@@ -1,3 +1,4 @@
+import { EVENT_CATALOGUE } from '@duelkit/contract';
 import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,7 @@ describe('bridge deposit webhook', () => {
       txHash: again.body['txHash'],
     });
     expect(new Date(events[0]?.created_at ?? 0).getTime()).toBe(clock.now());
+    expect(EVENT_CATALOGUE['deposit.credited'].data.safeParse(events[0]?.data).success).toBe(true);
   });
 
   it('accepts the previous secret during a rotation', async () => {

@@ -1,3 +1,4 @@
+import { EVENT_CATALOGUE } from '@duelkit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDuel } from '../../../test/support/duel-fixture.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
@@ -59,6 +60,7 @@ describe('payout.claimable', () => {
         data: { duelId, account: creator, isCreator: true, winningOptionIndex: 1, collateralStack: 'credits' },
       },
     ]);
+    for (const e of events) expect(EVENT_CATALOGUE['payout.claimable'].data.safeParse(e.data).success).toBe(true);
     const [created] = await db.execute<{ created_at: Date }[]>(
       `select created_at from events where duel_id = ? limit 1`,
       [duelId],

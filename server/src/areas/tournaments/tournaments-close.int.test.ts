@@ -1,3 +1,4 @@
+import { EVENT_CATALOGUE } from '@duelkit/contract';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
@@ -299,6 +300,7 @@ describe('disputes inside the window', () => {
     ]);
     const app = (await server.container.builderKeys.resolve(server.builderKey))?.builderAppId;
     expect(events[0]?.builder_app_id).toBe(app);
+    expect(EVENT_CATALOGUE['tournament.stage_settled'].data.safeParse(events[0]?.data).success).toBe(true);
     const late = await api(`/api/tournaments/${idB}/markets/${b1?.['id']}/dispute`, {
       token: creatorB.token,
       body: { reason },
