@@ -160,4 +160,29 @@ describe('client.events.stream', () => {
     await expect(iterate()).rejects.toBeInstanceOf(AuthenticationError);
     expect(calls).toBe(1);
   });
+
+  it('userStream reads the user stream with the session’s bearer token beside the builder key', async () => {
+    let auth: string | null = null;
+    let key: string | null = null;
+    server.use(
+      http.get(`${M}/svc/user/events/stream`, ({ request }) => {
+        auth = request.headers.get('authorization');
+        key = request.headers.get('x-builder-api-key');
+        return sse(['retry: 2000\n\n', frame(7)], { hold: true });
+      }),
+    );
+    const session = { token: 'user.jwt.value', expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    const controller = new AbortController();
+    const got: DuelkitEvent[] = [];
+    const events = client({ tokenStore: { get: () => session, set: () => undefined } }).events.userStream({
+      signal: controller.signal,
+    });
+    for await (const event of events) {
+      got.push(event);
+      controller.abort();
+    }
+    expect(got.map((e) => e.seq)).toEqual(['7']);
+    expect(auth).toBe('Bearer user.jwt.value');
+    expect(key).toBe(KEY);
+  });
 });
