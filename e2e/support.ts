@@ -92,7 +92,8 @@ const MARKET_READS = parseAbi([
   'function paid(bytes32, address) view returns (bool)',
 ]);
 
-async function freePort(): Promise<number> {
+/** A free loopback port (for a child process that must be told its port before it starts). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as { port: number };

@@ -120,6 +120,15 @@ export const TAG_DOCS: readonly TagDoc[] = [
       'confirmed, resolved, settled, …), follow every delivery attempt, rotate secrets and redeliver.',
   },
   {
+    name: 'Event streams',
+    group: 'Operations',
+    guide: 'events.md',
+    summary:
+      'The same events as Server-Sent Events: the builder app’s stream, and a signed-in user’s stream of what that ' +
+      'user may see (public markets, private markets they belong to, their own bets and money), resumable with ' +
+      '`Last-Event-ID`.',
+  },
+  {
     name: 'Money',
     group: 'Money',
     guide: 'money.md',

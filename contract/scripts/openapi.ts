@@ -1,6 +1,6 @@
 import { generateSchema } from '@anatine/zod-openapi';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
-import { isAppRoute } from '@ts-rest/core';
+import { isAppRoute, isAppRouteOtherResponse } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from 'openapi3-ts';
 import {
@@ -226,6 +226,14 @@ function mapOperation(operation: OperationObject, route: AppRoute): OperationObj
     { description?: string; headers?: unknown; content?: Record<string, unknown> }
   >;
   const ok = responses['200'];
+  // A non-JSON answer (`c.otherResponse`: the event streams' `text/event-stream`) under its own media type.
+  for (const [status, declared] of Object.entries(route.responses)) {
+    const response = responses[status];
+    if (response && isAppRouteOtherResponse(declared)) {
+      const schema = fixNullable(generateSchema(declared.body as Parameters<typeof generateSchema>[0]) as Json);
+      response.content = { [declared.contentType]: { schema } };
+    }
+  }
   if (m.csv && ok?.content) {
     ok.content = {
       ...ok.content,

@@ -220,6 +220,11 @@ export {
   BetSnapshotSchema,
   BetFailureSnapshotSchema,
   ContestSnapshotSchema,
+  EventStreamQuerySchema,
+  PayoutClaimableSnapshotSchema,
+  DepositCreditedSnapshotSchema,
+  TournamentStageSettledSnapshotSchema,
+  EventStreamHeadersSchema,
 } from './markets/events.schemas.js';
 export type {
   EventType,
@@ -228,6 +233,10 @@ export type {
   BetSnapshot,
   BetFailureSnapshot,
   ContestSnapshot,
+  EventStreamQuery,
+  PayoutClaimableSnapshot,
+  DepositCreditedSnapshot,
+  TournamentStageSettledSnapshot,
 } from './markets/events.schemas.js';
 export {
   CreateWebhookEndpointRequestSchema,

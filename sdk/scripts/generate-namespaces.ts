@@ -20,7 +20,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { isAppRoute, isAppRouteOtherResponse, type AppRoute, type AppRouter } from '@ts-rest/core';
 import {
   enforcedAuth,
   ErrorCodeSchema,
@@ -55,7 +55,17 @@ const ROOT_ROUTER: Record<Host, { file: string; name: string; type: string }> = 
 const EXTENSIONS: Record<string, { type: string; from: string }> = {
   auth: { type: 'SessionMethods', from: './core/auth.js' },
   webhooks: { type: 'WebhookMethods', from: './core/webhooks.js' },
+  events: { type: 'EventStreamMethods', from: './events.js' },
 };
+
+/**
+ * A route answering a stream (`text/event-stream`): the request/response transport cannot call
+ * it, so the namespace's hand-written helper of the same name does (`events.stream`).
+ */
+function isStreamRoute(route: AppRoute): boolean {
+  const ok = route.responses[200];
+  return ok !== undefined && isAppRouteOtherResponse(ok) && ok.contentType === 'text/event-stream';
+}
 
 function parse(file: string): ts.SourceFile {
   return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
@@ -196,6 +206,13 @@ function routeTypes(route: AppRoute, name: string, out: Collected): string {
   if (parts.length > 0) {
     out.routes.push(`/** What ${label} takes. */\nexport interface ${name}Input {\n${parts.join('\n')}\n}`);
   }
+  if (isStreamRoute(route)) {
+    // Not a JSON answer: the hand-written helper of the same name yields its events.
+    out.routes.push(
+      `/** ${label} answers a stream (\`text/event-stream\`), read by the namespace's helper. */\nexport type ${name}Output = never;`,
+    );
+    return `Method<${parts.length > 0 ? `${name}Input` : 'void'}, never>`;
+  }
   const responses = route.responses as Record<string, unknown>;
   const success = ['200', '201', '202'].filter((s) => s in responses);
   const outputs = success.map((s) => {
@@ -225,7 +242,15 @@ function routerMembers(
   const members: string[] = [];
   for (const [key, entry] of Object.entries(router)) {
     const name = `${typeName}${pascal(key)}`;
-    if (isAppRoute(entry)) {
+    if (isAppRoute(entry) && isStreamRoute(entry)) {
+      const ext = EXTENSIONS[docPath];
+      if (!ext) throw new Error(`${docPath}.${key} answers a stream: the namespace needs a hand-written helper`);
+      routeTypes(entry, name, out);
+      members.push(
+        comment(routeDoc(entry, host, `${call}.${key}`), indent),
+        `${indent}readonly ${key}: ${ext.type}['${key}'];`,
+      );
+    } else if (isAppRoute(entry)) {
       members.push(
         comment(routeDoc(entry, host, `${call}.${key}`), indent),
         `${indent}readonly ${key}: ${routeTypes(entry, name, out)};`,
@@ -275,7 +300,6 @@ function docsTable(docs: Record<Host, Map<string, string>>): string {
     '|---|---|---|---|',
     ...rows,
     '| `trade` | markets | — | task-level helpers over several routes: `trade.buy` |',
-    '| `events` | markets | — | the builder event stream as a typed async iterator: `events.stream` |',
   ].join('\n');
 }
 

@@ -7909,6 +7909,9 @@ export interface WebhooksCreateEndpointInput {
           | 'duel.cancelled'
           | 'bet.confirmed'
           | 'bet.failed'
+          | 'payout.claimable'
+          | 'deposit.credited'
+          | 'tournament.stage_settled'
           | 'webhook.test'
         >
       | undefined;
@@ -7931,6 +7934,9 @@ export type WebhooksCreateEndpointOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {})
     > | null;
@@ -7962,6 +7968,9 @@ export type WebhooksListEndpointsOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {})
     > | null;
@@ -8002,6 +8011,9 @@ export type WebhooksRotateSecretOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {})
     > | null;
@@ -8042,6 +8054,9 @@ export type WebhooksDisableEndpointOutput = {
     | 'duel.cancelled'
     | 'bet.confirmed'
     | 'bet.failed'
+    | 'payout.claimable'
+    | 'deposit.credited'
+    | 'tournament.stage_settled'
     | 'webhook.test'
     | (string & {})
   > | null;
@@ -8077,6 +8092,9 @@ export type WebhooksTestEndpointOutput = {
     | 'duel.cancelled'
     | 'bet.confirmed'
     | 'bet.failed'
+    | 'payout.claimable'
+    | 'deposit.credited'
+    | 'tournament.stage_settled'
     | 'webhook.test'
     | (string & {});
   status: 'pending' | 'succeeded' | 'failed' | (string & {});
@@ -8127,6 +8145,9 @@ export type WebhooksListDeliveriesOutput = {
       | 'duel.cancelled'
       | 'bet.confirmed'
       | 'bet.failed'
+      | 'payout.claimable'
+      | 'deposit.credited'
+      | 'tournament.stage_settled'
       | 'webhook.test'
       | (string & {});
     status: 'pending' | 'succeeded' | 'failed' | (string & {});
@@ -8172,6 +8193,9 @@ export type WebhooksRedeliverOutput = {
     | 'duel.cancelled'
     | 'bet.confirmed'
     | 'bet.failed'
+    | 'payout.claimable'
+    | 'deposit.credited'
+    | 'tournament.stage_settled'
     | 'webhook.test'
     | (string & {});
   status: 'pending' | 'succeeded' | 'failed' | (string & {});
@@ -8191,6 +8215,40 @@ export type WebhooksRedeliverOutput = {
   /** ISO-8601 timestamp */
   deliveredAt: string | null;
 };
+
+/** What `GET /svc/builder/events/stream` takes. */
+export interface EventsStreamInput {
+  query: {
+    /** only these event types, comma-separated (e.g. `bet.confirmed,duel.settled`); every type when absent */
+    types?: string | undefined;
+    /** only events of these markets (up to 100 ids, comma-separated) */
+    duelIds?: string | undefined;
+    /** `true` also sends the coalesced price channel (`event: price`, at most 2 updates/s per market) */
+    prices?: 'true' | 'false' | undefined;
+    /** resume after this `seq`, for clients that cannot send the `Last-Event-ID` header */
+    lastEventId?: string | undefined;
+  };
+}
+
+/** `GET /svc/builder/events/stream` answers a stream (`text/event-stream`), read by the namespace's helper. */
+export type EventsStreamOutput = never;
+
+/** What `GET /svc/user/events/stream` takes. */
+export interface EventsUserStreamInput {
+  query: {
+    /** only these event types, comma-separated (e.g. `bet.confirmed,duel.settled`); every type when absent */
+    types?: string | undefined;
+    /** only events of these markets (up to 100 ids, comma-separated) */
+    duelIds?: string | undefined;
+    /** `true` also sends the coalesced price channel (`event: price`, at most 2 updates/s per market) */
+    prices?: 'true' | 'false' | undefined;
+    /** resume after this `seq`, for clients that cannot send the `Last-Event-ID` header */
+    lastEventId?: string | undefined;
+  };
+}
+
+/** `GET /svc/user/events/stream` answers a stream (`text/event-stream`), read by the namespace's helper. */
+export type EventsUserStreamOutput = never;
 
 /** What `GET /api/tournaments/health` answers on success, read leniently: enums also admit values added later. */
 export type HealthTournamentsHealthOutput = Health;

@@ -8,7 +8,7 @@ import { namespaces } from './internal/namespaces.js';
 import { readEnv, userAgent } from './internal/runtime.js';
 import { AuthSession } from './internal/session.js';
 import { Transport, type TransportConfig } from './internal/transport.js';
-import { createEvents, type EventsNamespace } from './events.js';
+import { createEvents } from './events.js';
 import { sleep } from './internal/signals.js';
 import { createTrade, type TradeNamespace } from './trade.js';
 import { waitForDuel, type WaitForDuelOptions } from './wait-for-duel.js';
@@ -77,8 +77,6 @@ export class DuelkitClient extends DuelkitNamespaces {
   readonly tournamentsUrl: string;
   /** Task-level helpers over several routes: `trade.buy` quotes and places a bet in one call. */
   readonly trade: TradeNamespace;
-  /** The builder app's events as a typed async iterator over the event stream (docs/events.md). */
-  readonly events: EventsNamespace;
   readonly #options: DuelkitClientOptions;
   readonly #logger: Logger;
 
@@ -115,7 +113,7 @@ export class DuelkitClient extends DuelkitNamespaces {
       Object.defineProperty(this, ns.name, { value: bound, enumerable: true });
     }
     this.trade = createTrade(this);
-    this.events = createEvents({ ...config, marketsUrl: this.marketsUrl });
+    Object.assign(this.events, createEvents({ ...config, marketsUrl: this.marketsUrl, token: () => session.token() }));
     Object.assign(this.auth, {
       signIn: (opts: { username?: string } = {}) => session.signIn(opts),
       signOut: () => session.signOut(),

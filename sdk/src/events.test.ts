@@ -4,7 +4,16 @@ import type * as Contract from '@duelkit/contract';
 import { frame, sse } from '../test/event-stream.js';
 import { client, DUEL_ID, KEY, M, mockService } from '../test/mock-service.js';
 import { AuthenticationError } from './core/errors.js';
-import type { BetFailureSnapshot, BetSnapshot, ContestSnapshot, DuelkitEvent, DuelSnapshot } from './events.js';
+import type {
+  BetFailureSnapshot,
+  BetSnapshot,
+  ContestSnapshot,
+  DepositCreditedSnapshot,
+  DuelkitEvent,
+  DuelSnapshot,
+  PayoutClaimableSnapshot,
+  TournamentStageSettledSnapshot,
+} from './events.js';
 
 const server = mockService();
 const STREAM = `${M}/svc/builder/events/stream`;
@@ -19,6 +28,12 @@ describe('client.events.stream', () => {
     expectTypeOf<Contract.BetFailureSnapshot>().toMatchTypeOf<BetFailureSnapshot>();
     expectTypeOf<keyof BetFailureSnapshot>().toEqualTypeOf<keyof Contract.BetFailureSnapshot>();
     expectTypeOf<Contract.ContestSnapshot>().toMatchTypeOf<ContestSnapshot>();
+    expectTypeOf<Contract.PayoutClaimableSnapshot>().toMatchTypeOf<PayoutClaimableSnapshot>();
+    expectTypeOf<keyof PayoutClaimableSnapshot>().toEqualTypeOf<keyof Contract.PayoutClaimableSnapshot>();
+    expectTypeOf<Contract.DepositCreditedSnapshot>().toMatchTypeOf<DepositCreditedSnapshot>();
+    expectTypeOf<keyof DepositCreditedSnapshot>().toEqualTypeOf<keyof Contract.DepositCreditedSnapshot>();
+    expectTypeOf<Contract.TournamentStageSettledSnapshot>().toMatchTypeOf<TournamentStageSettledSnapshot>();
+    expectTypeOf<keyof TournamentStageSettledSnapshot>().toEqualTypeOf<keyof Contract.TournamentStageSettledSnapshot>();
     expectTypeOf<keyof DuelkitEvent>().toEqualTypeOf<keyof Contract.DuelkitEvent>();
   });
 
@@ -144,5 +159,30 @@ describe('client.events.stream', () => {
     };
     await expect(iterate()).rejects.toBeInstanceOf(AuthenticationError);
     expect(calls).toBe(1);
+  });
+
+  it('userStream reads the user stream with the session’s bearer token beside the builder key', async () => {
+    let auth: string | null = null;
+    let key: string | null = null;
+    server.use(
+      http.get(`${M}/svc/user/events/stream`, ({ request }) => {
+        auth = request.headers.get('authorization');
+        key = request.headers.get('x-builder-api-key');
+        return sse(['retry: 2000\n\n', frame(7)], { hold: true });
+      }),
+    );
+    const session = { token: 'user.jwt.value', expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    const controller = new AbortController();
+    const got: DuelkitEvent[] = [];
+    const events = client({ tokenStore: { get: () => session, set: () => undefined } }).events.userStream({
+      signal: controller.signal,
+    });
+    for await (const event of events) {
+      got.push(event);
+      controller.abort();
+    }
+    expect(got.map((e) => e.seq)).toEqual(['7']);
+    expect(auth).toBe('Bearer user.jwt.value');
+    expect(key).toBe(KEY);
   });
 });

@@ -55,6 +55,36 @@ export interface ContestSnapshot {
   contests: number;
 }
 
+/** A participant of a settled market can claim their payout. */
+export interface PayoutClaimableSnapshot {
+  duelId: string;
+  /** The managed address owed the payout. */
+  account: string;
+  isCreator: boolean;
+  winningOptionIndex: number | null;
+  collateralStack: 'credits' | 'usdc' | (string & {});
+}
+
+/** A bridge deposit credited to a user's managed address. */
+export interface DepositCreditedSnapshot {
+  depositId: string;
+  account: string;
+  collateralStack: 'credits' | 'usdc' | (string & {});
+  /** Base units, a decimal string. */
+  amount: string;
+  txHash: string;
+}
+
+/** A stage (round) of a tournament settled. */
+export interface TournamentStageSettledSnapshot {
+  tournamentId: string;
+  stageId: string;
+  stageIndex: number;
+  stageName: string;
+  mode: 'auto' | 'force' | (string & {});
+  settledAt: string;
+}
+
 /** Each event type of the catalogue (docs/events.md) and its `data`. */
 export interface EventDataMap {
   'duel.confirmed': DuelSnapshot;
@@ -65,6 +95,9 @@ export interface EventDataMap {
   'duel.cancelled': DuelSnapshot;
   'bet.confirmed': BetSnapshot;
   'bet.failed': BetFailureSnapshot;
+  'payout.claimable': PayoutClaimableSnapshot;
+  'deposit.credited': DepositCreditedSnapshot;
+  'tournament.stage_settled': TournamentStageSettledSnapshot;
   'webhook.test': { endpointId: string; message: string };
 }
 
@@ -107,8 +140,8 @@ export interface StreamOptions<T extends EventType = EventType> {
   lastEventId?: string;
 }
 
-/** The event namespace of the client. */
-export interface EventsNamespace {
+/** The event namespace of the client: the two event streams as typed async iterators. */
+export interface EventStreamMethods {
   /**
    * The builder app's events as an async iterator (`GET /svc/builder/events/stream`), typed by
    * the event catalogue. Reconnects by itself after a dropped connection or a retryable error,
@@ -129,7 +162,28 @@ export interface EventsNamespace {
     options: StreamOptions<T> & { prices: true },
   ): AsyncIterableIterator<Extract<DuelkitEvent, { type: T }> | PriceUpdate>;
   stream(options?: StreamOptions): AsyncIterableIterator<StreamEvent>;
+  /**
+   * The signed-in user's events as an async iterator (`GET /svc/user/events/stream`): public
+   * markets' events, private markets' while the user is a member, and the user's own bets and
+   * money events; of other users' trades only the price channel. Takes the client's session (signs
+   * in with the `signer` when needed) and otherwise behaves like `stream`.
+   *
+   * @example
+   * for await (const event of client.events.userStream({ types: ['bet.confirmed'] })) {
+   *   console.log('my trade', event.data.txHash);
+   * }
+   */
+  userStream<T extends EventType = EventType>(
+    options?: StreamOptions<T> & { prices?: false },
+  ): AsyncIterableIterator<Extract<DuelkitEvent, { type: T }>>;
+  userStream<T extends EventType = EventType>(
+    options: StreamOptions<T> & { prices: true },
+  ): AsyncIterableIterator<Extract<DuelkitEvent, { type: T }> | PriceUpdate>;
+  userStream(options?: StreamOptions): AsyncIterableIterator<StreamEvent>;
 }
+
+/** @deprecated the name before the user stream: {@link EventStreamMethods}. */
+export type EventsNamespace = EventStreamMethods;
 
 /** What the stream needs from the client. */
 export interface EventsConfig {
@@ -141,20 +195,26 @@ export interface EventsConfig {
   readonly logger: Logger;
   /** Waits between reconnects (tests inject a clock). */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The user's session, for `userStream`. */
+  readonly token?: () => Promise<string | null>;
 }
 
 export const STREAM_PATH = '/svc/builder/events/stream';
+export const USER_STREAM_PATH = '/svc/user/events/stream';
 const DEFAULT_RETRY_MS = 2_000;
 const MAX_RECONNECT_MS = 30_000;
 
-export function createEvents(config: EventsConfig): EventsNamespace {
-  return { stream: (options: StreamOptions = {}) => streamEvents(config, options) } as EventsNamespace;
+export function createEvents(config: EventsConfig): EventStreamMethods {
+  return {
+    stream: (options: StreamOptions = {}) => streamEvents(config, options, STREAM_PATH),
+    userStream: (options: StreamOptions = {}) => streamEvents(config, options, USER_STREAM_PATH),
+  } as EventStreamMethods;
 }
 
-async function* streamEvents(config: EventsConfig, options: StreamOptions): AsyncGenerator<StreamEvent> {
+async function* streamEvents(config: EventsConfig, options: StreamOptions, path: string): AsyncGenerator<StreamEvent> {
   const sleep = config.sleep ?? realSleep;
   const { signal } = options;
-  const url = new URL(STREAM_PATH, config.marketsUrl);
+  const url = new URL(path, config.marketsUrl);
   if (options.types?.length) url.searchParams.set('types', options.types.join(','));
   if (options.duelIds?.length) url.searchParams.set('duelIds', options.duelIds.join(','));
   if (options.prices) url.searchParams.set('prices', 'true');
@@ -181,6 +241,10 @@ async function* streamEvents(config: EventsConfig, options: StreamOptions): Asyn
         else headers.set(name, value);
       }
       if (lastSeq !== undefined) headers.set('last-event-id', lastSeq.toString());
+      if (path === USER_STREAM_PATH) {
+        const token = await config.token?.();
+        if (token) headers.set('authorization', `Bearer ${token}`);
+      }
       const res = await config.fetch(url.toString(), { method: 'GET', headers, signal: connection.signal });
       if (!res.ok) {
         const text = await res.text().catch(() => '');

@@ -2,6 +2,7 @@
 // sdk/scripts/namespaces.test.ts fails when this file is stale.
 import type { SessionMethods } from './core/auth.js';
 import type { WebhookMethods } from './core/webhooks.js';
+import type { EventStreamMethods } from './events.js';
 import type {
   AuthEoaChallengeInput,
   AuthEoaChallengeOutput,
@@ -2929,6 +2930,30 @@ export interface WebhooksNamespace extends WebhookMethods {
 }
 
 /**
+ * §6 outbound events as Server-Sent Events (an extension; docs/events.md): the builder app's
+ * stream and a signed-in user's. The SDK's `events.stream` and `events.userStream` follow them,
+ * reconnecting and resuming by themselves.
+ */
+export interface EventsNamespace extends EventStreamMethods {
+  /**
+   * The builder app’s events as Server-Sent Events.
+   *
+   * Every event of the builder app (private markets’ included), as it commits, filtered by `types` and `duelIds`. Events come in `seq` order, each once; a client that reconnects with `Last-Event-ID` (or `lastEventId`) set to the last `seq` it saw misses nothing and sees nothing twice. The connection stays open; the server ends it only when it shuts down. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `GET /svc/builder/events/stream` on the markets host · auth: builder-only · spec §4.5
+   */
+  readonly stream: EventStreamMethods['stream'];
+  /**
+   * The events a signed-in user may see, as Server-Sent Events.
+   *
+   * The builder app’s events the user may see: public markets’ events, a private market’s only while the user is its creator or a member (judged per event when it is sent), and personal events (`bet.confirmed`, `bet.failed`, `payout.claimable`, `deposit.credited`) only for the user’s own account. Events come in `seq` order, each once; a client that reconnects with `Last-Event-ID` (or `lastEventId`) set to the last `seq` it saw misses nothing and sees nothing twice. An extension of the service interface (outbound events, docs/events.md).
+   *
+   * `GET /svc/user/events/stream` on the markets host · auth: bearer · spec §4.5
+   */
+  readonly userStream: EventStreamMethods['userStream'];
+}
+
+/**
  * §4.17 health routes of the tournaments host (builder key required, no user token).
  */
 export interface HealthNamespace {
@@ -4639,6 +4664,12 @@ export abstract class DuelkitNamespaces {
    * docs/events.md). Builder-level routes: the builder key is the caller.
    */
   declare readonly webhooks: WebhooksNamespace;
+  /**
+   * §6 outbound events as Server-Sent Events (an extension; docs/events.md): the builder app's
+   * stream and a signed-in user's. The SDK's `events.stream` and `events.userStream` follow them,
+   * reconnecting and resuming by themselves.
+   */
+  declare readonly events: EventsNamespace;
   /**
    * §4.17 health routes of the tournaments host (builder key required, no user token).
    */

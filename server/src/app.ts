@@ -1,4 +1,3 @@
-import { EVENT_STREAM_PATH, eventStreamRoute } from './http/routes/event-stream.routes.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RequestContext } from '@mikro-orm/core';
@@ -226,13 +225,14 @@ function marketsRouterDeps(c: Container): MarketsRouterDeps {
     operations: c.operations,
     extmarket: c.extmarket,
     webhooks: c.events.webhooks,
+    eventStream: c.events.stream,
+    eventVisibility: c.markets.eventVisibility,
   };
 }
 
 /** The markets host. Never listens; main.ts does. */
 export function createMarketsApp(c: Container): Express {
   return createHostApp(c, 'markets', (app, options) => {
-    app.get(EVENT_STREAM_PATH, eventStreamRoute({ stream: c.events.stream }));
     createExpressEndpoints(marketsContract, marketsRouter(marketsRouterDeps(c)), app, tsRest(options));
   });
 }

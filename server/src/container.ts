@@ -31,6 +31,7 @@ import { BetsService } from './areas/markets/bets.service.js';
 import { ListCache } from './areas/markets/duel-list.cache.js';
 import { DuelService, type DuelPage } from './areas/markets/duel.service.js';
 import { MarketAccess } from './areas/markets/market-access.js';
+import { UserEventVisibility } from './areas/markets/event-visibility.js';
 import {
   indexerTask,
   reconcilePendingDuels,
@@ -197,6 +198,8 @@ export interface Container {
     readonly bets: BetsService;
     readonly repo: DuelRepository;
     readonly access: MarketAccess;
+    /** What a signed-in user's event stream may show (docs/events.md). */
+    readonly eventVisibility: UserEventVisibility;
     readonly signers: ManagedSigners;
     readonly listCache: ListCache<DuelPage>;
     readonly indexer: MarketIndexer;
@@ -979,7 +982,16 @@ export async function createContainer(
     distributions,
     packs,
     responseCache,
-    markets: { duels, bets, repo: duelRepo, access, signers, listCache, indexer },
+    markets: {
+      duels,
+      bets,
+      repo: duelRepo,
+      access,
+      eventVisibility: new UserEventVisibility(duelRepo, access),
+      signers,
+      listCache,
+      indexer,
+    },
     privateMarkets: {
       invitations,
       memberships: new MembershipService({

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AddressSchema, AmountSchema, DuelIdSchema, TimestampSchema, TxHashSchema } from '../common/primitives.js';
+import {
+  AddressSchema,
+  AmountSchema,
+  CollateralStackSchema,
+  DuelIdSchema,
+  TimestampSchema,
+  TxHashSchema,
+} from '../common/primitives.js';
 import { DuelStatusSchema } from './duels.schemas.js';
 
 /**
@@ -74,6 +81,43 @@ export const ContestSnapshotSchema = z
   .strict();
 export type ContestSnapshot = z.infer<typeof ContestSnapshotSchema>;
 
+/** A participant of a settled market may claim their payout (a pull claim, or the payout job pays it). */
+export const PayoutClaimableSnapshotSchema = z
+  .object({
+    duelId: DuelIdSchema,
+    account: AddressSchema.describe('the managed address owed the payout'),
+    isCreator: z.boolean().describe('the account created the market (its fee share is paid with the payout)'),
+    winningOptionIndex: z.number().int().nonnegative().nullable(),
+    collateralStack: CollateralStackSchema,
+  })
+  .strict();
+export type PayoutClaimableSnapshot = z.infer<typeof PayoutClaimableSnapshotSchema>;
+
+/** A bridge deposit credited to a user's managed address. */
+export const DepositCreditedSnapshotSchema = z
+  .object({
+    depositId: z.string().describe("the bridge provider's event id of the deposit"),
+    account: AddressSchema.describe('the managed address credited'),
+    collateralStack: CollateralStackSchema,
+    amount: AmountSchema.describe('base units'),
+    txHash: TxHashSchema.describe('the transaction that credits it'),
+  })
+  .strict();
+export type DepositCreditedSnapshot = z.infer<typeof DepositCreditedSnapshotSchema>;
+
+/** A stage (a round) of a tournament settled: its results are final and the next stage may proceed. */
+export const TournamentStageSettledSnapshotSchema = z
+  .object({
+    tournamentId: z.string(),
+    stageId: z.string().uuid(),
+    stageIndex: z.number().int().nonnegative(),
+    stageName: z.string(),
+    mode: z.enum(['auto', 'force']).describe('`auto` when every blocker cleared, `force` when an admin settled it'),
+    settledAt: TimestampSchema,
+  })
+  .strict();
+export type TournamentStageSettledSnapshot = z.infer<typeof TournamentStageSettledSnapshotSchema>;
+
 /** What a test delivery carries (POST …/webhooks/endpoints/{endpointId}/test). */
 export const WebhookTestSnapshotSchema = z.object({ endpointId: z.string().uuid(), message: z.string() }).strict();
 
@@ -95,6 +139,18 @@ export const EVENT_CATALOGUE = {
   'bet.failed': {
     data: BetFailureSnapshotSchema,
     description: 'A buy or sale the API accepted reverted on chain or could never be mined.',
+  },
+  'payout.claimable': {
+    data: PayoutClaimableSnapshotSchema,
+    description: 'A participant of a settled market can claim their payout (one event per market and account).',
+  },
+  'deposit.credited': {
+    data: DepositCreditedSnapshotSchema,
+    description: 'A bridge deposit was credited to a user’s managed address.',
+  },
+  'tournament.stage_settled': {
+    data: TournamentStageSettledSnapshotSchema,
+    description: 'A stage (round) of a tournament settled; the next stage may proceed.',
   },
   'webhook.test': {
     data: WebhookTestSnapshotSchema,
@@ -133,6 +189,59 @@ export const DuelkitEventSchema = z.discriminatedUnion('type', [
   envelope('duel.cancelled'),
   envelope('bet.confirmed'),
   envelope('bet.failed'),
+  envelope('payout.claimable'),
+  envelope('deposit.credited'),
+  envelope('tournament.stage_settled'),
   envelope('webhook.test'),
 ]);
 export type DuelkitEvent = z.infer<typeof DuelkitEventSchema>;
+
+/** Event types a stream can carry (`webhook.test` goes to one endpoint only, never on a stream). */
+const STREAM_TYPES = EVENT_TYPES.filter((t) => t !== 'webhook.test');
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const TYPE_PATTERN = `(${STREAM_TYPES.map(escape).join('|')})`;
+const DUEL_ID_PATTERN = '0x[0-9a-fA-F]{64}';
+
+/** The query of both event streams (docs/events.md). */
+export const EventStreamQuerySchema = z
+  .object({
+    types: z
+      .string()
+      .regex(new RegExp(`^${TYPE_PATTERN}(,${TYPE_PATTERN})*$`), 'comma-separated event types of the catalogue')
+      .optional()
+      .describe('only these event types, comma-separated (e.g. `bet.confirmed,duel.settled`); every type when absent'),
+    duelIds: z
+      .string()
+      .regex(new RegExp(`^${DUEL_ID_PATTERN}(,${DUEL_ID_PATTERN}){0,99}$`), 'up to 100 comma-separated market ids')
+      .optional()
+      .describe('only events of these markets (up to 100 ids, comma-separated)'),
+    prices: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('`true` also sends the coalesced price channel (`event: price`, at most 2 updates/s per market)'),
+    lastEventId: z
+      .string()
+      .regex(/^\d{1,19}$/, 'the seq of an event')
+      .optional()
+      .describe('resume after this `seq`, for clients that cannot send the `Last-Event-ID` header'),
+  })
+  .strict();
+export type EventStreamQuery = z.infer<typeof EventStreamQuerySchema>;
+
+/** The headers both event streams read. */
+export const EventStreamHeadersSchema = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d{1,19}$/, 'the seq of an event')
+    .optional()
+    .describe('resume after this `seq` (what EventSource sends on a reconnect); wins over `lastEventId`'),
+});
+
+/** What a stream answers: Server-Sent Events, one message per event (docs/events.md). */
+export const EventStreamBodySchema = z
+  .string()
+  .describe(
+    'Server-Sent Events: `retry: 2000` first, then per event `id: <seq>`, `event: <type>` and `data: <the event ' +
+      'envelope as JSON>`; with `prices=true` also `event: price` messages without an id (`data: { duelId, yesBps, ' +
+      'poolBalances, seq }`); a `: heartbeat` comment every 15 s.',
+  );

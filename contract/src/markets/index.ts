@@ -27,6 +27,7 @@ import { statsContract } from './stats.contract.js';
 import { walletContract } from './wallet.contract.js';
 import { extmarketContract } from './extmarket.contract.js';
 import { webhooksContract } from './webhooks.contract.js';
+import { eventStreamContract } from './event-stream.contract.js';
 
 /**
  * Root router of the markets host. Each spec area lives in its own `<area>.contract.ts` and is
@@ -63,6 +64,7 @@ export const marketsContract = c.router(
     requests: platformRequestsContract,
     extmarket: extmarketContract,
     webhooks: webhooksContract,
+    events: eventStreamContract,
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -173,6 +173,11 @@ async function send(op: Operation, creds: ReadonlySet<Scheme>, input: Input | bo
     headers,
     ...(body === undefined ? {} : { body }),
   });
+  // An event stream that let the caller in stays open: its status is the answer.
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, body: {} as Body };
+  }
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Body };
 }

@@ -1,3 +1,4 @@
+import { EVENT_CATALOGUE } from '@duelkit/contract';
 import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,15 @@ const deposits = async (eventId: string) => {
     .execute<{ n: string }[]>('select count(*) as n from bridge_deposits where event_id = ?', [eventId]);
   return Number(row?.n);
 };
+/** The `deposit.credited` events of one deposit. */
+const creditedEvents = (eventId: string) =>
+  server.container.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ builder_app_id: string; data: Record<string, unknown>; created_at: Date }[]>(
+      `select builder_app_id, data, created_at from events where type = 'deposit.credited' and data->>'depositId' = ?`,
+      [eventId],
+    );
 
 describe('bridge deposit webhook', () => {
   it('credits 50 concurrent deliveries of one signed event exactly once, with one notification', async () => {
@@ -70,6 +80,20 @@ describe('bridge deposit webhook', () => {
     const again = await deliver(raw);
     expect(again.body).toMatchObject({ status: 'duplicate', amount: (25n * UNIT).toString(), address: u.address });
     expect(await usdc(u.address)).toBe(25n * UNIT);
+    // One `deposit.credited`, written with the credit, in the user's builder app, at the clock's time.
+    const events = await creditedEvents(eventId);
+    expect(events).toHaveLength(1);
+    const app = (await server.container.builderKeys.resolve(server.builderKey))?.builderAppId;
+    expect(events[0]?.builder_app_id).toBe(app);
+    expect(events[0]?.data).toEqual({
+      depositId: eventId,
+      account: u.address,
+      collateralStack: 'usdc',
+      amount: (25n * UNIT).toString(),
+      txHash: again.body['txHash'],
+    });
+    expect(new Date(events[0]?.created_at ?? 0).getTime()).toBe(clock.now());
+    expect(EVENT_CATALOGUE['deposit.credited'].data.safeParse(events[0]?.data).success).toBe(true);
   });
 
   it('accepts the previous secret during a rotation', async () => {

@@ -148,7 +148,7 @@ export class DepositWebhookService {
     return bridge.deliverDeposit(
       { eventId: d.event_id, to: d.address as Address, amount: BigInt(d.amount) },
       async (sql, hash) => {
-        await this.deps.repo.markCredited(sql, d.event_id, hash);
+        await this.deps.repo.markCredited(sql, d.event_id, hash, new Date(this.deps.clock.now()));
       },
     );
   }

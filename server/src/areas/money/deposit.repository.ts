@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Orm } from '../../platform/db/orm.js';
 import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
+import { eventInsertSql } from '../../platform/events/event-insert.sql.js';
 import type { DepositStatus } from './deposit.entities.js';
 
 export interface DepositRecord {
@@ -19,6 +20,18 @@ export interface OutboxRecord {
   kind: string;
   payload: { title: string; body: string; data: Record<string, string> };
 }
+
+/**
+ * `deposit.credited` for the deposit just marked (`credited`), in the builder app of the user it
+ * credits; written with the credit, once per deposit (docs/events.md). Parameter: created_at.
+ */
+const DEPOSIT_CREDITED_SQL = eventInsertSql(
+  `select 'deposit.credited', u.builder_app_id, null::text, false, 'deposit.credited:' || c.event_id,
+     jsonb_build_object('depositId', c.event_id, 'account', c.address, 'collateralStack', c.collateral_stack,
+       'amount', c.amount::text, 'txHash', c.tx_hash),
+     ?::timestamptz
+   from credited c join users u on u.id = c.user_id`,
+);
 
 /** Bridge deposit events and the notifications outbox. */
 export class DepositRepository {
@@ -82,10 +95,14 @@ export class DepositRepository {
   }
 
   /** Inside the chain pipeline's transaction: the credit is recorded with its signed transaction. */
-  markCredited(sql: SqlExec, eventId: string, txHash: string): Promise<unknown> {
+  markCredited(sql: SqlExec, eventId: string, txHash: string, at: Date): Promise<unknown> {
     return sql(
-      `update bridge_deposits set status = 'credited', tx_hash = ?, credited_at = coalesce(credited_at, now()) where event_id = ?`,
-      [txHash, eventId],
+      `with credited as (
+         update bridge_deposits set status = 'credited', tx_hash = ?, credited_at = coalesce(credited_at, now())
+          where event_id = ? returning event_id, user_id, address, collateral_stack, amount, tx_hash),
+       event as (${DEPOSIT_CREDITED_SQL})
+       select 1`,
+      [txHash, eventId, at],
     );
   }
 

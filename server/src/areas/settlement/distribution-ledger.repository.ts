@@ -4,6 +4,7 @@ import { getAddress } from 'viem';
 import type { MarketEvent } from '../../adapters/chain/chain.port.js';
 import type { Orm } from '../../platform/db/orm.js';
 import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
+import { eventInsertSql } from '../../platform/events/event-insert.sql.js';
 import { DuelEntity, type Duel } from '../markets/duel.entity.js';
 import type { DistributionKind, DistributionStatus } from './settlement.entities.js';
 
@@ -31,6 +32,16 @@ export interface CancellationRecord {
   tx_hash: string | null;
 }
 
+/** `payout.claimable` for the payout entry just inserted (`entry`); parameter: created_at. */
+const PAYOUT_CLAIMABLE_SQL = eventInsertSql(
+  `select 'payout.claimable', d.builder_app_id, d.duel_id, d.is_private,
+     'payout.claimable:' || d.duel_id || ':' || lower(e.holder),
+     jsonb_build_object('duelId', d.duel_id, 'account', e.holder, 'isCreator', e.is_creator,
+       'winningOptionIndex', d.winning_option_index, 'collateralStack', d.collateral_stack),
+     ?::timestamptz
+   from entry e join duels d on d.duel_id = e.duel_id where e.kind = 'payout'`,
+);
+
 /**
  * The payouts and refunds ledger: one row per (duel, holder, kind); every write of a job is fenced
  * by the row's generation, so an older job of a requeued row changes nothing.
@@ -42,18 +53,27 @@ export class DistributionLedgerRepository {
     return this.orm.em.fork().findOne(DuelEntity, { duelId });
   }
 
-  /** Adds a queued entry unless the holder already has one of this kind. */
+  /**
+   * Adds a queued entry unless the holder already has one of this kind. A new payout entry is
+   * what makes the payout claimable: its `payout.claimable` event is written by the same
+   * statement (docs/events.md).
+   */
   async ensureEntry(entry: {
     duelId: string;
     holder: string;
     kind: DistributionKind;
     isCreator: boolean;
     batchId: string | null;
+    at: Date;
   }): Promise<void> {
     await this.conn().execute(
-      `insert into duel_distributions (id, duel_id, holder, kind, is_creator, status, batch_id, created_at, updated_at)
-       values (?, ?, ?, ?, ?, 'queued', ?, now(), now()) on conflict (duel_id, holder, kind) do nothing`,
-      [randomUUID(), entry.duelId, entry.holder, entry.kind, entry.isCreator, entry.batchId],
+      `with entry as (
+         insert into duel_distributions (id, duel_id, holder, kind, is_creator, status, batch_id, created_at, updated_at)
+         values (?, ?, ?, ?, ?, 'queued', ?, now(), now()) on conflict (duel_id, holder, kind) do nothing
+         returning duel_id, holder, kind, is_creator),
+       claimable as (${PAYOUT_CLAIMABLE_SQL})
+       select 1`,
+      [randomUUID(), entry.duelId, entry.holder, entry.kind, entry.isCreator, entry.batchId, entry.at],
     );
   }
 

@@ -94,7 +94,14 @@ export class DistributionService {
     const holders = await this.holders(duel, kind);
     for (const holder of holders) {
       const isCreator = holder.toLowerCase() === duel.creatorAddress.toLowerCase();
-      await this.deps.ledger.ensureEntry({ duelId: duel.duelId, holder, kind, isCreator, batchId });
+      await this.deps.ledger.ensureEntry({
+        duelId: duel.duelId,
+        holder,
+        kind,
+        isCreator,
+        batchId,
+        at: new Date(this.deps.clock.now()),
+      });
     }
     await this.enqueueReady(duel.duelId, kind);
     return { kind, participants: holders.length };

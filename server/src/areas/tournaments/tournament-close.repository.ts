@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlExec } from '../../platform/db/sql.js';
+import { eventInsertSql, isoSql } from '../../platform/events/event-insert.sql.js';
 import type { FixtureResult } from './tournament-format.js';
 import type { PickRow } from './tournament.types.js';
 
@@ -83,6 +84,20 @@ function disputeWhere(f: DisputeFilter): { sql: string; params: unknown[] } {
   if (f.fixtureId) add(`d."fixture_id" = ?`, f.fixtureId);
   return { sql: clauses.length ? `where ${clauses.join(' and ')}` : '', params };
 }
+
+/**
+ * `tournament.stage_settled` for the settlement just inserted (`settled`), in the tournament's
+ * builder app (a tournament without one has no event); once per stage (docs/events.md).
+ */
+const STAGE_SETTLED_SQL = eventInsertSql(
+  `select 'tournament.stage_settled', t."builder_app_id", null::text, false,
+     'tournament.stage_settled:' || x."stage_id",
+     jsonb_build_object('tournamentId', x."tournament_id", 'stageId', x."stage_id", 'stageIndex', st."stage_index",
+       'stageName', st."stage_name", 'mode', x."mode", 'settledAt', ${isoSql('x."settled_at"')}),
+     x."settled_at"
+   from settled x join "tournaments" t on t."id" = x."tournament_id" join "tournament_stages" st on st."id" = x."stage_id"
+   where t."builder_app_id" is not null`,
+);
 
 /** Disputes, stage settlements, window overrides, the admin audit and automation runs. */
 export class CloseRepository {
@@ -226,8 +241,12 @@ export class CloseRepository {
   /** Records a stage's settlement once; false when the stage was settled already. */
   async insertSettlement(s: SettlementRow): Promise<boolean> {
     const rows = await this.sql(
-      `insert into "tournament_stage_settlements" ("stage_id", "tournament_id", "mode", "actor", "reason", "blockers", "settled_at")
-       values (?, ?, ?, ?, ?, ?::jsonb, ?) on conflict do nothing returning "stage_id"`,
+      `with settled as (
+         insert into "tournament_stage_settlements" ("stage_id", "tournament_id", "mode", "actor", "reason", "blockers", "settled_at")
+         values (?, ?, ?, ?, ?, ?::jsonb, ?) on conflict do nothing
+         returning "stage_id", "tournament_id", "mode", "settled_at"),
+       event as (${STAGE_SETTLED_SQL})
+       select "stage_id" from settled`,
       [s.stageId, s.tournamentId, s.mode, s.actor, s.reason, JSON.stringify(s.blockers), s.settledAt],
     );
     return rows.length > 0;

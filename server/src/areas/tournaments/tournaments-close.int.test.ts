@@ -1,3 +1,4 @@
+import { EVENT_CATALOGUE } from '@duelkit/contract';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
@@ -74,6 +75,16 @@ const stageId = (i: number) => stages[i - 1]?.['id'] as string;
 const fixture = (stage: number, n: number) =>
   ((stages[stage - 1]?.['fixtures'] as Body[])[n - 1]?.['id'] as string) ?? '';
 const reason = 'The broadcast shows a different full-time score';
+
+/** The `tournament.stage_settled` events of one stage (docs/events.md). */
+const stageSettledEvents = (stageId: string) =>
+  server.container.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ builder_app_id: string; data: Record<string, unknown> }[]>(
+      `select builder_app_id, data from events where type = 'tournament.stage_settled' and data->>'stageId' = ?`,
+      [stageId],
+    );
 
 /** The semi-final pair: who won it and who lost it (they picked opposite outcomes on the first fixture). */
 let winner: Player, loser: Player;
@@ -276,6 +287,20 @@ describe('disputes inside the window', () => {
     ]);
     const twice = await api(`${adminBase}/stages/${sid}/force-settle`, { token: admin, body: { reason: 'again' } });
     expect([twice.status, twice.body['code']]).toEqual([409, 'INVALID_STATE']);
+    const events = await stageSettledEvents(sid);
+    expect(events.map((e) => e.data)).toEqual([
+      {
+        tournamentId: idB,
+        stageId: sid,
+        stageIndex: 1,
+        stageName: stagesB[0]?.['stageName'],
+        mode: 'force',
+        settledAt: forced.body['settledAt'],
+      },
+    ]);
+    const app = (await server.container.builderKeys.resolve(server.builderKey))?.builderAppId;
+    expect(events[0]?.builder_app_id).toBe(app);
+    expect(EVENT_CATALOGUE['tournament.stage_settled'].data.safeParse(events[0]?.data).success).toBe(true);
     const late = await api(`/api/tournaments/${idB}/markets/${b1?.['id']}/dispute`, {
       token: creatorB.token,
       body: { reason },
@@ -337,6 +362,11 @@ describe('settlement and automation', () => {
     expect(first.body).toMatchObject({ settled: 1, stageIds: [stageId(1)] });
     const second = await api(`${adminBase}/automation/settle-ready`, { token: admin, body: {} });
     expect(second.body).toMatchObject({ settled: 0, stageIds: [] });
+    // One `tournament.stage_settled`, written with the settlement; the second run writes none.
+    const events = await stageSettledEvents(stageId(1));
+    expect(events.map((e) => e.data)).toMatchObject([
+      { tournamentId: id, stageIndex: 1, mode: 'auto', settledAt: at(21) },
+    ]);
     const proceed = await api(`${adminBase}/stages/${stageId(1)}/can-proceed`, { token: admin });
     expect(proceed.body).toMatchObject({ canProceed: true, settled: true, settledAt: at(21) });
     const blocked = await api(`${adminBase}/stages/${stageId(2)}/can-proceed`, { token: admin });

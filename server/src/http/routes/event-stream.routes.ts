@@ -1,74 +1,74 @@
-import { EVENT_TYPES } from '@duelkit/contract';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { DomainError } from '../../errors.js';
-import type { EventStreamService } from '../../platform/events/event-stream.service.js';
-import { tenantOf } from '../principal.js';
+import { PassThrough } from 'node:stream';
+import { initServer } from '@ts-rest/express';
+import { marketsContract, type EventStreamQuery } from '@duelkit/contract';
+import type { Request, Response } from 'express';
+import type { UserEventVisibility } from '../../areas/markets/event-visibility.js';
+import type { EventStreamService, StreamRequest } from '../../platform/events/event-stream.service.js';
+import { toWire } from '../../platform/events/event.types.js';
+import { tenantOf, userOf } from '../principal.js';
 
-export const EVENT_STREAM_PATH = '/svc/builder/events/stream';
+const s = initServer();
 
-function list(value: unknown, name: string, valid: (v: string) => boolean): string[] | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') {
-    throw new DomainError('VALIDATION_FAILED', `Invalid ${name}`, {
-      fieldErrors: { [`query.${name}`]: ['must be given once, comma-separated'] },
-    });
-  }
-  const items = value
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-  const bad = items.filter((v) => !valid(v));
-  if (bad.length || items.length > 100) {
-    throw new DomainError('VALIDATION_FAILED', `Invalid ${name}`, {
-      fieldErrors: { [`query.${name}`]: [`unknown or malformed: ${bad.join(', ') || 'too many'}`] },
-    });
-  }
-  return items.map((v) => v.toLowerCase());
+const list = (value: string | undefined) => (value ? value.split(',').map((v) => v.toLowerCase()) : undefined);
+
+/**
+ * Answers one stream: subscribes it, then hands ts-rest the body to pipe. Headers go out with the
+ * first write, once the stream is subscribed: a client whose request has been answered sees every
+ * event committed after that.
+ */
+async function openStream(
+  stream: EventStreamService,
+  req: Request,
+  res: Response,
+  query: EventStreamQuery,
+  lastEventId: string | undefined,
+  scope: Pick<StreamRequest, 'filter' | 'access'>,
+) {
+  const body = new PassThrough();
+  const write = (chunk: string) => void body.write(chunk);
+  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  res.setHeader('cache-control', 'no-cache, no-transform');
+  res.setHeader('x-accel-buffering', 'no');
+  const close = await stream.open(
+    {
+      ...scope,
+      filter: { ...scope.filter, types: list(query.types), duelIds: list(query.duelIds) },
+      after: lastEventId ?? query.lastEventId,
+      prices: query.prices === 'true',
+    },
+    {
+      event: (e) => write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(toWire(e))}\n\n`),
+      price: (p) => write(`event: price\ndata: ${JSON.stringify(p)}\n\n`),
+      comment: (text) => write(`: ${text}\n\n`),
+      end: () => body.end(),
+    },
+  );
+  write('retry: 2000\n\n');
+  res.on('close', () => {
+    close();
+    body.end();
+  });
+  if (req.destroyed) close();
+  // ts-rest pipes a stream body as it is; the contract's answer is the text of the stream.
+  return { status: 200 as const, body: body as unknown as string };
 }
 
 /**
- * `GET /svc/builder/events/stream`: the builder app's events as Server-Sent Events (an extension,
- * docs/events.md). Outside the ts-rest contract because the answer is a stream; the builder key
- * is checked by the host's builder-key middleware before it runs.
+ * The event streams (docs/events.md): the builder app's every event, and a signed-in user's view
+ * of them. Validation, authentication and rate limits are the host's, as on every contract route.
  */
-export function eventStreamRoute(deps: { stream: EventStreamService }): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    void (async () => {
-      const builderAppId = tenantOf(req).builderAppId;
-      const types = list(req.query['types'], 'types', (t) => (EVENT_TYPES as readonly string[]).includes(t));
-      const duelIds = list(req.query['duelIds'], 'duelIds', (d) => /^0x[0-9a-fA-F]{64}$/.test(d));
-      const lastEventId = req.header('last-event-id') ?? (req.query['lastEventId'] as string | undefined);
-      if (lastEventId !== undefined && !/^\d{1,19}$/.test(lastEventId)) {
-        throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the seq of an event', {
-          fieldErrors: { 'headers.last-event-id': ['must be a decimal seq'] },
-        });
-      }
-      const write = (chunk: string) => void res.write(chunk);
-      res.status(200);
-      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-      res.setHeader('cache-control', 'no-cache, no-transform');
-      res.setHeader('x-accel-buffering', 'no');
-      // Headers go out with the first write, once the stream is subscribed: a client whose request
-      // has been answered sees every event committed after that.
-      const close = await deps.stream.open(
-        {
-          filter: { builderAppId, types, duelIds, privateDuels: 'all' },
-          after: lastEventId,
-          prices: req.query['prices'] === 'true',
-        },
-        {
-          event: (e) =>
-            write(
-              `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify({ id: e.id, seq: e.seq, type: e.type, version: e.version, createdAt: e.createdAt, builderAppId: e.builderAppId, data: e.data })}\n\n`,
-            ),
-          price: (p) => write(`event: price\ndata: ${JSON.stringify(p)}\n\n`),
-          comment: (text) => write(`: ${text}\n\n`),
-          end: () => res.end(),
-        },
-      );
-      write('retry: 2000\n\n');
-      req.on('close', close);
-      if (req.destroyed) close();
-    })().catch(next);
-  };
+export function eventStreamRoutes(deps: { stream: EventStreamService; visibility: UserEventVisibility }) {
+  return s.router(marketsContract.events, {
+    stream: async ({ query, headers, req, res }) =>
+      openStream(deps.stream, req, res, query, headers['last-event-id'], {
+        filter: { builderAppId: tenantOf(req).builderAppId, privateDuels: 'all' },
+      }),
+    userStream: async ({ query, headers, req, res }) => {
+      const user = userOf(req);
+      return openStream(deps.stream, req, res, query, headers['last-event-id'], {
+        filter: { builderAppId: tenantOf(req).builderAppId, privateDuels: 'all' },
+        access: deps.visibility.forUser(user.address),
+      });
+    },
+  });
 }

@@ -40,6 +40,9 @@ import { extmarketRoutes, type ExtMarketServices } from './extmarket.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import type { WebhookService } from '../../areas/webhooks/webhook.service.js';
 
+import { eventStreamRoutes } from './event-stream.routes.js';
+import type { EventStreamService } from '../../platform/events/event-stream.service.js';
+import type { UserEventVisibility } from '../../areas/markets/event-visibility.js';
 const s = initServer();
 
 /** The services the markets host's routes call (container.ts builds them, app.ts hands them over). */
@@ -66,6 +69,8 @@ export interface MarketsRouterDeps {
   readonly parlayTournamentsAdmin: ParlayTournamentsAdminService;
   readonly extmarket: ExtMarketServices;
   readonly webhooks: WebhookService;
+  readonly eventStream: EventStreamService;
+  readonly eventVisibility: UserEventVisibility;
   readonly operations: {
     readonly invites: PlatformInviteService;
     readonly reports: ReportService;
@@ -104,6 +109,7 @@ export function marketsRouter(d: MarketsRouterDeps) {
     requests: platformRequestRoutes({ requests: d.operations.requests }),
     extmarket: extmarketRoutes(d.extmarket),
     webhooks: webhookRoutes({ webhooks: d.webhooks }),
+    events: eventStreamRoutes({ stream: d.eventStream, visibility: d.eventVisibility }),
     adminAuth: adminAuthRoutes({
       admins: d.admins,
       loginPerEmail: d.adminLogin.perEmail,

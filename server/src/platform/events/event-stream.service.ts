@@ -27,7 +27,16 @@ export interface StreamRequest {
   readonly after: string | undefined;
   /** Also send the coalesced price channel. */
   readonly prices: boolean;
+  /**
+   * Who may see each event that passes the filter, asked when it is about to be sent (a user's
+   * stream: membership can change while it is open): the event itself, only its market's price
+   * (another user's trade on a market the reader may see), or nothing. Everything when absent.
+   */
+  readonly access?: (e: StoredEvent) => Promise<EventAccess>;
 }
+
+/** What a reader may see of one event. */
+export type EventAccess = 'event' | 'price' | 'none';
 
 const big = (s: string | null) => BigInt(s ?? '0');
 
@@ -98,20 +107,22 @@ export class EventStreamService {
         Math.max(0, minGapMs - (now - state.at)),
       );
     };
-    const deliver = (events: readonly StoredEvent[]) => {
+    const deliver = async (events: readonly StoredEvent[]) => {
       for (const e of events) {
         if (closed || big(e.seq) <= big(last)) continue;
         last = e.seq ?? last;
         if (!passes(e, req.filter)) continue;
-        sink.event(e);
-        price(e);
+        const access = req.access ? await req.access(e) : 'event';
+        if (closed) return;
+        if (access === 'event') sink.event(e);
+        if (access !== 'none') price(e);
       }
     };
     const catchUp = async () => {
       for (;;) {
         const page = await this.log.after(last, { ...req.filter, types: undefined, duelIds: undefined }, 500);
         if (!page.length || closed) return;
-        deliver(page);
+        await deliver(page);
       }
     };
     const onBatch = (batch: EventBatch) => {
@@ -123,7 +134,7 @@ export class EventStreamService {
             // Everything numbered up to `prev` was visible when the batch was numbered.
             if (big(batch.prev) > big(last)) last = batch.prev;
           }
-          deliver(batch.events);
+          await deliver(batch.events);
         })
         .catch((err: unknown) => this.logger.warn({ err }, 'event stream batch failed'));
     };
