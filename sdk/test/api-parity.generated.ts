@@ -1450,6 +1450,16 @@ export const WebhooksRedeliverOutput: Same<
   RouteOutput<Markets['webhooks']['redeliver']>,
   Api.WebhooksRedeliverOutput
 > = true;
+export const EventsStreamInput: Within<Api.EventsStreamInput, RouteInput<Markets['events']['stream']>> = true;
+export const EventsStreamOutput: Same<RouteOutput<Markets['events']['stream']>, Api.EventsStreamOutput> = true;
+export const EventsUserStreamInput: Within<
+  Api.EventsUserStreamInput,
+  RouteInput<Markets['events']['userStream']>
+> = true;
+export const EventsUserStreamOutput: Same<
+  RouteOutput<Markets['events']['userStream']>,
+  Api.EventsUserStreamOutput
+> = true;
 export const HealthTournamentsHealthOutput: Same<
   RouteOutput<Tournaments['health']['tournamentsHealth']>,
   Api.HealthTournamentsHealthOutput
