@@ -21,6 +21,10 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
+          // Unit files share their worker's module cache: none starts anything or changes process-wide
+          // state, and importing the server's modules once per worker instead of once per file halves
+          // the tier's time.
+          isolate: false,
           include: ['{contract,server,sdk,examples,e2e,scripts}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
           environment: 'node',
@@ -31,6 +35,9 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
+          // Each file builds its own server, database and chain; only the imported modules are shared,
+          // so the server's source is loaded once per worker rather than once per file.
+          isolate: false,
           include: ['{contract,server,sdk,examples,e2e}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           environment: 'node',
