@@ -31,7 +31,7 @@ import { BetsService } from './areas/markets/bets.service.js';
 import { ListCache } from './areas/markets/duel-list.cache.js';
 import { DuelService, type DuelPage } from './areas/markets/duel.service.js';
 import { MarketAccess } from './areas/markets/market-access.js';
-import { UserEventVisibility } from './areas/markets/event-visibility.js';
+import { UserEventVisibility } from './areas/markets/event-visibility.rules.js';
 import {
   indexerTask,
   reconcilePendingDuels,

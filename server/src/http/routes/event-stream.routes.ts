@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { initServer } from '@ts-rest/express';
 import { marketsContract, type EventStreamQuery } from '@duelkit/contract';
 import type { Request, Response } from 'express';
-import type { UserEventVisibility } from '../../areas/markets/event-visibility.js';
+import type { UserEventVisibility } from '../../areas/markets/event-visibility.rules.js';
 import type { EventStreamService, StreamRequest } from '../../platform/events/event-stream.service.js';
 import { toWire } from '../../platform/events/event.types.js';
 import { tenantOf, userOf } from '../principal.js';

@@ -42,7 +42,7 @@ import type { WebhookService } from '../../areas/webhooks/webhook.service.js';
 
 import { eventStreamRoutes } from './event-stream.routes.js';
 import type { EventStreamService } from '../../platform/events/event-stream.service.js';
-import type { UserEventVisibility } from '../../areas/markets/event-visibility.js';
+import type { UserEventVisibility } from '../../areas/markets/event-visibility.rules.js';
 const s = initServer();
 
 /** The services the markets host's routes call (container.ts builds them, app.ts hands them over). */
