@@ -17,7 +17,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import type { Region } from '../../src/platform/geo/region.js';
 import { operationContext, type OperationContext } from '../../src/platform/operation.context.js';
 import { memoryDistributionBook } from './distribution-book.fake.js';
-import { FakePrizeVault } from './prize-vault-ledger.fake.js';
+import { PrizeVaultFake } from './prize-vault.fake.js';
 
 /** Base units of one whole 18-decimal token. */
 export const UNIT = 10n ** 18n;
@@ -364,7 +364,7 @@ export class MemoryPackRepository implements Omit<PackRepository, 'orm' | 'sql'>
  */
 export class PackWorld {
   readonly clock = new ManualClock(Date.UTC(2026, 5, 6, 12));
-  readonly vault = new FakePrizeVault();
+  readonly vault = new PrizeVaultFake();
   readonly distributions = memoryDistributionBook();
   readonly duels = new Map<string, Duel>();
   readonly groups = new Map<string, GroupRow>();

@@ -9,16 +9,45 @@ import type {
   VaultWriteKey,
 } from '../../src/adapters/chain/prize-vault.port.js';
 
+/** A write as the service asked for it: the call's own arguments, without the hash it got. */
+export type VaultCall =
+  | {
+      readonly op: 'deposit';
+      /** Undefined for a deposit sent without a key (a fresh write). */
+      readonly key: string | undefined;
+      readonly poolId: Hex;
+      readonly from: Address;
+      readonly amount: bigint;
+    }
+  | {
+      readonly op: 'release';
+      readonly key: string;
+      readonly poolId: Hex;
+      readonly to: Address;
+      readonly amount: bigint;
+      readonly reason: string;
+    }
+  | {
+      readonly op: 'setRoot';
+      readonly key: string;
+      readonly poolId: Hex;
+      readonly kind: VaultDistributionKind;
+      readonly root: Hex;
+      readonly total: bigint;
+    };
+
 /** One write the fake accepted. */
 export interface VaultWrite {
-  readonly method: 'deposit' | 'release' | 'setRoot';
+  readonly method: VaultCall['op'];
   readonly key: string | undefined;
   readonly collateral: CollateralKind;
   readonly poolId: Hex;
+  /** Deposited, released, or set aside by a root. */
   readonly amount: bigint;
   readonly to?: Address;
   readonly stage?: number;
   readonly hash: Hash;
+  readonly call: VaultCall;
 }
 
 const VAULTS: Record<CollateralKind, Address> = {
@@ -26,26 +55,38 @@ const VAULTS: Record<CollateralKind, Address> = {
   usdc: '0x00000000000000000000000000000000000C0002',
 };
 
+const NOT_MINED: VaultReceipt = { status: 'pending', sender: null, deposits: [], claims: [] };
+
 /**
- * The prize vaults in memory: one write per key (a keyed write asked again answers its first
- * hash and changes nothing), pool balances moved by deposits and releases, and receipts a test
- * registers for transactions a client made. A deposit through the fake is mined at once.
+ * The prize vaults in memory, as `ViemPrizeVaultAdapter` behaves over the chain-transaction
+ * pipeline: one write per key (a keyed write asked again answers its first hash and changes
+ * nothing), pool balances moved by deposits and releases, roots set once per key, and claims a test
+ * marks as a claimant's own transaction would. A deposit through the fake ends as `depositOutcome`
+ * says (mined at once by default); receipts of transactions a client made are whatever the test
+ * registers, and an unknown hash is pending, as the node answers. `failWith` is a chain outage.
  */
 export class PrizeVaultFake implements PrizeVaultPort {
   readonly writes: VaultWrite[] = [];
   readonly receipts = new Map<string, VaultReceipt>();
+  /** By `collateral|poolId`. */
   readonly balances = new Map<string, bigint>();
-  readonly roots = new Map<string, { root: Hex; total: bigint; claimed: bigint }>();
+  /** Published roots, by `collateral|poolId|kind`. */
+  readonly roots = new Map<string, { root: Hex; total: bigint }>();
+  /** What claims have paid, by `collateral|poolId|kind`. */
+  readonly claimedAmount = new Map<string, bigint>();
+  /** Claimed leaves, by `collateral|poolId|kind|account`. */
   readonly claimed = new Set<string>();
-  /** Set to make the next writes fail (a node that is down). */
-  failWrites: Error | null = null;
+  /** While set, every write throws it (a node that is down, or a pre-flight refusal). */
+  failWith: Error | undefined;
+  /** How a deposit's transaction ends: mined as sent (the default), still pending, or reverted. */
+  depositOutcome: VaultReceipt['status'] = 'success';
   private n = 0;
 
   address(collateral: CollateralKind): Address {
     return VAULTS[collateral];
   }
 
-  /** A fresh transaction hash. */
+  /** A fresh transaction hash, never one a write got. */
   nextHash(): Hash {
     return `0x${(++this.n).toString(16).padStart(64, 'f')}`;
   }
@@ -61,8 +102,26 @@ export class PrizeVaultFake implements PrizeVaultPort {
     return txHash;
   }
 
+  /** Marks a leaf claimed on chain, as a claimant's own transaction would (`amount`: what it paid). */
+  markClaimed(
+    poolId: Hex,
+    kind: VaultDistributionKind,
+    account: string,
+    amount = 0n,
+    collateral: CollateralKind = 'credits',
+  ): void {
+    const k = distributionKey(collateral, poolId, kind);
+    this.claimed.add(`${k}|${account.toLowerCase()}`);
+    this.claimedAmount.set(k, (this.claimedAmount.get(k) ?? 0n) + amount);
+  }
+
+  /** The writes of one method as the service asked for them, for assertions on whole calls. */
+  of<K extends VaultCall['op']>(op: K): Extract<VaultCall, { op: K }>[] {
+    return this.writes.filter((w) => w.method === op).map((w) => w.call as Extract<VaultCall, { op: K }>);
+  }
+
   private write(w: Omit<VaultWrite, 'hash'>): { hash: Hash; fresh: boolean } {
-    if (this.failWrites) throw this.failWrites;
+    if (this.failWith) throw this.failWith;
     const earlier = w.key === undefined ? undefined : this.writes.find((x) => x.key === w.key);
     if (earlier) return { hash: earlier.hash, fresh: false };
     const hash = this.nextHash();
@@ -83,17 +142,24 @@ export class PrizeVaultFake implements PrizeVaultPort {
     amount: bigint,
     write?: VaultDepositKey,
   ): Promise<Hash> {
+    const key = write?.key ?? write?.write?.key;
+    const from = signer.address;
     const { hash, fresh } = this.write({
       method: 'deposit',
-      key: write?.key ?? write?.write?.key,
+      key,
       collateral,
       poolId,
       amount,
       stage,
+      call: { op: 'deposit', key, poolId, from, amount },
     });
-    if (fresh) {
+    if (!fresh) return hash;
+    const deposit = { collateral, poolId, stage, from, amount };
+    if (this.depositOutcome === 'success') {
       this.move(collateral, poolId, amount);
-      this.mined(hash, [{ collateral, poolId, stage, from: signer.address, amount }]);
+      this.mined(hash, [deposit]);
+    } else if (this.depositOutcome === 'reverted') {
+      this.receipts.set(hash, { status: 'reverted', sender: from, deposits: [], claims: [] });
     }
     return hash;
   }
@@ -103,10 +169,18 @@ export class PrizeVaultFake implements PrizeVaultPort {
     poolId: Hex,
     to: Address,
     amount: bigint,
-    _reason: string,
+    reason: string,
     write: VaultWriteKey,
   ): Promise<Hash> {
-    const { hash, fresh } = this.write({ method: 'release', key: write.key, collateral, poolId, amount, to });
+    const { hash, fresh } = this.write({
+      method: 'release',
+      key: write.key,
+      collateral,
+      poolId,
+      amount,
+      to,
+      call: { op: 'release', key: write.key, poolId, to, amount, reason },
+    });
     if (fresh) this.move(collateral, poolId, -amount);
     return hash;
   }
@@ -119,13 +193,20 @@ export class PrizeVaultFake implements PrizeVaultPort {
     total: bigint,
     write: VaultWriteKey,
   ): Promise<Hash> {
-    const { hash, fresh } = this.write({ method: 'setRoot', key: write.key, collateral, poolId, amount: total });
-    if (fresh) this.roots.set(`${collateral}|${poolId.toLowerCase()}|${kind}`, { root, total, claimed: 0n });
+    const { hash, fresh } = this.write({
+      method: 'setRoot',
+      key: write.key,
+      collateral,
+      poolId,
+      amount: total,
+      call: { op: 'setRoot', key: write.key, poolId, kind, root, total },
+    });
+    if (fresh) this.roots.set(distributionKey(collateral, poolId, kind), { root, total });
     return hash;
   }
 
   claim(): Promise<Hash> {
-    return Promise.reject(new Error('PrizeVaultFake.claim is not used by these tests'));
+    return Promise.reject(new Error('PrizeVaultFake.claim is not modelled'));
   }
 
   poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint> {
@@ -133,17 +214,20 @@ export class PrizeVaultFake implements PrizeVaultPort {
   }
 
   distribution(collateral: CollateralKind, poolId: Hex, kind: VaultDistributionKind) {
-    const d = this.roots.get(`${collateral}|${poolId.toLowerCase()}|${kind}`);
-    return Promise.resolve(d ?? { root: null, total: 0n, claimed: 0n });
+    const k = distributionKey(collateral, poolId, kind);
+    const d = this.roots.get(k);
+    return Promise.resolve({ root: d?.root ?? null, total: d?.total ?? 0n, claimed: this.claimedAmount.get(k) ?? 0n });
   }
 
   isClaimed(collateral: CollateralKind, poolId: Hex, kind: VaultDistributionKind, account: Address) {
-    return Promise.resolve(this.claimed.has(`${collateral}|${poolId.toLowerCase()}|${kind}|${account.toLowerCase()}`));
+    return Promise.resolve(this.claimed.has(`${distributionKey(collateral, poolId, kind)}|${account.toLowerCase()}`));
   }
 
   receipt(txHash: Hash): Promise<VaultReceipt> {
-    return Promise.resolve(
-      this.receipts.get(txHash.toLowerCase()) ?? { status: 'pending', sender: null, deposits: [], claims: [] },
-    );
+    return Promise.resolve(this.receipts.get(txHash.toLowerCase()) ?? NOT_MINED);
   }
+}
+
+function distributionKey(collateral: CollateralKind, poolId: Hex, kind: VaultDistributionKind): string {
+  return `${collateral}|${poolId.toLowerCase()}|${kind}`;
 }

@@ -1,4 +1,4 @@
-import { getAddress, type LocalAccount } from 'viem';
+import { getAddress, type Address, type LocalAccount } from 'viem';
 import type { SignerLookup } from '../../src/areas/tournaments/tournament-bond.service.js';
 import type {
   Actor,
@@ -23,6 +23,21 @@ export const T0 = Date.UTC(2026, 11, 1, 8);
 /** The default tournament id: 12 bytes of hex, as clients generate them. */
 export const TID = 'ab'.repeat(12);
 export const at = (hoursAfterT0: number) => new Date(T0 + hoursAfterT0 * HOUR);
+
+/** The owner of `TournamentWorld.liveFinal` tournaments, and two wallets to enter them with. */
+export const CREATOR = getAddress('0x00000000000000000000000000000000000000c0');
+export const ALICE = getAddress('0x00000000000000000000000000000000000000a1');
+export const BOB = getAddress('0x00000000000000000000000000000000000000b0');
+
+/** A 32-byte hash made of one repeated byte. */
+export function hash(n: number): `0x${string}` {
+  return `0x${(n % 256).toString(16).padStart(2, '0').repeat(32)}`;
+}
+
+/** An actor acting for `wallet` with a wallet credential (no managed wallet). */
+export function actor(wallet: Address): Actor {
+  return { wallet, userId: null, builderAppId: null, senders: [wallet] };
+}
 
 /** A wallet whose every hex digit is `digit`, as an actor with a managed wallet. */
 export function actorOf(digit: string, userId: string | null = `user-${digit}`): Actor {

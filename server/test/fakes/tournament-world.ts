@@ -6,6 +6,7 @@ import type {
 } from '../../src/areas/tournaments/tournament-cancellation.repository.js';
 import type { BondMovementRow, BondRepository } from '../../src/areas/tournaments/tournament-bond.repository.js';
 import type {
+  AutomationRunRow,
   CloseRepository,
   DisputeFilter,
   DisputeRow,
@@ -13,12 +14,13 @@ import type {
   SettlementRow,
 } from '../../src/areas/tournaments/tournament-close.repository.js';
 import type { DepositRepository } from '../../src/areas/tournaments/tournament-deposit.repository.js';
-import type { PlayRepository } from '../../src/areas/tournaments/tournament-play.repository.js';
+import type { PlayRepository, StandingWrite } from '../../src/areas/tournaments/tournament-play.repository.js';
 import type {
   NewFixture,
   NewStage,
   NewTournament,
   TournamentDb,
+  TournamentFilter,
   TournamentRepos,
   TournamentRepository,
 } from '../../src/areas/tournaments/tournament.repository.js';
@@ -33,22 +35,29 @@ import type {
   StageRow,
   TournamentRow,
 } from '../../src/areas/tournaments/tournament.types.js';
-import { UNIT, at, fixtureRow, stageRow, tournamentRow } from './tournament-rows.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { CREATOR, HOUR, T0, UNIT, at, fixtureRow, hash, stageRow, tournamentRow } from './tournament-rows.js';
 
-type StoredEntry = Omit<EntryRow, 'seed'> & { seq: number };
+/** An entry as stored: its seed is recomputed from `seq` on every read, as the repository's query does. */
+export type StoredEntry = EntryRow & { seq: number };
 type AuditRow = Parameters<CloseRepository['audit']>[0];
-type StoredTournament = Omit<TournamentRow, 'entryCount' | 'prizePool'>;
 
-/** Every table the tournaments area writes, as plain rows. */
+/**
+ * Every table the tournaments area writes, as plain rows. A tournament's `entryCount` and
+ * `prizePool` and an entry's `seed` are computed by the repositories' queries: reads recompute
+ * them, whatever the stored row says.
+ */
 export interface TournamentTables {
-  tournaments: StoredTournament[];
+  tournaments: TournamentRow[];
   stages: StageRow[];
   fixtures: FixtureRow[];
   entries: StoredEntry[];
   deposits: DepositRow[];
   seats: StageEntryRow[];
-  matches: MatchRow[];
+  /** By stage: `writeMatches` replaces a stage's matches. */
+  matches: Map<string, MatchRow[]>;
   picks: PickRow[];
+  /** By `wallet|asset`, the wallet lower-cased. */
   bonds: Map<string, bigint>;
   movements: BondMovementRow[];
   disputes: DisputeRow[];
@@ -56,6 +65,7 @@ export interface TournamentTables {
   overrides: OverrideRow[];
   audit: AuditRow[];
   cancelRequests: CancelRequestRow[];
+  runs: AutomationRunRow[];
 }
 
 const same = (a: string | null | undefined, b: string | null | undefined) =>
@@ -63,22 +73,35 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
 /** Answers a copy, as a query would: a caller mutating a row changes no table. */
 const ok = <T>(value: T) => Promise.resolve(structuredClone(value));
 
+/** A repository whose unmodelled methods reject with their name instead of being undefined. */
+function partial<T extends object>(name: string, impl: Partial<T>): T {
+  return new Proxy(impl as T, {
+    get(target, prop, receiver) {
+      if (prop in target || typeof prop === 'symbol' || prop === 'then') return Reflect.get(target, prop, receiver);
+      return () => Promise.reject(new Error(`${name}.${String(prop)} is not modelled by the tournament world`));
+    },
+  });
+}
+
 /**
  * The tournaments area's storage in memory, behind the `TournamentDb` its services take: the
  * repositories' methods the services use, with the same answers (entry seeds, the computed entry
- * count and prize pool, insert-once semantics). A transaction runs on the same tables and is
- * rolled back when its function throws, as PostgreSQL would. A method nobody implemented here is
- * undefined: calling it fails the test.
+ * count and prize pool, insert-once semantics). Reads answer copies. A transaction runs on the same
+ * tables and is rolled back when its function throws, as PostgreSQL would; the rows keep their
+ * identity, so a row a test seeded stays the stored one. `onLock` runs as a row lock is taken: what
+ * another transaction committed while this one waited. A method nobody modelled rejects with its name.
  */
 export class TournamentWorld {
-  tables: TournamentTables = {
+  /** The clock the parent-linked seeders (`liveFinal`, `stage`, `fixture`, `entry`) date rows by. */
+  readonly clock = new ManualClock(T0);
+  readonly tables: TournamentTables = {
     tournaments: [],
     stages: [],
     fixtures: [],
     entries: [],
     deposits: [],
     seats: [],
-    matches: [],
+    matches: new Map(),
     picks: [],
     bonds: new Map(),
     movements: [],
@@ -87,37 +110,45 @@ export class TournamentWorld {
     overrides: [],
     audit: [],
     cancelRequests: [],
+    runs: [],
   };
   /** The tournament ids whose row lock was taken, in order. */
   readonly locks: string[] = [];
+  /** Runs as a row lock is taken: what another transaction committed while this one waited for it. */
+  onLock: ((tournamentId: string) => void) | undefined;
   private ids = 0;
+  /** Where the open transaction rolls back to. */
+  private savepoint: Savepoint | undefined;
 
   readonly repos: TournamentRepos = {
-    tournaments: this.tournamentRepo() as unknown as TournamentRepository,
-    play: this.playRepo() as unknown as PlayRepository,
-    bonds: this.bondRepo() as unknown as BondRepository,
-    deposits: this.depositRepo() as unknown as DepositRepository,
-    close: this.closeRepo() as unknown as CloseRepository,
-    cancellation: this.cancellationRepo() as unknown as CancellationRepository,
+    tournaments: partial<TournamentRepository>('tournaments', this.tournamentRepo()),
+    play: partial<PlayRepository>('play', this.playRepo()),
+    bonds: partial<BondRepository>('bonds', this.bondRepo()),
+    deposits: partial<DepositRepository>('deposits', this.depositRepo()),
+    close: partial<CloseRepository>('close', this.closeRepo()),
+    cancellation: partial<CancellationRepository>('cancellation', this.cancellationRepo()),
   };
 
   readonly db: TournamentDb = {
     read: this.repos,
     transaction: async <T>(fn: (r: TournamentRepos) => Promise<T>): Promise<T> => {
-      const before = structuredClone(this.tables);
+      const outer = this.savepoint;
+      this.savepoint = savepoint(this.tables);
       try {
         return await fn(this.repos);
       } catch (err) {
-        this.tables = before;
+        this.savepoint.restore();
         throw err;
+      } finally {
+        this.savepoint = outer;
       }
     },
   } as unknown as TournamentDb;
 
-  // ---- seeding -------------------------------------------------------------------------------
+  // ---- seeding on the area's standard fixture (tournament TID, stages s-<n>: tournament-rows.ts) ----
 
   addTournament(over: Partial<TournamentRow> = {}): TournamentRow {
-    const { entryCount: _count, prizePool: _pool, ...row } = tournamentRow(over);
+    const row = tournamentRow(over);
     this.tables.tournaments.push(row);
     return this.tournament(row.id)!;
   }
@@ -141,34 +172,19 @@ export class TournamentWorld {
     over: Partial<StoredEntry> & { amount?: bigint; txHash?: string } = {},
   ): EntryRow {
     const { amount = 5n * UNIT, txHash = `0x${(++this.ids).toString(16).padStart(64, 'e')}`, ...rest } = over;
-    const entry: StoredEntry = {
-      id: `e-${++this.ids}`,
-      tournamentId,
-      wallet: actor.wallet,
-      userId: actor.userId,
-      isCreator: false,
-      depositTxHash: txHash,
-      enteredAt: at(0),
-      placement: null,
-      stagesPlayed: 0,
-      points: 0,
-      status: 'ALIVE',
-      seq: this.tables.entries.length + 1,
-      ...rest,
-    };
-    this.tables.entries.push(entry);
-    if (amount > 0n) {
-      this.tables.deposits.push({
-        txHash,
+    const entry = this.store(
+      {
+        id: `e-${++this.ids}`,
         tournamentId,
-        stageIndex: 1,
         wallet: actor.wallet,
-        amount: amount.toString(),
-        purpose: entry.isCreator ? 'create' : 'entry',
-        refundTxHash: null,
-        refundedAt: null,
-      });
-    }
+        userId: actor.userId,
+        isCreator: false,
+        depositTxHash: txHash,
+        enteredAt: at(0),
+        ...rest,
+      },
+      amount,
+    );
     return this.entriesOf(tournamentId).find((e) => e.id === entry.id)!;
   }
 
@@ -194,6 +210,127 @@ export class TournamentWorld {
     };
     this.tables.seats.push(seat);
     return seat;
+  }
+
+  // ---- seeding from a parent row, dated by the world's clock; each answers the stored row ----
+
+  /** A LIVE two-entrant knockout final owned by CREATOR, starting an hour from now, ids counting up. */
+  liveFinal(over: Partial<TournamentRow> = {}): TournamentRow {
+    const now = this.clock.now();
+    const row = tournamentRow({
+      // A 12-byte hex id, as the service mints them (the vault pool is derived from it).
+      id: (this.tables.tournaments.length + 1).toString(16).padStart(24, '0'),
+      ownerWallet: CREATOR,
+      ownerUserId: null,
+      totalStages: 1,
+      maxEntrants: 2,
+      fixturesPerStage: 1,
+      leagueId: 39,
+      payoutBps: [10_000],
+      creatorDepositTxHash: hash(0xc0),
+      poolId: `0x${'ab'.repeat(32)}`,
+      startsAt: new Date(now + HOUR),
+      endsAt: new Date(now + 4 * HOUR),
+      createdAt: new Date(now),
+      ...over,
+    });
+    this.tables.tournaments.push(row);
+    return row;
+  }
+
+  /** The tournament's next stage, over its whole window; the last one is the final. */
+  stage(t: TournamentRow, over: Partial<StageRow> = {}): StageRow {
+    const index = over.stageIndex ?? this.tables.stages.filter((s) => s.tournamentId === t.id).length + 1;
+    return this.addStage(index, {
+      id: `${t.id}-s${index}`,
+      tournamentId: t.id,
+      stageName: index === t.totalStages ? 'Final' : `Stage ${index}`,
+      isFinal: index === t.totalStages,
+      startChips: t.chipsPerStage,
+      windowStart: t.startsAt,
+      windowEnd: t.endsAt,
+      startsAt: t.startsAt,
+      lockAt: t.startsAt,
+      endsAt: t.endsAt,
+      lastLockAt: t.startsAt,
+      ...over,
+    });
+  }
+
+  /** A fixture of the stage locking at its lock (home 2.00, draw 3.20, away 3.00). */
+  fixture(stage: StageRow, over: Partial<FixtureRow> = {}): FixtureRow {
+    const n = this.tables.fixtures.length + 1;
+    return this.addFixture(`f-${n}`, stage.id, {
+      tournamentId: stage.tournamentId,
+      providerFixtureId: 1000 + n,
+      title: 'Home v Away',
+      startsAt: stage.lockAt,
+      lockAt: stage.lockAt,
+      endsAt: new Date(stage.lockAt.getTime() + 2 * HOUR),
+      expiresAt: new Date(stage.lockAt.getTime() + 48 * HOUR),
+      oddsDraw: 320,
+      oddsAway: 300,
+      ...over,
+    });
+  }
+
+  /** An entry of `wallet` (no managed wallet) with its recorded stage-1 deposit of `amount`. */
+  entry(t: TournamentRow, wallet: Address, over: Partial<EntryRow> & { amount?: bigint } = {}): StoredEntry {
+    const { amount = 5n * UNIT, ...rest } = over;
+    const n = this.tables.entries.length + 1;
+    return this.store(
+      {
+        id: `e-${n}`,
+        tournamentId: t.id,
+        wallet,
+        userId: null,
+        isCreator: false,
+        depositTxHash: hash(n),
+        enteredAt: new Date(this.clock.now()),
+        ...rest,
+      },
+      amount,
+    );
+  }
+
+  /** Seats an entry in a stage with the stage's chips. */
+  seat(stage: StageRow, entry: EntryRow, over: Partial<StageEntryRow> = {}): StageEntryRow {
+    const chips = { startChips: stage.startChips, available: stage.startChips, stack: stage.startChips };
+    return this.addSeat(stage.id, entry, { tournamentId: stage.tournamentId, seed: 0, ...chips, ...over });
+  }
+
+  seatOf(stage: StageRow, entry: EntryRow): StageEntryRow | undefined {
+    return this.tables.seats.find((s) => s.stageId === stage.id && s.entryId === entry.id);
+  }
+
+  /** Stores an entry after the tournament's others, with its stage-1 deposit when `amount` is positive. */
+  private store(
+    e: Omit<EntryRow, 'seed' | 'placement' | 'stagesPlayed' | 'points' | 'status'> & Partial<EntryRow>,
+    amount: bigint,
+  ): StoredEntry {
+    const entry: StoredEntry = {
+      placement: null,
+      stagesPlayed: 0,
+      points: 0,
+      status: 'ALIVE',
+      seed: this.tables.entries.filter((x) => x.tournamentId === e.tournamentId).length + 1,
+      seq: Math.max(0, ...this.tables.entries.map((x) => x.seq)) + 1,
+      ...e,
+    };
+    this.tables.entries.push(entry);
+    if (amount > 0n) {
+      this.tables.deposits.push({
+        txHash: entry.depositTxHash,
+        tournamentId: entry.tournamentId,
+        stageIndex: 1,
+        wallet: entry.wallet,
+        amount: amount.toString(),
+        purpose: entry.isCreator ? 'create' : 'entry',
+        refundTxHash: null,
+        refundedAt: null,
+      });
+    }
+    return entry;
   }
 
   // ---- reads the tests assert on -------------------------------------------------------------
@@ -225,19 +362,68 @@ export class TournamentWorld {
   // ---- the repositories ----------------------------------------------------------------------
 
   private tournamentRepo(): Partial<TournamentRepository> {
+    const t = this.tables;
+    const involves = (x: TournamentRow, wallet: string) =>
+      same(x.ownerWallet, wallet) || t.entries.some((e) => e.tournamentId === x.id && same(e.wallet, wallet));
+    const read = (rows: TournamentRow[]) => rows.map((x) => this.tournament(x.id)!);
     return {
       byId: (id) => ok(this.tournament(id)),
       lock: (id) => {
         this.locks.push(id);
+        if (this.onLock) {
+          // The hook is another transaction's commit: a rollback of this one must keep it.
+          if (this.savepoint?.changed())
+            throw new Error('TournamentWorld.onLock: the transaction wrote before taking the lock');
+          this.onLock(id);
+          if (this.savepoint) this.savepoint = savepoint(this.tables);
+        }
         return ok(this.tournament(id) !== null);
       },
+      list: (f: TournamentFilter, limit, offset) => ok(read(filtered(t.tournaments, f).slice(offset, offset + limit))),
+      count: (f: TournamentFilter) => ok(filtered(t.tournaments, f).length),
+      byWallet: (wallet, limit, offset) =>
+        ok(
+          read(t.tournaments.filter((x) => involves(x, wallet)))
+            .map((x) => ({ ...x, role: same(x.ownerWallet, wallet) ? ('creator' as const) : ('entrant' as const) }))
+            .slice(offset, offset + limit),
+        ),
+      countByWallet: (wallet) => ok(t.tournaments.filter((x) => involves(x, wallet)).length),
+      awaitingActivation: (now, limit) =>
+        ok(
+          t.tournaments
+            .filter(
+              (x) =>
+                x.status === 'LIVE' &&
+                !x.activatedAt &&
+                x.startsAt <= now &&
+                this.entriesOf(x.id).length >= x.minEntries,
+            )
+            .slice(0, limit)
+            .map((x) => x.id),
+        ),
       liveCountOf: (wallet) =>
-        ok(this.tables.tournaments.filter((t) => t.status === 'LIVE' && same(t.ownerWallet, wallet)).length),
-      insertTournament: (t: NewTournament) => {
-        if (this.tables.tournaments.some((x) => x.id === t.id || same(x.creatorDepositTxHash, t.creatorDepositTxHash)))
+        ok(t.tournaments.filter((x) => x.status === 'LIVE' && same(x.ownerWallet, wallet)).length),
+      setActivated: (id, when) => {
+        const row = t.tournaments.find((x) => x.id === id);
+        if (row && !row.activatedAt) row.activatedAt = when;
+        return ok(undefined);
+      },
+      setCompleted: (id, when, champion) => {
+        const row = t.tournaments.find((x) => x.id === id);
+        if (row?.status === 'LIVE')
+          Object.assign(row, { status: 'COMPLETED', completedAt: when, championWallet: champion });
+        return ok(undefined);
+      },
+      setChampion: (id, champion) => {
+        const row = t.tournaments.find((x) => x.id === id);
+        if (row?.status === 'COMPLETED') row.championWallet = champion as Address | null;
+        return ok(undefined);
+      },
+      insertTournament: (n: NewTournament) => {
+        if (t.tournaments.some((x) => x.id === n.id || same(x.creatorDepositTxHash, n.creatorDepositTxHash)))
           return ok(false);
-        this.tables.tournaments.push({
-          ...t,
+        t.tournaments.push({
+          ...n,
           activatedAt: null,
           completedAt: null,
           championWallet: null,
@@ -246,63 +432,152 @@ export class TournamentWorld {
           cancelReason: null,
           cancelledBy: null,
           discardedAt: null,
+          entryCount: 0,
+          prizePool: '0',
           firstOpenStage: 1,
         });
         return ok(true);
       },
-      insertStage: (s: NewStage) => {
-        this.tables.stages.push({ ...s, completedAt: null, participants: 0, lastLockAt: s.lockAt });
+      insertStage: (st: NewStage) => {
+        t.stages.push({ ...st, completedAt: null, participants: 0, lastLockAt: st.lockAt });
         return ok(undefined);
       },
-      stages: (id) =>
-        ok(this.tables.stages.filter((s) => s.tournamentId === id).sort((a, b) => a.stageIndex - b.stageIndex)),
+      stages: (id) => ok(t.stages.filter((st) => st.tournamentId === id).sort((a, b) => a.stageIndex - b.stageIndex)),
+      markStageCompleted: (stageId, when) => {
+        const st = t.stages.find((x) => x.id === stageId);
+        if (st && !st.completedAt) st.completedAt = when;
+        return ok(undefined);
+      },
       insertFixture: (f: NewFixture) => {
-        this.tables.fixtures.push({ ...f, result: null, homeScore: null, awayScore: null, settledAt: null });
+        t.fixtures.push({ ...f, result: null, homeScore: null, awayScore: null, settledAt: null });
         return ok(undefined);
       },
-      fixtures: (id) => ok(this.tables.fixtures.filter((f) => f.tournamentId === id)),
-      fixture: (id) => ok(this.tables.fixtures.find((f) => f.id === id) ?? null),
+      fixtures: (id) => ok(t.fixtures.filter((f) => f.tournamentId === id)),
+      fixture: (id) => ok(t.fixtures.find((f) => f.id === id) ?? null),
+      markFixtureSettled: (id, when) => {
+        const f = t.fixtures.find((x) => x.id === id);
+        if (f && !f.settledAt) f.settledAt = when;
+        return ok(undefined);
+      },
       entries: (id) => ok(this.entriesOf(id)),
       entryOf: (id, wallet) => ok(this.entriesOf(id).find((e) => same(e.wallet, wallet)) ?? null),
       insertEntry: (e) => {
-        if (this.tables.entries.some((x) => x.tournamentId === e.tournamentId && same(x.wallet, e.wallet)))
-          return ok(false);
-        const seq = Math.max(0, ...this.tables.entries.map((x) => x.seq)) + 1;
-        this.tables.entries.push({
-          ...e,
-          wallet: e.wallet as Address,
-          seq,
-          placement: null,
-          stagesPlayed: 0,
-          points: 0,
-          status: 'ALIVE',
-        });
+        if (t.entries.some((x) => x.tournamentId === e.tournamentId && same(x.wallet, e.wallet))) return ok(false);
+        this.store({ ...e, wallet: e.wallet as Address }, 0n);
         return ok(true);
+      },
+      deleteEntry: (entryId) => {
+        remove(t.picks, (p) => p.entryId === entryId);
+        remove(t.seats, (st) => st.entryId === entryId);
+        remove(t.entries, (e) => e.id === entryId);
+        return ok(undefined);
+      },
+      setPlacement: (entryId, p) => {
+        const e = t.entries.find((x) => x.id === entryId);
+        if (e)
+          Object.assign(e, {
+            placement: p.placement,
+            stagesPlayed: p.stagesPlayed,
+            points: p.points,
+            status: p.status,
+          });
+        return ok(undefined);
       },
     };
   }
 
   private playRepo(): Partial<PlayRepository> {
+    const t = this.tables;
+    const seatOf = (stageId: string, entryId: string) =>
+      t.seats.find((st) => st.stageId === stageId && st.entryId === entryId);
     return {
       stageEntries: (stageId) =>
-        ok(this.tables.seats.filter((s) => s.stageId === stageId).sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0))),
-      stageEntriesOfTournament: (id) => ok(this.tables.seats.filter((s) => s.tournamentId === id)),
-      stageEntry: (stageId, entryId) =>
-        ok(this.tables.seats.find((s) => s.stageId === stageId && s.entryId === entryId) ?? null),
+        ok(
+          t.seats
+            .filter((st) => st.stageId === stageId)
+            .sort(
+              (a, b) =>
+                (a.rank ?? Infinity) - (b.rank ?? Infinity) || b.stack - a.stack || a.entryId.localeCompare(b.entryId),
+            ),
+        ),
+      stageEntriesOfTournament: (id) => ok(t.seats.filter((st) => st.tournamentId === id)),
+      stageEntry: (stageId, entryId) => ok(seatOf(stageId, entryId) ?? null),
+      seat: (w: StandingWrite) => {
+        if (!seatOf(w.stageId, w.entryId))
+          t.seats.push({ available: w.startChips, paidTxHash: null, seed: 0, username: null, ...w } as StageEntryRow);
+        return ok(undefined);
+      },
+      writeStanding: (w) => {
+        const st = seatOf(w.stageId, w.entryId);
+        if (st)
+          Object.assign(st, {
+            stack: w.stack,
+            rank: w.rank,
+            groupLabel: w.groupLabel,
+            groupRank: w.groupRank,
+            status: w.status,
+            picks: w.picks,
+            wonPicks: w.wonPicks,
+          });
+        return ok(undefined);
+      },
+      unseatOthers: (stageId, keep) => {
+        remove(t.seats, (st) => st.stageId === stageId && !keep.includes(st.entryId));
+        return ok(undefined);
+      },
       setPaid: (stageId, entryId, txHash) => {
-        for (const s of this.tables.seats)
-          if (s.stageId === stageId && s.entryId === entryId && !s.paidTxHash) s.paidTxHash = txHash;
+        const st = seatOf(stageId, entryId);
+        if (st && !st.paidTxHash) st.paidTxHash = txHash;
         return ok(undefined);
       },
-      addAvailable: (stageId, entryId, delta) => {
-        for (const s of this.tables.seats)
-          if (s.stageId === stageId && s.entryId === entryId) {
-            s.available += delta;
-            s.stack += delta;
-          }
+      addAvailable: (stageId, entryId, delta, picksDelta = 0) => {
+        const st = seatOf(stageId, entryId);
+        if (st) {
+          st.available += delta;
+          st.picks += picksDelta;
+        }
         return ok(undefined);
       },
-      matches: (id) => ok(this.tables.matches.filter((m) => this.stageTournament(m.stageId) === id)),
+      picksOfTournament: (id) => ok(t.picks.filter((p) => p.tournamentId === id)),
+      openPicksOn: (fixtureId) => ok(t.picks.filter((p) => p.fixtureId === fixtureId && p.status === 'OPEN')),
+      settlePick: (id, status, payout, when) => {
+        const p = t.picks.find((x) => x.id === id && x.status === 'OPEN');
+        if (p) Object.assign(p, { status, payout, settledAt: when });
+        return ok(Boolean(p));
+      },
+      pick: (id) => ok(t.picks.find((p) => p.id === id) ?? null),
+      pickOn: (fixtureId, entryId) =>
+        ok(t.picks.find((p) => p.fixtureId === fixtureId && p.entryId === entryId) ?? null),
+      insertPick: (p) => {
+        if (t.picks.some((x) => x.fixtureId === p.fixtureId && x.entryId === p.entryId)) return ok(false);
+        t.picks.push({ ...p, status: 'OPEN', payout: null, settledAt: null });
+        return ok(true);
+      },
+      deleteOpenPick: (id) => ok(remove(t.picks, (p) => p.id === id && p.status === 'OPEN') > 0),
+      stagePicks: (stageId, viewer, wallet, now, limit, offset) => {
+        const lockOf = (p: PickRow) => t.fixtures.find((f) => f.id === p.fixtureId)?.lockAt ?? now;
+        const all = t.picks.filter((p) => p.stageId === stageId && (!wallet || same(p.wallet, wallet)));
+        const visible = all.filter((p) => lockOf(p) <= now || (viewer !== null && same(p.wallet, viewer)));
+        return ok({
+          picks: visible.slice(offset, offset + limit),
+          total: visible.length,
+          hidden: all.length - visible.length,
+        });
+      },
+      matches: (id) =>
+        ok(
+          [...t.matches.values()]
+            .flat()
+            .filter((m) => this.stageTournament(m.stageId) === id)
+            .sort((a, b) => a.stageId.localeCompare(b.stageId) || a.slot - b.slot),
+        ),
+      writeMatches: (_id, stageId, matches) => {
+        t.matches.set(
+          stageId,
+          matches.map((m) => ({ ...m })),
+        );
+        return ok(undefined);
+      },
     };
   }
 
@@ -346,6 +621,26 @@ export class TournamentWorld {
         return ok(true);
       },
       deposits: (id) => ok(this.tables.deposits.filter((d) => d.tournamentId === id)),
+      markRefunding: (txHash, when) => {
+        const d = this.tables.deposits.find((x) => same(x.txHash, txHash) && !x.refundedAt);
+        if (d) d.refundedAt = when;
+        return ok(undefined);
+      },
+      setRefundTx: (txHash, refundTxHash) => {
+        const d = this.tables.deposits.find((x) => same(x.txHash, txHash));
+        if (d) d.refundTxHash = refundTxHash;
+        return ok(undefined);
+      },
+      pendingRefunds: (limit) =>
+        ok(
+          this.tables.deposits
+            .filter((d) => d.refundedAt && !d.refundTxHash)
+            .slice(0, limit)
+            .map((d) => {
+              const row = this.tables.tournaments.find((x) => x.id === d.tournamentId);
+              return { ...d, stakeAsset: row?.stakeAsset ?? 'credits', poolId: row?.poolId ?? '' };
+            }),
+        ),
       depositCount: (id, wallet, stageIndex) =>
         ok(
           this.tables.deposits.filter(
@@ -456,12 +751,21 @@ export class TournamentWorld {
       tournamentOfStage: (stageId) => ok(this.stageTournament(stageId)),
       overrides: (id) => ok(this.tables.overrides.filter((o) => o.tournamentId === id)),
       setOverride: (o) => {
-        this.tables.overrides = [
-          ...this.tables.overrides.filter((x) => !(x.tournamentId === o.tournamentId && x.scope === o.scope)),
-          { ...o },
-        ];
+        remove(this.tables.overrides, (x) => x.tournamentId === o.tournamentId && x.scope === o.scope);
+        this.tables.overrides.push({ ...o });
         return ok(undefined);
       },
+      insertRun: (trigger, startedAt) => {
+        const id = `run-${this.tables.runs.length + 1}`;
+        this.tables.runs.push({ id, trigger, steps: {}, startedAt, finishedAt: null });
+        return ok(id);
+      },
+      finishRun: (id, steps, finishedAt) => {
+        const run = this.tables.runs.find((r) => r.id === id);
+        if (run) Object.assign(run, { steps, finishedAt });
+        return ok(undefined);
+      },
+      lastRun: () => ok(this.tables.runs.at(-1) ?? null),
       audit: (a) => {
         this.tables.audit.push(a);
         return ok(undefined);
@@ -563,4 +867,74 @@ export class TournamentWorld {
         ),
     };
   }
+}
+
+function filtered(rows: readonly TournamentRow[], f: TournamentFilter): TournamentRow[] {
+  return rows.filter(
+    (x) =>
+      (f.includeDiscarded || !x.discardedAt) &&
+      (!f.statuses?.length || f.statuses.includes(x.status)) &&
+      (!f.gameType || x.gameType === f.gameType) &&
+      (!f.sport || same(x.sport, f.sport)) &&
+      (!f.ownerWallet || same(x.ownerWallet, f.ownerWallet)),
+  );
+}
+
+/** Removes the matching rows in place; answers how many. */
+function remove<T>(rows: T[], match: (row: T) => boolean): number {
+  let removed = 0;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (match(rows[i] as T)) {
+      rows.splice(i, 1);
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/** The state a transaction rolls back to. */
+interface Savepoint {
+  /** Puts every table back in place (same arrays, maps and row objects), so rows held outside stay the stored ones. */
+  restore(): void;
+  /** Whether any table differs from the saved state. */
+  changed(): boolean;
+}
+
+type SavedTable =
+  | { readonly key: string; readonly table: Map<string, unknown>; readonly entries: [string, unknown][] }
+  | { readonly key: string; readonly table: unknown[]; readonly rows: (readonly [object, object])[] };
+
+function savepoint(tables: TournamentTables): Savepoint {
+  const t = tables as unknown as Record<string, unknown[] | Map<string, unknown>>;
+  const saved = Object.entries(t).map(([key, table]): SavedTable =>
+    table instanceof Map
+      ? { key, table, entries: [...table] }
+      : { key, table, rows: table.map((row) => [row as object, { ...(row as object) }] as const) },
+  );
+  const sameValues = (a: object, b: object) =>
+    Object.keys(a).length === Object.keys(b).length &&
+    Object.entries(a).every(([k, v]) => Object.is(v, (b as Record<string, unknown>)[k]));
+  return {
+    restore: () => {
+      for (const s of saved) {
+        t[s.key] = s.table;
+        if ('entries' in s) {
+          s.table.clear();
+          for (const [k, v] of s.entries) s.table.set(k, v);
+        } else {
+          s.table.splice(0, s.table.length, ...s.rows.map(([row, values]) => Object.assign(row, values)));
+        }
+      }
+    },
+    changed: () =>
+      saved.some((s) => {
+        if (t[s.key] !== s.table) return true;
+        if ('entries' in s)
+          return s.table.size !== s.entries.length || s.entries.some(([k, v]) => !Object.is(s.table.get(k), v));
+        return (
+          s.table.length !== s.rows.length ||
+          s.rows.some(([row, values], i) => s.table[i] !== row || !sameValues(row, values))
+        );
+      }),
+  };
 }

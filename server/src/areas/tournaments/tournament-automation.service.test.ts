@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FakePrizeVault } from '../../../test/fakes/prize-vault-ledger.fake.js';
-import { ALICE, BOB, HOUR, TournamentMemory } from '../../../test/fakes/tournament-memory.js';
+import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
+import { ALICE, BOB, HOUR } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { AutomationService, activationTimeouts, type StepSummary } from './tournament-automation.service.js';
@@ -18,7 +19,7 @@ import type { StageRow, TournamentSettings } from './tournament.types.js';
 const settings = { disputeWindowHours: 24, finalDisputeWindowHours: 48 } as TournamentSettings;
 
 function setup() {
-  const mem = new TournamentMemory();
+  const mem = new TournamentWorld();
   const errors: Record<string, unknown>[] = [];
   const logger = { error: (o: Record<string, unknown>) => void errors.push(o) } as unknown as Logger;
   const seen: [string, number][] = [];
@@ -49,7 +50,7 @@ function setup() {
     mem.db,
     {} as TournamentStatsQueries,
     {} as BondService,
-    new FakePrizeVault(),
+    new PrizeVaultFake(),
     mem.clock,
   );
   const payouts = {
@@ -91,7 +92,7 @@ describe('AutomationService', () => {
       finishedAt: new Date(t0 + 3_000).toISOString(),
       steps: { processExpired: { expired: 2, disputeIds: ['d1', 'd2'] } },
     });
-    expect(mem.t.runs).toEqual([
+    expect(mem.tables.runs).toEqual([
       { id: run.runId, trigger: 'manual', startedAt: new Date(t0), finishedAt: new Date(t0 + 3_000), steps: run.steps },
     ]);
   });
@@ -116,7 +117,7 @@ describe('AutomationService', () => {
     expect(await service.settleReady()).toEqual({ checked: 3, settled: 1, stageIds: ['s1'] });
     expect(await service.processExpired()).toEqual({ expired: 2, disputeIds: ['d1', 'd2'] });
     expect(seen.map(([name]) => name)).toEqual(['settleReady', 'processExpired']);
-    expect(mem.t.runs.map((r) => r.trigger)).toEqual(['settle-ready', 'process-expired']);
+    expect(mem.tables.runs.map((r) => r.trigger)).toEqual(['settle-ready', 'process-expired']);
     outcomes.settle = () => ({});
     expect(await service.settleReady()).toEqual({ checked: 0, settled: 0, stageIds: [] });
   });
@@ -124,11 +125,11 @@ describe('AutomationService', () => {
   it('activates the tournaments past their first lock with enough entries, and only those', async () => {
     const { mem } = setup();
     const standings = new StandingsService(mem.db, mem.clock, {} as Logger);
-    const full = mem.tournament();
+    const full = mem.liveFinal();
     mem.stage(full);
     mem.entry(full, ALICE);
     mem.entry(full, BOB);
-    const short = mem.tournament();
+    const short = mem.liveFinal();
     mem.stage(short);
     mem.entry(short, ALICE);
     const step = activationTimeouts(mem.db, standings);
@@ -144,13 +145,13 @@ describe('AutomationService', () => {
     const { mem, service, blockers } = setup();
     const now = mem.clock.now();
     const at = (h: number) => new Date(now + h * HOUR);
-    const t = mem.tournament({ totalStages: 2, startsAt: at(-3) });
+    const t = mem.liveFinal({ totalStages: 2, startsAt: at(-3) });
     const s1 = mem.stage(t, { lockAt: at(-3), lastLockAt: at(2) });
     const s2 = mem.stage(t, { lockAt: at(-3) });
     const due = mem.fixture(s1, { lockAt: at(-3), endsAt: at(-1) });
     const next = mem.fixture(s1, { lockAt: at(2), endsAt: at(4) });
     const settled = mem.fixture(s2, { lockAt: at(-3), endsAt: at(-2), result: 'HOME', settledAt: at(-2) });
-    mem.t.disputes.push(
+    mem.tables.disputes.push(
       { ...dispute(t.id, s2.id, settled.id), id: 'd-open', status: 'OPEN', expiresAt: at(30) },
       { ...dispute(t.id, s2.id, settled.id), id: 'd-done', status: 'REJECTED', expiresAt: at(10) },
     );
@@ -180,10 +181,10 @@ describe('AutomationService', () => {
   it('shows the final dispute window’s close once the final stage has settled, and no deadlines of a cancelled tournament', async () => {
     const { mem, service } = setup();
     const now = mem.clock.now();
-    const t = mem.tournament({ startsAt: new Date(now - 5 * HOUR) });
+    const t = mem.liveFinal({ startsAt: new Date(now - 5 * HOUR) });
     const final = mem.stage(t, { lockAt: new Date(now - 5 * HOUR) });
     mem.fixture(final, { lockAt: new Date(now - 5 * HOUR), result: 'AWAY', settledAt: new Date(now - 3 * HOUR) });
-    mem.t.settlements.push({
+    mem.tables.settlements.push({
       stageId: final.id,
       tournamentId: t.id,
       mode: 'auto',

@@ -239,13 +239,13 @@ describe('BondService', () => {
   it('keeps a withdrawal that could not be sent pending, and the sweep sends it once', async () => {
     const { world, vault, service, plain } = setup();
     world.setBond(creator.wallet, BOND);
-    vault.failWrites = new Error('node down');
+    vault.failWith = new Error('node down');
     const res = await service.withdraw(plain(), creator, { amount: (4n * UNIT).toString() });
     expect(res.txHash).toBeNull();
     expect(world.bond(creator.wallet)).toBe(6n * UNIT);
     expect(world.tables.movements[0]?.status).toBe('pending');
     expect(await service.retryWithdrawals()).toBe(0);
-    vault.failWrites = null;
+    vault.failWith = undefined;
     expect(await service.retryWithdrawals()).toBe(1);
     expect(await service.retryWithdrawals()).toBe(0);
     expect(world.tables.movements[0]?.status).toBe('sent');
@@ -255,9 +255,9 @@ describe('BondService', () => {
   it('a retried withdrawal under the same Idempotency-Key finds its movement instead of deciding another', async () => {
     const { world, vault, service, ctx } = setup();
     world.setBond(creator.wallet, BOND);
-    vault.failWrites = new Error('node down');
+    vault.failWith = new Error('node down');
     await service.withdraw(ctx(), creator, { amount: (4n * UNIT).toString() });
-    vault.failWrites = null;
+    vault.failWith = undefined;
     const again = await service.withdraw(ctx(idempotentRun('rec-1', true)), creator, {
       amount: (4n * UNIT).toString(),
     });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ALICE, BOB, CREATOR, HOUR, TournamentMemory, UNIT, actor } from '../../../test/fakes/tournament-memory.js';
+import { ALICE, BOB, CREATOR, HOUR, UNIT, actor } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { DomainError } from '../../errors.js';
 import { PicksService } from './tournament-picks.service.js';
 
 /** A LIVE one-stage tournament: Alice seated with 1000 chips, Bob entered but not seated, one fixture locking in an hour. */
 function setup() {
-  const mem = new TournamentMemory();
+  const mem = new TournamentWorld();
   const service = new PicksService(mem.db, mem.clock);
-  const t = mem.tournament();
+  const t = mem.liveFinal();
   const stage = mem.stage(t);
   const fixture = mem.fixture(stage);
   const alice = mem.entry(t, ALICE);
@@ -42,7 +43,7 @@ describe('PicksService', () => {
     });
     expect(res.chips).toEqual({ available: 750, stack: 1000 });
     expect(mem.seatOf(stage, alice)).toMatchObject({ available: 750, picks: 1 });
-    expect(mem.t.picks).toHaveLength(1);
+    expect(mem.tables.picks).toHaveLength(1);
   });
 
   it('refuses a stake above the available chips with INSUFFICIENT_CHIPS and both numbers', async () => {
@@ -52,7 +53,7 @@ describe('PicksService', () => {
         service.create(actor(ALICE), t.id, stage.id, { fixtureId: fixture.id, outcome: 'HOME', stake: 1001 }),
       ),
     ).toEqual({ code: 'INSUFFICIENT_CHIPS', details: { available: 1000, stake: 1001 } });
-    expect(mem.t.picks).toEqual([]);
+    expect(mem.tables.picks).toEqual([]);
     expect(mem.seatOf(stage, alice)?.available).toBe(1000);
   });
 
@@ -61,7 +62,7 @@ describe('PicksService', () => {
     await service.create(actor(ALICE), t.id, stage.id, { fixtureId: fixture.id, outcome: 'HOME', stake: 100 });
     const again = service.create(actor(ALICE), t.id, stage.id, { fixtureId: fixture.id, outcome: 'DRAW', stake: 100 });
     expect((await refusal(again)).code).toBe('ALREADY_PICKED');
-    expect(mem.t.picks.map((p) => p.outcome)).toEqual(['HOME']);
+    expect(mem.tables.picks.map((p) => p.outcome)).toEqual(['HOME']);
   });
 
   it('refuses picks once the fixture has locked with PICK_LOCKED, its status and lock time', async () => {
@@ -125,7 +126,7 @@ describe('PicksService', () => {
 
   it('answers NOT_FOUND for an unknown tournament, stage, or a fixture of another stage', async () => {
     const { mem, service, t, stage } = setup();
-    const other = mem.stage(mem.tournament());
+    const other = mem.stage(mem.liveFinal());
     const foreign = mem.fixture(other);
     const body = { fixtureId: foreign.id, outcome: 'HOME' as const, stake: 1 };
     expect((await refusal(service.create(actor(ALICE), 'ffffffffffffffffffffffff', stage.id, body))).code).toBe(
@@ -144,7 +145,7 @@ describe('PicksService', () => {
     });
     const res = await service.remove(actor(ALICE), t.id, pick.id);
     expect(res).toEqual({ deleted: true, pickId: pick.id, refunded: 300, chips: { available: 1000, stack: 1000 } });
-    expect(mem.t.picks).toEqual([]);
+    expect(mem.tables.picks).toEqual([]);
     expect(mem.seatOf(stage, alice)).toMatchObject({ available: 1000, picks: 0 });
   });
 
@@ -157,20 +158,20 @@ describe('PicksService', () => {
     });
     expect((await refusal(service.remove(actor(BOB), t.id, pick.id))).code).toBe('FORBIDDEN');
     expect((await refusal(service.remove(actor(ALICE), 'ffffffffffffffffffffffff', pick.id))).code).toBe('NOT_FOUND');
-    mem.t.picks[0]!.status = 'WON';
+    mem.tables.picks[0]!.status = 'WON';
     expect(await refusal(service.remove(actor(ALICE), t.id, pick.id))).toEqual({
       code: 'PICK_LOCKED',
       details: { status: 'SCHEDULED' },
     });
-    mem.t.picks[0]!.status = 'OPEN';
+    mem.tables.picks[0]!.status = 'OPEN';
     mem.clock.advance(HOUR);
     expect((await refusal(service.remove(actor(ALICE), t.id, pick.id))).code).toBe('PICK_LOCKED');
-    expect(mem.t.picks).toHaveLength(1);
+    expect(mem.tables.picks).toHaveLength(1);
   });
 
   it('lists a stage’s picks as of the clock: others’ are hidden until their fixture locks', async () => {
     const { mem, service, t, stage, fixture, alice } = setup();
-    const bob = mem.t.entries.find((e) => e.wallet === BOB)!;
+    const bob = mem.tables.entries.find((e) => e.wallet === BOB)!;
     mem.seat(stage, bob);
     await service.create(actor(ALICE), t.id, stage.id, { fixtureId: fixture.id, outcome: 'HOME', stake: 10 });
     await service.create(actor(BOB), t.id, stage.id, { fixtureId: fixture.id, outcome: 'AWAY', stake: 20 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FakePrizeVault } from '../../../test/fakes/prize-vault-ledger.fake.js';
-import { ALICE, BOB, CREATOR, HOUR, TournamentMemory } from '../../../test/fakes/tournament-memory.js';
+import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
+import { ALICE, BOB, CREATOR, HOUR } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { DomainError } from '../../errors.js';
 import type { BondService } from './tournament-bond.service.js';
 import { TournamentReadService, statusesOf } from './tournament-read.service.js';
@@ -27,8 +28,8 @@ const stats = {
 const bonds = { status: (wallet: string) => Promise.resolve({ wallet, sufficient: true }) };
 
 function setup() {
-  const mem = new TournamentMemory();
-  const vault = new FakePrizeVault();
+  const mem = new TournamentWorld();
+  const vault = new PrizeVaultFake();
   const service = new TournamentReadService(
     mem.db,
     stats as unknown as TournamentStatsQueries,
@@ -56,9 +57,9 @@ describe('TournamentReadService', () => {
 
   it('lists by status, hides discarded tournaments, and closes entries once the clock passes the start', async () => {
     const { mem, service, vault } = setup();
-    const live = mem.tournament();
-    mem.tournament({ status: 'COMPLETED' });
-    mem.tournament({ discardedAt: new Date(0) });
+    const live = mem.liveFinal();
+    mem.liveFinal({ status: 'COMPLETED' });
+    mem.liveFinal({ discardedAt: new Date(0) });
     const page = await service.list({ status: 'active', limit: 10, offset: 0 });
     expect(page.total).toBe(1);
     expect(page.tournaments[0]).toMatchObject({
@@ -73,7 +74,7 @@ describe('TournamentReadService', () => {
 
   it('shows stage and fixture status as of the clock: a later stage waits for the previous one, then opens until its lock', async () => {
     const { mem, service } = setup();
-    const t = mem.tournament({ totalStages: 2 });
+    const t = mem.liveFinal({ totalStages: 2 });
     const s1 = mem.stage(t);
     const s2Lock = new Date(mem.clock.now() + 6 * HOUR);
     mem.stage(t, { lockAt: s2Lock, lastLockAt: s2Lock });
@@ -95,7 +96,7 @@ describe('TournamentReadService', () => {
 
   it('serves one stage’s fixtures and decimal odds, locked from the fixture’s lock time', async () => {
     const { mem, service } = setup();
-    const t = mem.tournament({ totalStages: 2 });
+    const t = mem.liveFinal({ totalStages: 2 });
     const s1 = mem.stage(t);
     const s2 = mem.stage(t);
     const f1 = mem.fixture(s1, { oddsHome: 185, oddsDraw: 340, oddsAway: 410 });
@@ -119,8 +120,8 @@ describe('TournamentReadService', () => {
 
   it('answers NOT_FOUND for an unknown tournament or a stage of another tournament', async () => {
     const { mem, service } = setup();
-    const t = mem.tournament();
-    const foreign = mem.stage(mem.tournament());
+    const t = mem.liveFinal();
+    const foreign = mem.stage(mem.liveFinal());
     expect(await code(service.detail('ffffffffffffffffffffffff'))).toBe('NOT_FOUND');
     expect(await code(service.fixtures(t.id, foreign.id))).toBe('NOT_FOUND');
     expect(await code(service.odds(t.id, 'nope'))).toBe('NOT_FOUND');
@@ -128,10 +129,10 @@ describe('TournamentReadService', () => {
 
   it('lists a wallet’s tournaments with its role, whatever the address’s case', async () => {
     const { mem, service } = setup();
-    const own = mem.tournament({ ownerWallet: ALICE });
-    const other = mem.tournament();
+    const own = mem.liveFinal({ ownerWallet: ALICE });
+    const other = mem.liveFinal();
     mem.entry(other, ALICE);
-    mem.tournament();
+    mem.liveFinal();
     const res = await service.byWallet(ALICE.toLowerCase(), 10, 0);
     expect(res.wallet).toBe(ALICE);
     expect(res.total).toBe(2);

@@ -1,18 +1,19 @@
 import type { Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { memoryDistributionBook } from '../../../test/fakes/distribution-book.fake.js';
-import { FakePrizeVault } from '../../../test/fakes/prize-vault-ledger.fake.js';
-import { ALICE, BOB, CREATOR, TournamentMemory, UNIT } from '../../../test/fakes/tournament-memory.js';
+import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
+import { ALICE, BOB, CREATOR, UNIT } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { DomainError } from '../../errors.js';
 import { verifyLeaf } from '../../platform/merkle/merkle-tree.js';
 import { RefundService } from './tournament-refunds.service.js';
 
 function setup() {
-  const mem = new TournamentMemory();
-  const vault = new FakePrizeVault();
+  const mem = new TournamentWorld();
+  const vault = new PrizeVaultFake();
   const { book, tables } = memoryDistributionBook();
   const service = new RefundService(mem.db, book, vault);
-  const t = mem.tournament({ status: 'CANCELED' });
+  const t = mem.liveFinal({ status: 'CANCELED' });
   mem.entry(t, CREATOR, { isCreator: true, amount: 5n * UNIT });
   mem.entry(t, ALICE, { amount: 5n * UNIT });
   return { mem, vault, tables, service, t };
@@ -27,11 +28,11 @@ const code = (p: Promise<unknown>) =>
 describe('RefundService', () => {
   it('builds one refund leaf per wallet from every deposit still in the pool, summing a wallet’s deposits', async () => {
     const { mem, tables, service, t } = setup();
-    mem.t.deposits.push(
-      { ...mem.t.deposits[1]!, txHash: `0x${'77'.repeat(32)}`, stageIndex: 2, amount: (3n * UNIT).toString() },
+    mem.tables.deposits.push(
+      { ...mem.tables.deposits[1]!, txHash: `0x${'77'.repeat(32)}`, stageIndex: 2, amount: (3n * UNIT).toString() },
       // Released by a withdrawal before the first lock: not refunded twice.
       {
-        ...mem.t.deposits[1]!,
+        ...mem.tables.deposits[1]!,
         txHash: `0x${'78'.repeat(32)}`,
         wallet: BOB,
         refundedAt: new Date(0),
@@ -50,7 +51,7 @@ describe('RefundService', () => {
 
   it('has no table when nothing is left to refund, and refuses to publish one', async () => {
     const { mem, vault, service, t } = setup();
-    for (const d of mem.t.deposits) d.refundedAt = new Date(0);
+    for (const d of mem.tables.deposits) d.refundedAt = new Date(0);
     expect(await service.ensureTable(t)).toBeNull();
     expect(await code(service.publish(t.id))).toBe('INVALID_STATE');
     expect(vault.writes).toEqual([]);
@@ -58,7 +59,7 @@ describe('RefundService', () => {
 
   it('refuses refunds of a tournament that was not cancelled with INVALID_STATE', async () => {
     const { mem, vault, service } = setup();
-    const live = mem.tournament({ status: 'LIVE' });
+    const live = mem.liveFinal({ status: 'LIVE' });
     mem.entry(live, ALICE);
     expect(await code(service.publish(live.id))).toBe('INVALID_STATE');
     expect(await code(service.proof(live.id, ALICE))).toBe('INVALID_STATE');

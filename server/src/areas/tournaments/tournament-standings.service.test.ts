@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALICE, BOB, HOUR, TournamentMemory } from '../../../test/fakes/tournament-memory.js';
+import { ALICE, BOB, HOUR } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import type { Logger } from '../../logger.js';
 import type { PickOutcome } from './tournament-format.js';
 import { StandingsService } from './tournament-standings.service.js';
@@ -7,11 +8,11 @@ import type { EntryRow, StageRow } from './tournament.types.js';
 
 /** A LIVE two-player knockout final with one fixture (home 2.00, away 3.00) kicking off in an hour. */
 function setup() {
-  const mem = new TournamentMemory();
+  const mem = new TournamentWorld();
   const logged: Record<string, unknown>[] = [];
   const logger = { error: (o: Record<string, unknown>) => void logged.push(o) } as unknown as Logger;
   const service = new StandingsService(mem.db, mem.clock, logger);
-  const t = mem.tournament();
+  const t = mem.liveFinal();
   const stage = mem.stage(t);
   const fixture = mem.fixture(stage);
   const alice = mem.entry(t, ALICE);
@@ -22,7 +23,7 @@ function setup() {
 let n = 0;
 /** A pick as the picks service makes it: the stake leaves the available chips. */
 function pick(
-  mem: TournamentMemory,
+  mem: TournamentWorld,
   stage: StageRow,
   entry: EntryRow,
   fixtureId: string,
@@ -30,7 +31,7 @@ function pick(
   stake: number,
 ) {
   const odds = outcome === 'HOME' ? 200 : outcome === 'DRAW' ? 320 : 300;
-  mem.t.picks.push({
+  mem.tables.picks.push({
     id: `p-${++n}`,
     tournamentId: entry.tournamentId,
     stageId: stage.id,
@@ -65,11 +66,11 @@ describe('StandingsService', () => {
   it('seats the players of a drawn stage with its chips and pairs them in a pending match', async () => {
     const { mem, service, t, stage, alice, bob } = setup();
     await service.recompute(t.id);
-    expect(mem.t.seats.map((s) => [s.entryId, s.available, s.stack, s.status])).toEqual([
+    expect(mem.tables.seats.map((s) => [s.entryId, s.available, s.stack, s.status])).toEqual([
       [alice.id, 1000, 1000, 'ALIVE'],
       [bob.id, 1000, 1000, 'ALIVE'],
     ]);
-    expect(mem.t.matches.get(stage.id)).toEqual([
+    expect(mem.tables.matches.get(stage.id)).toEqual([
       {
         stageId: stage.id,
         slot: 1,
@@ -82,7 +83,7 @@ describe('StandingsService', () => {
       },
     ]);
     expect(t.activatedAt).toBeNull();
-    expect(mem.t.locks).toEqual([t.id]);
+    expect(mem.locks).toEqual([t.id]);
   });
 
   it('records the activation once the first lock has passed with enough entries, and not before', async () => {
@@ -94,7 +95,7 @@ describe('StandingsService', () => {
     await service.recompute(t.id);
     expect(t.activatedAt).toEqual(new Date(mem.clock.now()));
 
-    const short = mem.tournament();
+    const short = mem.liveFinal();
     mem.stage(short);
     mem.entry(short, ALICE);
     await service.recompute(short.id);
@@ -105,7 +106,7 @@ describe('StandingsService', () => {
     const { mem, service, t, stage, fixture, alice, bob } = await played('AWAY');
     await service.settleFixture(fixture.id);
     const now = new Date(mem.clock.now());
-    expect(mem.t.picks.map((p) => [p.entryId, p.status, p.payout])).toEqual([
+    expect(mem.tables.picks.map((p) => [p.entryId, p.status, p.payout])).toEqual([
       [alice.id, 'LOST', 0],
       [bob.id, 'WON', 900],
     ]);
@@ -114,11 +115,11 @@ describe('StandingsService', () => {
     expect(fixture.settledAt).toEqual(now);
     expect(stage.completedAt).toEqual(now);
     expect(t).toMatchObject({ status: 'COMPLETED', completedAt: now, championWallet: BOB });
-    expect(mem.t.entries.map((e) => [e.wallet, e.placement, e.status])).toEqual([
+    expect(mem.tables.entries.map((e) => [e.wallet, e.placement, e.status])).toEqual([
       [ALICE, 2, 'ELIMINATED'],
       [BOB, 1, 'CHAMPION'],
     ]);
-    expect(mem.t.matches.get(stage.id)?.[0]).toMatchObject({ winnerEntryId: bob.id, status: 'DECIDED' });
+    expect(mem.tables.matches.get(stage.id)?.[0]).toMatchObject({ winnerEntryId: bob.id, status: 'DECIDED' });
   });
 
   it('settles each pick once: the same fixture delivered again moves no chips', async () => {
@@ -126,14 +127,14 @@ describe('StandingsService', () => {
     await service.settleFixture(fixture.id);
     await service.settleFixture(fixture.id);
     expect(mem.seatOf(stage, bob)?.available).toBe(700);
-    expect(mem.t.picks.map((p) => p.payout)).toEqual([200, 0]);
+    expect(mem.tables.picks.map((p) => p.payout)).toEqual([200, 0]);
     expect(logged).toEqual([]);
   });
 
   it('returns the stakes of a void fixture, and a level final goes to the better seed', async () => {
     const { mem, service, t, stage, fixture, alice, bob } = await played('VOID');
     await service.settleFixture(fixture.id);
-    expect(mem.t.picks.map((p) => [p.status, p.payout])).toEqual([
+    expect(mem.tables.picks.map((p) => [p.status, p.payout])).toEqual([
       ['VOID', 100],
       ['VOID', 300],
     ]);
@@ -147,7 +148,7 @@ describe('StandingsService', () => {
     fixture.result = null;
     await service.settleFixture(fixture.id);
     await service.settleFixture('f-unknown');
-    expect(mem.t.picks.every((p) => p.status === 'OPEN')).toBe(true);
+    expect(mem.tables.picks.every((p) => p.status === 'OPEN')).toBe(true);
     expect(fixture.settledAt).toBeNull();
   });
 
@@ -155,17 +156,17 @@ describe('StandingsService', () => {
     const { mem, service, t } = setup();
     t.status = 'CANCELED';
     await service.recompute(t.id);
-    expect(mem.t.seats).toEqual([]);
-    expect(mem.t.matches.size).toBe(0);
+    expect(mem.tables.seats).toEqual([]);
+    expect(mem.tables.matches.size).toBe(0);
   });
 
   it('unseats a player who is no longer drawn (a withdrawal) and keeps the others', async () => {
     const { mem, service, t, stage, alice, bob } = setup();
     await service.recompute(t.id);
-    mem.t.entries.splice(mem.t.entries.indexOf(bob), 1);
+    mem.tables.entries.splice(mem.tables.entries.indexOf(bob), 1);
     await service.recompute(t.id);
-    expect(mem.t.seats.map((s) => s.entryId)).toEqual([alice.id]);
-    expect(mem.t.matches.get(stage.id)?.[0]).toMatchObject({ aEntryId: alice.id, bEntryId: null, status: 'BYE' });
+    expect(mem.tables.seats.map((s) => s.entryId)).toEqual([alice.id]);
+    expect(mem.tables.matches.get(stage.id)?.[0]).toMatchObject({ aEntryId: alice.id, bEntryId: null, status: 'BYE' });
   });
 
   it('keeps the stored chip balance and reports it when it differs from the recomputation', async () => {

@@ -108,16 +108,18 @@ describe('TournamentViewsService', () => {
       ['Semi-finals', false, 2],
       ['Final', false, 1],
     ]);
-    world.tables.matches.push({
-      stageId: 's-1',
-      slot: 1,
-      aEntryId: entries.ea.id,
-      aSeed: 1,
-      bEntryId: entries.ed.id,
-      bSeed: 4,
-      winnerEntryId: entries.ea.id,
-      status: 'DECIDED',
-    });
+    world.tables.matches.set('s-1', [
+      {
+        stageId: 's-1',
+        slot: 1,
+        aEntryId: entries.ea.id,
+        aSeed: 1,
+        bEntryId: entries.ed.id,
+        bSeed: 4,
+        winnerEntryId: entries.ea.id,
+        status: 'DECIDED',
+      },
+    ]);
     const after = await service.bracket(TID);
     expect(after.rounds[0]?.matches).toEqual([
       {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FakePrizeVault } from '../../../test/fakes/prize-vault-ledger.fake.js';
-import { ALICE, BOB, CREATOR, HOUR, TournamentMemory, UNIT, actor } from '../../../test/fakes/tournament-memory.js';
+import { PrizeVaultFake } from '../../../test/fakes/prize-vault.fake.js';
+import { ALICE, BOB, CREATOR, HOUR, UNIT, actor } from '../../../test/fakes/tournament-rows.js';
+import { TournamentWorld } from '../../../test/fakes/tournament-world.js';
 import { DomainError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import type { StandingsService } from './tournament-standings.service.js';
@@ -8,8 +9,8 @@ import { WithdrawalService } from './tournament-withdrawal.service.js';
 import { tournamentPoolId } from './vault-pools.js';
 
 function setup() {
-  const mem = new TournamentMemory();
-  const vault = new FakePrizeVault();
+  const mem = new TournamentWorld();
+  const vault = new PrizeVaultFake();
   const recomputed: string[] = [];
   const standings = { recompute: (id: string) => Promise.resolve(void recomputed.push(id)) };
   const service = new WithdrawalService(
@@ -19,7 +20,7 @@ function setup() {
     mem.clock,
     createLogger('silent'),
   );
-  const t = mem.tournament();
+  const t = mem.liveFinal();
   const creator = mem.entry(t, CREATOR, { isCreator: true });
   const alice = mem.entry(t, ALICE, { amount: 7n * UNIT });
   return { mem, vault, service, recomputed, t, creator, alice };
@@ -36,7 +37,7 @@ describe('WithdrawalService', () => {
     const { mem, vault, service, recomputed, t, alice } = setup();
     const res = await service.withdraw(actor(ALICE), t.id.toUpperCase());
     expect(res).toMatchObject({ tournamentId: t.id, wallet: ALICE, refunded: (7n * UNIT).toString(), hasEntry: false });
-    expect(mem.t.entries.map((e) => e.wallet)).toEqual([CREATOR]);
+    expect(mem.tables.entries.map((e) => e.wallet)).toEqual([CREATOR]);
     expect(vault.of('release')).toEqual([
       {
         op: 'release',
@@ -47,7 +48,7 @@ describe('WithdrawalService', () => {
         reason: 'entry-withdrawal',
       },
     ]);
-    const deposit = mem.t.deposits.find((d) => d.txHash === alice.depositTxHash);
+    const deposit = mem.tables.deposits.find((d) => d.txHash === alice.depositTxHash);
     expect(deposit).toMatchObject({ refundedAt: new Date(mem.clock.now()), refundTxHash: res.txHash });
     expect(res.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(recomputed).toEqual([t.id]);
@@ -60,7 +61,7 @@ describe('WithdrawalService', () => {
       code: 'ENTRY_LOCKED',
       details: { startTime: t.startsAt.toISOString() },
     });
-    expect(mem.t.entries).toHaveLength(2);
+    expect(mem.tables.entries).toHaveLength(2);
     expect(vault.writes).toEqual([]);
   });
 
@@ -69,18 +70,18 @@ describe('WithdrawalService', () => {
     expect((await refusal(service.withdraw(actor(CREATOR), t.id))).code).toBe('ENTRY_LOCKED');
     t.status = 'CANCELED';
     expect((await refusal(service.withdraw(actor(ALICE), t.id))).code).toBe('ENTRY_LOCKED');
-    expect(mem.t.entries).toHaveLength(2);
+    expect(mem.tables.entries).toHaveLength(2);
   });
 
   it('checks LIVE under the tournament’s lock: a cancellation committed while it waited refuses the withdrawal', async () => {
     const { mem, vault, service, t } = setup();
     mem.onLock = (id) => {
-      const row = mem.t.tournaments.get(id)!;
+      const row = mem.tables.tournaments.find((x) => x.id === id)!;
       Object.assign(row, { status: 'CANCELED', cancelledAt: new Date(mem.clock.now()) });
     };
     expect((await refusal(service.withdraw(actor(ALICE), t.id))).code).toBe('ENTRY_LOCKED');
-    expect(mem.t.entries.map((e) => e.wallet)).toEqual([CREATOR, ALICE]);
-    expect(mem.t.deposits.every((d) => d.refundedAt === null)).toBe(true);
+    expect(mem.tables.entries.map((e) => e.wallet)).toEqual([CREATOR, ALICE]);
+    expect(mem.tables.deposits.every((d) => d.refundedAt === null)).toBe(true);
     expect(vault.writes).toEqual([]);
   });
 
@@ -95,8 +96,8 @@ describe('WithdrawalService', () => {
 
   it('leaves without a refund when the entry’s deposit was never recorded', async () => {
     const { mem, vault, service, t, alice } = setup();
-    mem.t.deposits.splice(
-      mem.t.deposits.findIndex((d) => d.txHash === alice.depositTxHash),
+    mem.tables.deposits.splice(
+      mem.tables.deposits.findIndex((d) => d.txHash === alice.depositTxHash),
       1,
     );
     expect(await service.withdraw(actor(ALICE), t.id)).toMatchObject({ refunded: '0', txHash: null, hasEntry: false });
@@ -108,7 +109,7 @@ describe('WithdrawalService', () => {
     vault.failWith = new Error('rpc down');
     const res = await service.withdraw(actor(ALICE), t.id);
     expect(res).toMatchObject({ refunded: (7n * UNIT).toString(), txHash: null });
-    expect(mem.t.entries.some((e) => e.id === alice.id)).toBe(false);
+    expect(mem.tables.entries.some((e) => e.id === alice.id)).toBe(false);
 
     expect(await service.retryRefunds()).toBe(0);
     vault.failWith = undefined;
@@ -117,6 +118,6 @@ describe('WithdrawalService', () => {
     expect(vault.of('release').map((w) => [w.key, w.amount])).toEqual([
       [`tournaments:refund:${alice.depositTxHash}`, 7n * UNIT],
     ]);
-    expect(mem.t.deposits.find((d) => d.txHash === alice.depositTxHash)?.refundTxHash).toMatch(/^0x/);
+    expect(mem.tables.deposits.find((d) => d.txHash === alice.depositTxHash)?.refundTxHash).toMatch(/^0x/);
   });
 });
