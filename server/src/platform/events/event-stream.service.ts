@@ -88,7 +88,7 @@ export class EventStreamService {
     // not a domain rule.
     const price = (e: StoredEvent) => {
       if (!req.prices || e.type !== 'bet.confirmed' || !e.duelId) return;
-      const state = prices.get(e.duelId) ?? { at: 0, pending: undefined };
+      const state = prices.get(e.duelId) ?? { at: Number.NEGATIVE_INFINITY, pending: undefined };
       prices.set(e.duelId, state);
       const now = performance.now();
       if (!state.timer && now - state.at >= minGapMs) {
