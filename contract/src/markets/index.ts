@@ -29,42 +29,49 @@ import { extmarketContract } from './extmarket.contract.js';
 import { webhooksContract } from './webhooks.contract.js';
 import { eventStreamContract } from './event-stream.contract.js';
 
+/** The markets host's routers, each spec area in its own `<area>.contract.ts`. */
+const marketsRouters = {
+  auth: authContract,
+  wallet: walletContract,
+  bulkRegister: bulkRegisterContract,
+  adminAuth: adminAuthContract,
+  duels: duelsContract,
+  bets: betsContract,
+  invitations: invitationsContract,
+  parentMarkets: parentMarketsContract,
+  protocolStats: statsContract,
+  leaderboard: leaderboardContract,
+  portfolio: portfolioContract,
+  money: moneyContract,
+  withdrawals: withdrawalsContract,
+  withdrawalsAdmin: withdrawalsAdminContract,
+  referrals: referralsContract,
+  referralsAdmin: referralsAdminContract,
+  bridgeWebhook: bridgeWebhookContract,
+  uploads: uploadsContract,
+  priceHistory: priceHistoryContract,
+  resolution: resolutionContract,
+  adminMarket: adminMarketContract,
+  packs: packsContract,
+  packsAdmin: packsAdminContract,
+  parlayTournamentsAdmin: parlayTournamentsAdminContract,
+  platformInvites: platformInvitesContract,
+  reports: reportsContract,
+  requests: platformRequestsContract,
+  extmarket: extmarketContract,
+  webhooks: webhooksContract,
+  events: eventStreamContract,
+};
+const marketsOptions = { commonResponses, strictStatusCodes: true } as const;
+
+/**
+ * The type of the markets host's root router, named so that declaration files refer to the area
+ * routers by name: spelled out, the inferred type is longer than TypeScript will write (TS7056).
+ */
+export type MarketsContract = ReturnType<typeof c.router<typeof marketsRouters, '', typeof marketsOptions>>;
+
 /**
  * Root router of the markets host. Each spec area lives in its own `<area>.contract.ts` and is
  * mounted here under its namespace.
  */
-export const marketsContract = c.router(
-  {
-    auth: authContract,
-    wallet: walletContract,
-    bulkRegister: bulkRegisterContract,
-    adminAuth: adminAuthContract,
-    duels: duelsContract,
-    bets: betsContract,
-    invitations: invitationsContract,
-    parentMarkets: parentMarketsContract,
-    protocolStats: statsContract,
-    leaderboard: leaderboardContract,
-    portfolio: portfolioContract,
-    money: moneyContract,
-    withdrawals: withdrawalsContract,
-    withdrawalsAdmin: withdrawalsAdminContract,
-    referrals: referralsContract,
-    referralsAdmin: referralsAdminContract,
-    bridgeWebhook: bridgeWebhookContract,
-    uploads: uploadsContract,
-    priceHistory: priceHistoryContract,
-    resolution: resolutionContract,
-    adminMarket: adminMarketContract,
-    packs: packsContract,
-    packsAdmin: packsAdminContract,
-    parlayTournamentsAdmin: parlayTournamentsAdminContract,
-    platformInvites: platformInvitesContract,
-    reports: reportsContract,
-    requests: platformRequestsContract,
-    extmarket: extmarketContract,
-    webhooks: webhooksContract,
-    events: eventStreamContract,
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const marketsContract: MarketsContract = c.router(marketsRouters, marketsOptions);
