@@ -91,6 +91,24 @@ function routerDocs(host: Host): Map<string, string> {
   return docs;
 }
 
+/** The object literal a top-level `const name = { … }` of `source` holds. */
+function objectNamed(source: ts.SourceFile, name: string): ts.ObjectLiteralExpression | undefined {
+  for (const stmt of source.statements) {
+    if (!ts.isVariableStatement(stmt)) continue;
+    for (const d of stmt.declarationList.declarations) {
+      if (
+        ts.isIdentifier(d.name) &&
+        d.name.text === name &&
+        d.initializer &&
+        ts.isObjectLiteralExpression(d.initializer)
+      ) {
+        return d.initializer;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Adds the docs of the routers `name` (a `c.router({ … })` in `file`) mounts by name, recursively. */
 function collectDocs(file: string, name: string, prefix: string, docs: Map<string, string>): void {
   const source = parse(file);
@@ -110,7 +128,9 @@ function collectDocs(file: string, name: string, prefix: string, docs: Map<strin
       node.initializer &&
       ts.isCallExpression(node.initializer)
     ) {
-      const routers = node.initializer.arguments[0];
+      // The routers inline (`c.router({ … })`) or named in the same file (`c.router(routers, …)`).
+      const arg = node.initializer.arguments[0];
+      const routers = arg && ts.isIdentifier(arg) ? objectNamed(source, arg.text) : arg;
       if (!routers || !ts.isObjectLiteralExpression(routers)) return;
       for (const prop of routers.properties) {
         if (!ts.isPropertyAssignment(prop) || !ts.isIdentifier(prop.initializer)) continue;

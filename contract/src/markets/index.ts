@@ -1,4 +1,4 @@
-import { c } from '../common/contract.js';
+import { c, type RouterOf } from '../common/contract.js';
 import { commonResponses } from '../common/responses.js';
 import { adminAuthContract } from './admin-auth.contract.js';
 import { adminMarketContract } from './admin-market.contract.js';
@@ -68,7 +68,7 @@ const marketsOptions = { commonResponses, strictStatusCodes: true } as const;
  * The type of the markets host's root router, named so that declaration files refer to the area
  * routers by name: spelled out, the inferred type is longer than TypeScript will write (TS7056).
  */
-export type MarketsContract = ReturnType<typeof c.router<typeof marketsRouters, '', typeof marketsOptions>>;
+export type MarketsContract = RouterOf<typeof marketsRouters, typeof marketsOptions>;
 
 /**
  * Root router of the markets host. Each spec area lives in its own `<area>.contract.ts` and is
