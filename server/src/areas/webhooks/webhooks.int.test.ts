@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebhookDeliverySchema, WebhookEndpointWithSecretSchema } from '@duelkit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { marketsApi, serveOnLoopback, type Body } from '../../../test/support/http.js';
+import { startServerProcess } from '../../../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
 import { duelEventSql } from '../markets/market-events.sql.js';
@@ -16,6 +18,11 @@ interface Received {
 }
 
 const clock = new ManualClock(Date.UTC(2026, 10, 28, 12));
+/** Secrets every process of this deployment shares: endpoint secrets are sealed with the master key. */
+const SECRETS = {
+  JWT_SECRET: `webhooks-${randomBytes(16).toString('hex')}`,
+  WALLET_MASTER_KEY: `0x${randomBytes(32).toString('hex')}`,
+};
 let server: TestServer;
 const api = marketsApi(() => server);
 let receiver: { url: string; close(): Promise<void> };
@@ -38,7 +45,7 @@ async function emitDuelEvent(type: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({}, { clock });
+  server = await startTestServer(SECRETS, { clock });
   receiver = await serveOnLoopback((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -194,4 +201,77 @@ describe('webhooks', () => {
     expect(deliveries.body['data']).toHaveLength(1);
     script.length = 0;
   });
+});
+
+describe('webhooks across a crash', () => {
+  it('delivers an event whose delivering process was killed between attempts, once successfully, from the next process', async () => {
+    const duelId = newDuelId();
+    // Attempts for this market's event only: the processes' own jobs may announce other markets.
+    const attempts: { status: number; eventId: string; body: string; signature: string }[] = [];
+    const crashReceiver = await serveOnLoopback((req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const ours = (JSON.parse(body) as { data?: { duelId?: string } }).data?.duelId === duelId;
+        // The first attempt fails, so the delivery is still owed when its process dies.
+        const status = ours && attempts.length === 0 ? 500 : 200;
+        res.statusCode = status;
+        res.end();
+        if (!ours) return;
+        attempts.push({
+          status,
+          eventId: String(req.headers['duelkit-event-id']),
+          body,
+          signature: String(req.headers[SIGNATURE_HEADER.toLowerCase()]),
+        });
+      });
+    });
+    const created = await api('/svc/builder/webhooks/endpoints', {
+      body: { url: `${crashReceiver.url}/crash`, types: ['duel.cancelled'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const crashSecret = created.body['secret'] as string;
+    // Server processes with their jobs on (relay and deliveries on their own, wall-clock time).
+    const env = { ...SECRETS, DATABASE_URL: server.database.url, JOBS_ENABLED: 'true' };
+    const until = async (done: () => boolean, what: string) => {
+      for (let i = 0; i < 300 && !done(); i++) await new Promise((r) => setTimeout(r, 100));
+      if (!done()) throw new Error(`timed out waiting for ${what}`);
+    };
+
+    const first = await startServerProcess(env);
+    try {
+      // The change, committed with its event as the indexer commits it; the process numbers it and
+      // makes the first attempt.
+      const conn = server.container.orm.em.fork().getConnection();
+      await insertDuel(conn, { duelId, builderAppId: await appOf(server.builderKey), chainState: 'confirmed' });
+      await conn.execute(duelEventSql('duels d where d.duel_id = ?'), [
+        'duel.cancelled',
+        'duel.cancelled:',
+        new Date(clock.now()),
+        duelId,
+      ]);
+      await until(() => attempts.length > 0, 'the first attempt');
+    } finally {
+      await first.stop('SIGKILL');
+    }
+    expect(attempts.map((a) => a.status)).toEqual([500]);
+
+    const second = await startServerProcess(env);
+    try {
+      await until(() => attempts.some((a) => a.status === 200), 'the retry from the next process');
+      // A few more delivery rounds: nothing further arrives.
+      await new Promise((r) => setTimeout(r, 2_500));
+    } finally {
+      await second.stop();
+      await crashReceiver.close();
+    }
+    expect(attempts.map((a) => a.status)).toEqual([500, 200]);
+    expect(new Set(attempts.map((a) => a.eventId)).size).toBe(1);
+    for (const a of attempts) {
+      expect(JSON.parse(a.body)).toMatchObject({ type: 'duel.cancelled', id: a.eventId });
+      const t = Number(/t=(\d+)/.exec(a.signature)?.[1]);
+      expect(verifySignature(a.body, a.signature, crashSecret, t)).toBe(true);
+    }
+  }, 180_000);
 });

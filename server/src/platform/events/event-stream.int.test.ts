@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
 import { duelEventSql } from '../../areas/markets/market-events.sql.js';
+import { betBody, postJson } from '../../../test/support/bets.js';
+import { confirmedMarket, fundedUser, UNIT } from '../../../test/support/market-fixtures.js';
+import { OPERATOR_KEY } from '../../../test/support/chain.js';
+import { spawnReady, type ChainNodeInfo, type Spawned } from '../../../test/support/processes.js';
 
 interface SseMessage {
   id?: string;
@@ -45,6 +49,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 let a: TestServer;
 let b: TestServer;
+let node: Spawned<ChainNodeInfo>;
 const REDIS = { REDIS_URL: 'redis://127.0.0.1:6379' };
 
 /** A trade confirmed through instance B: its event committed there and relayed by B's relay. */
@@ -76,13 +81,27 @@ function stream(server: TestServer, query: string, lastEventId?: string) {
 }
 
 beforeAll(async () => {
-  a = await startTestServer(REDIS);
-  // B serves the same database (and so the same builder keys) through its own process state.
-  b = await startTestServer(REDIS, {}, () => a.database.url);
+  // Both instances on one chain (a node of its own), so a bet placed through B is a real trade
+  // that either could have sent.
+  node = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
+  const env = {
+    ...REDIS,
+    CHAIN_RPC_URL: node.info.rpcUrl,
+    CHAIN_CONTRACTS: JSON.stringify(node.info.addresses),
+    CHAIN_OPERATOR_KEY: OPERATOR_KEY,
+    CHAIN_CONFIRMATIONS: '0',
+    DUEL_PUBLIC_LEAD_SECONDS: '0',
+  };
+  a = await startTestServer(env);
+  // B serves the same database (and so the same builder keys) through its own process state, and
+  // runs the background jobs (the indexer confirms markets and records trades, the relay numbers
+  // their events).
+  b = await startTestServer({ ...env, JOBS_ENABLED: 'true', INDEXER_INTERVAL_MS: '200' }, {}, () => a.database.url);
 }, 120_000);
 afterAll(async () => {
   await b?.close();
   await a?.close();
+  await node?.stop();
 });
 
 describe('event stream', () => {
@@ -114,6 +133,37 @@ describe('event stream', () => {
     expect(new Set(resumed).size).toBe(4);
     expect([...resumed].sort((x, y) => (x < y ? -1 : 1))).toEqual(resumed);
     second.close();
+  });
+
+  it('streams from A a real bet placed through B: the API accepts it, the chain confirms it, A’s client sees it once', async () => {
+    // Users of the streaming builder app (A's key: both instances serve its database).
+    const creator = await fundedUser(b.container, a.builderKey, 'stream_creator');
+    const duelId = await confirmedMarket(b.container, creator);
+    const bettor = await fundedUser(b.container, a.builderKey, 'stream_bettor');
+    const live = stream(a, `?types=bet.confirmed&duelIds=${duelId}`);
+    await live.opened;
+
+    const caller = { url: b.marketsUrl, builderKey: a.builderKey, token: bettor.token };
+    const placed = await postJson(caller, '/svc/user/bets/create', await betBody(caller, duelId, 10n * UNIT), 'b-bet');
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const seen = () => live.messages.filter((m) => m.event === 'bet.confirmed');
+    for (let i = 0; i < 200 && seen().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    // A few more indexer and relay rounds on B: still one.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(seen()).toHaveLength(1);
+    const event = JSON.parse(seen()[0]?.data ?? '{}') as { type: string; data: Record<string, unknown> };
+    expect(event.type).toBe('bet.confirmed');
+    expect(event.data).toMatchObject({
+      duelId,
+      txHash: placed.body['txHash'] as string,
+      side: 'buy',
+      optionIndex: 0,
+      collateral: placed.body['betAmount'] as string,
+      // Nothing traded between the quote and the bet: the shares are the ones the API expected.
+      shares: placed.body['expectedSharesOut'] as string,
+    });
+    expect(String(event.data['trader']).toLowerCase()).toBe(bettor.address.toLowerCase());
+    live.close();
   });
 
   it('refuses a stream without a builder key, with an unknown type or a malformed Last-Event-ID', async () => {
