@@ -234,9 +234,20 @@ describe('webhooks across a crash', () => {
     const crashSecret = created.body['secret'] as string;
     // Server processes with their jobs on (relay and deliveries on their own, wall-clock time).
     const env = { ...SECRETS, DATABASE_URL: server.database.url, JOBS_ENABLED: 'true' };
-    const until = async (done: () => boolean, what: string) => {
-      for (let i = 0; i < 300 && !done(); i++) await new Promise((r) => setTimeout(r, 100));
-      if (!done()) throw new Error(`timed out waiting for ${what}`);
+    const until = async (done: () => boolean | Promise<boolean>, what: string) => {
+      for (let i = 0; i < 600; i++) {
+        if (await done()) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`timed out waiting for ${what}`);
+    };
+    const endpointId = (created.body['endpoint'] as Body)['id'] as string;
+    // The failed attempt as the process recorded it (a process killed before recording it would
+    // leave the delivery claimed for the claim period, 60 s, rather than due after the back-off).
+    const recorded = async () => {
+      const deliveries = await api(`/svc/builder/webhooks/endpoints/${endpointId}/deliveries`);
+      const [delivery] = (deliveries.body['data'] ?? []) as Body[];
+      return ((delivery?.['attempts'] ?? []) as Body[]).length > 0;
     };
 
     const first = await startServerProcess(env);
@@ -252,6 +263,7 @@ describe('webhooks across a crash', () => {
         duelId,
       ]);
       await until(() => attempts.length > 0, 'the first attempt');
+      await until(recorded, 'the first attempt recorded');
     } finally {
       await first.stop('SIGKILL');
     }
@@ -273,5 +285,5 @@ describe('webhooks across a crash', () => {
       const t = Number(/t=(\d+)/.exec(a.signature)?.[1]);
       expect(verifySignature(a.body, a.signature, crashSecret, t)).toBe(true);
     }
-  }, 180_000);
+  }, 240_000);
 });
