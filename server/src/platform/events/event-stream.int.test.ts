@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSse, untilSeen as until, type SseMessage } from '../../../test/support/sse.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
 import { duelEventSql } from '../../areas/markets/market-events.sql.js';
@@ -6,46 +7,6 @@ import { betBody, postJson } from '../../../test/support/bets.js';
 import { confirmedMarket, fundedUser, UNIT } from '../../../test/support/market-fixtures.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { spawnReady, type ChainNodeInfo, type Spawned } from '../../../test/support/processes.js';
-
-interface SseMessage {
-  id?: string;
-  event?: string;
-  data?: string;
-}
-
-/** Reads an SSE response into `messages` until aborted. */
-function readSse(res: Response, messages: SseMessage[]): Promise<void> {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const msg: SseMessage = {};
-        for (const line of block.split('\n')) {
-          const [field, ...rest] = line.split(': ');
-          const value = rest.join(': ');
-          if (field === 'id' || field === 'event' || field === 'data') msg[field] = value;
-        }
-        if (msg.event) messages.push(msg);
-      }
-    }
-  })();
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 let a: TestServer;
 let b: TestServer;
@@ -75,7 +36,7 @@ function stream(server: TestServer, query: string, lastEventId?: string) {
   }).then((res) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    void readSse(res, messages);
+    readSse(res, messages);
   });
   return { messages, opened, close: () => controller.abort() };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSse, untilSeen as until, type SseMessage } from '../../../test/support/sse.js';
 import { marketsApi, signUpWallet } from '../../../test/support/http.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
 import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
@@ -10,44 +11,6 @@ import { eventInsertSql } from './event-insert.sql.js';
  * The signed-in user's event stream (`GET /svc/user/events/stream`, docs/events.md): what a
  * member, an outsider and a trader see of one builder app's events, judged when each is sent.
  */
-
-interface SseMessage {
-  id?: string;
-  event?: string;
-  data?: string;
-}
-
-function readSse(res: Response, messages: SseMessage[]): void {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const msg: SseMessage = {};
-        for (const line of block.split('\n')) {
-          const [field, ...rest] = line.split(': ');
-          if (field === 'id' || field === 'event' || field === 'data') msg[field] = rest.join(': ');
-        }
-        if (msg.event) messages.push(msg);
-      }
-    }
-  })();
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 interface User {
   token: string;
