@@ -1,12 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RequestContext } from '@mikro-orm/core';
 import { createExpressEndpoints, type TsRestExpressOptions } from '@ts-rest/express';
-import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppRouter } from '@ts-rest/core';
-import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { HEADER, marketsContract, tournamentsContract } from '@duelkit/contract';
 import type { Container } from './container.js';
 import { requireBuilderKey } from './http/middleware/builder-key.js';
@@ -19,17 +15,20 @@ import { deferClientError, raiseDeferredError } from './http/middleware/deferred
 import { idempotency } from './http/middleware/idempotency.js';
 import { operation } from './http/middleware/operation.js';
 import { responseCache } from './http/middleware/response-cache.js';
+import { responseShaping } from './http/middleware/response-validation.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
 import { requestId } from './http/middleware/request-id.js';
+import { chain } from './http/middleware/chain.js';
 import { routeLedger } from './http/middleware/route-ledger.js';
 import { marketsRouter, type MarketsRouterDeps } from './http/routes/markets.router.js';
 import { localUploadRouter } from './http/routes/uploads.routes.js';
 import { LOCAL_UPLOAD_PREFIX } from './adapters/storage/local-upload-signer.adapter.js';
 import { tournamentsRouter } from './http/routes/tournaments.router.js';
 import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
-import { redactUrl } from './logger.js';
-import { requestIdOf } from './http/request-context.js';
+import { withOrmRequestContext } from './platform/db/orm-request.context.js';
+import { requestLog } from './http/middleware/request-log.js';
+import { securityHeaders } from './http/middleware/security-headers.js';
 import { referencePage } from './http/docs/reference-page.js';
 
 type Host = 'markets' | 'tournaments';
@@ -48,7 +47,8 @@ function openApiDocument(host: Host): string {
 export interface EndpointOptions {
   logInitialization: false;
   jsonQuery: false;
-  responseValidation: true;
+  /** Every answer checked by ts-rest (`all`), or only the shaping routes' by `responseShaping` (see docs/kernel.md). */
+  responseValidation: boolean;
   globalMiddleware: RequestHandler[];
   requestValidationErrorHandler: (err: unknown, req: Request, res: Response, next: NextFunction) => void;
 }
@@ -71,36 +71,23 @@ export function createHostApp(
   app.set('etag', false);
   app.set('trust proxy', c.config.http.trustProxy);
 
-  app.use(requestId());
   app.use(
-    pinoHttp({
-      // The host is bound once here rather than per request (customProps makes a second child logger per request).
-      logger: c.logger.child({ host }),
-      genReqId: (req) => requestIdOf(req as Request),
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.url),
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
-  app.use(helmet());
-  app.use(
-    cors({
-      origin: c.config.http.corsOrigins === '*' ? true : [...c.config.http.corsOrigins],
-      exposedHeaders: [
-        HEADER.requestId,
-        'Retry-After',
-        'RateLimit-Limit',
-        'RateLimit-Remaining',
-        'RateLimit-Reset',
-        'Idempotent-Replayed',
-      ],
-    }),
+    chain([
+      requestId(),
+      // One line per request, the host bound once (not a child logger per request).
+      requestLog(c.logger.child({ host })),
+      securityHeaders({
+        corsOrigins: c.config.http.corsOrigins,
+        exposedHeaders: [
+          HEADER.requestId,
+          'Retry-After',
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+          'Idempotent-Replayed',
+        ],
+      }),
+    ]),
   );
 
   // Operational routes, outside the spec: no builder key.
@@ -156,44 +143,51 @@ export function createHostApp(
       ? [[`${deposit.method} ${deposit.path}`, (req) => c.money.deposits.authenticate(bridgeDeliveryOf(req))]]
       : [],
   );
-  app.use(unlessWebhook(webhooks, requireBuilderKey(c.builderKeys)));
+  // The layers every spec request passes, run as one Express layer (see `chain`).
   app.use(
-    rateLimit({
-      scope: 'builder key',
-      pick: (req) => (req.tenant?.tier === 'selfserve' ? c.limits.selfserve : c.limits.team),
-      keyOf: (req) => req.tenant?.keyId,
-      headers: true,
-    }),
-  );
-  app.use((_req, _res, next) => RequestContext.create(c.orm.em, next));
-  // Their client errors (malformed or oversized JSON, control characters…) are answered after
-  // route authentication (raiseDeferredError), so a guarded route refuses a caller without
-  // credentials with 401 whatever the body.
-  app.use(
-    deferClientError(
-      express.json({
-        limit: c.config.http.jsonBodyLimit,
-        verify: (req: Request, _res, buf) => {
-          if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
-        },
+    chain([
+      unlessWebhook(webhooks, requireBuilderKey(c.builderKeys)),
+      rateLimit({
+        scope: 'builder key',
+        pick: (req) => (req.tenant?.tier === 'selfserve' ? c.limits.selfserve : c.limits.team),
+        keyOf: (req) => req.tenant?.keyId,
+        headers: true,
       }),
-    ),
+      // The ORM's request context; its fork is made only when something in the request uses the ORM.
+      (_req, _res, next) => withOrmRequestContext(c.orm.em, next),
+      // Their client errors (malformed or oversized JSON, control characters…) are answered after
+      // route authentication (raiseDeferredError), so a guarded route refuses a caller without
+      // credentials with 401 whatever the body.
+      deferClientError(
+        express.json({
+          limit: c.config.http.jsonBodyLimit,
+          verify: (req: Request, _res, buf) => {
+            if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
+          },
+        }),
+      ),
+      pathGuard(),
+      deferClientError(inputGuard({ path: false })),
+    ]),
   );
-  app.use(pathGuard());
-  app.use(deferClientError(inputGuard({ path: false })));
 
+  const validateEveryAnswer = c.config.http.responseValidation === 'all';
   mount(app, {
     logInitialization: false,
     jsonQuery: false,
-    responseValidation: true,
+    responseValidation: validateEveryAnswer,
     globalMiddleware: [
-      ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
-      responseCache(c.responseCache),
-      authenticate(c.authentication, webhookVerifiers),
-      raiseDeferredError(),
-      geoGate(c.geo),
-      idempotency(c.idempotency, c.logger),
-      operation(c.clock),
+      chain([
+        ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
+        responseCache(c.responseCache),
+        // After the cache, so the answer it stores is the shaped one.
+        ...(validateEveryAnswer ? [] : [responseShaping()]),
+        authenticate(c.authentication, webhookVerifiers),
+        raiseDeferredError(),
+        geoGate(c.geo),
+        idempotency(c.idempotency, c.logger),
+        operation(c.clock),
+      ]),
     ],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });

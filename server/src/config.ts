@@ -26,6 +26,8 @@ export interface Config {
     readonly shutdownGraceMs: number;
     /** DUELKIT_ROUTE_LEDGER: where test runs record the contract routes served (unset: nothing recorded). */
     readonly routeLedgerDir: string | undefined;
+    /** RESPONSE_VALIDATION: every answer checked against its schema, or only where the schema shapes it. */
+    readonly responseValidation: 'all' | 'shaping';
   };
   readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly database: {
@@ -367,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jsonBodyLimit: e.JSON_BODY_LIMIT,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       routeLedgerDir: e.DUELKIT_ROUTE_LEDGER,
+      responseValidation: e.RESPONSE_VALIDATION ?? (mode === 'production' ? 'shaping' : 'all'),
     },
     logLevel: e.LOG_LEVEL,
     database: {

@@ -58,6 +58,12 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
     .default('1mb'),
+  /**
+   * Which answers are checked against their response schemas: `all`, or `shaping` — only routes
+   * whose schema changes a valid answer (drops unknown keys). Unset: `all` in embedded mode (and
+   * so in tests), `shaping` in production. See docs/kernel.md, "Response validation".
+   */
+  RESPONSE_VALIDATION: z.enum(['all', 'shaping']).optional(),
   /** Requests per minute per builder key, by tier. */
   RATE_LIMIT_TEAM_PER_MIN: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_SELFSERVE_PER_MIN: z.coerce.number().int().min(1).default(300),

@@ -12,6 +12,8 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
+      /** The request's correlation id (set by the request-id middleware). */
+      id?: string;
       /** Builder app resolved from x-builder-api-key. */
       tenant?: Tenant;
       /** Authenticated user, admin or wallet, when the route authenticates one. */
@@ -30,7 +32,7 @@ declare global {
   }
 }
 
-/** The request's correlation id (set by the request-id middleware; pino-http types it loosely). */
+/** The request's correlation id (set by the request-id middleware). */
 export function requestIdOf(req: { id?: unknown }): string {
   return String(req.id);
 }

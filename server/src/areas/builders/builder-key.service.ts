@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../errors.js';
 import type { BuilderTier } from './builder-key.entity.js';
 import type { BuilderKeyRepository } from './builder-key.repository.js';
@@ -29,17 +28,29 @@ export function generateBuilderKey(): string {
 }
 
 const NEGATIVE_TTL_MS = 2_000;
+const CACHE_MAX = 10_000;
+
+interface CachedKey {
+  readonly tenant: Tenant | null;
+  readonly until: number;
+}
 
 /** Builder apps and their keys: creation, lookup with a short in-memory cache, revocation. */
 export class BuilderKeyService {
-  private readonly cache: LRUCache<string, { tenant: Tenant | null }>;
+  /**
+   * Lookups by the key as sent, so a hit on the request path neither hashes nor allocates; the
+   * keys are in this process's memory with every request anyway, and are never stored elsewhere.
+   * Insertion order is age order: when full, the oldest entry goes.
+   */
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly cacheMs: number;
 
   constructor(
     private readonly keys: BuilderKeyRepository,
     cacheMs: number,
     private readonly clock: Clock,
   ) {
-    this.cache = new LRUCache({ max: 10_000, ttl: Math.max(cacheMs, 1), ttlAutopurge: false });
+    this.cacheMs = Math.max(cacheMs, 0);
   }
 
   /** Creates a key, in a new builder app unless `builderAppId` names an existing one. */
@@ -66,14 +77,34 @@ export class BuilderKeyService {
 
   /** The tenant of a key, or null when the key is unknown or revoked. */
   async resolve(key: string): Promise<Tenant | null> {
-    const hash = hashBuilderKey(key);
-    const cached = this.cache.get(hash);
-    if (cached) return cached.tenant;
-    const row = await this.keys.byHash(hash);
+    const cached = this.cached(key);
+    if (cached !== undefined) return cached;
+    const row = await this.keys.byHash(hashBuilderKey(key));
     const tenant =
       row && !row.revoked ? { keyId: row.id, builderAppId: row.builderAppId, keyName: row.name, tier: row.tier } : null;
-    this.cache.set(hash, { tenant }, tenant ? {} : { ttl: NEGATIVE_TTL_MS });
+    // A zero window (tests) caches nothing, so every revocation is seen at once.
+    if (this.cacheMs === 0) return tenant;
+    if (this.cache.size >= CACHE_MAX) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+    this.cache.delete(key);
+    this.cache.set(key, { tenant, until: this.clock.now() + (tenant ? this.cacheMs : NEGATIVE_TTL_MS) });
     return tenant;
+  }
+
+  /**
+   * The tenant of a key looked up within the cache window (null: unknown or revoked), without
+   * waiting; undefined when it has to be read (`resolve`).
+   */
+  cached(key: string): Tenant | null | undefined {
+    const entry = this.cache.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until <= this.clock.now()) {
+      this.cache.delete(key);
+      return undefined;
+    }
+    return entry.tenant;
   }
 
   async revoke(keyId: string): Promise<void> {

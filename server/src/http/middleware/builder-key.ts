@@ -12,6 +12,17 @@ export function requireBuilderKey(keys: BuilderKeyService): RequestHandler {
       next(new DomainError('BUILDER_KEY_INVALID', 'Builder API key required (x-builder-api-key header)'));
       return;
     }
+    // A key seen within the cache window is answered without a promise or an allocation.
+    const cached = keys.cached(key);
+    if (cached !== undefined) {
+      if (cached === null) {
+        next(new DomainError('BUILDER_KEY_INVALID', 'Builder API key is unknown or revoked'));
+        return;
+      }
+      req.tenant = cached;
+      next();
+      return;
+    }
     keys.resolve(key).then(
       (tenant) => {
         if (!tenant) {

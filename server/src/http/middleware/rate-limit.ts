@@ -33,6 +33,12 @@ export function rateLimit(options: {
       next();
       return;
     }
+    if (limiter.consumeNow) {
+      const decision = limiter.consumeNow(key);
+      if (options.headers) setRateLimitHeaders(res, decision);
+      next(decision.allowed ? undefined : limited(options.scope, decision));
+      return;
+    }
     limiter.consume(key).then(
       (decision) => {
         if (options.headers) setRateLimitHeaders(res, decision);

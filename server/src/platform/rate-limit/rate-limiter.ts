@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { systemClock } from '../clock.js';
 
 /** Outcome of counting one request against a limit. */
 export interface RateLimitDecision {
@@ -14,6 +15,64 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   readonly limit: number;
   consume(key: string): Promise<RateLimitDecision>;
+  /**
+   * Counts the request and decides at once, when the limiter can (its counters are in this
+   * process). The decision returned is reused by the next call: read it before calling again.
+   */
+  consumeNow?(key: string): RateLimitDecision;
+}
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/**
+ * A fixed window of `points` per `durationMs` per key, counted in this process's memory: decided
+ * synchronously, and without allocating once a key has its window (the hot path of every
+ * request). The window starts at a key's first request, as rate-limiter-flexible's does.
+ */
+class MemoryWindowLimiter implements RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private readonly decision = { allowed: true, limit: 0, remaining: 0, resetMs: 0 };
+  private sweepAt = 10_000;
+
+  constructor(
+    readonly limit: number,
+    private readonly durationMs: number,
+  ) {
+    this.decision.limit = limit;
+  }
+
+  consumeNow(key: string): RateLimitDecision {
+    // Rate windows are infrastructure timing (like Redis key expiry), so they read the wall clock.
+    const now = systemClock.now();
+    let window = this.windows.get(key);
+    if (window === undefined) {
+      if (this.windows.size >= this.sweepAt) this.sweep(now);
+      window = { count: 0, resetAt: now + this.durationMs };
+      this.windows.set(key, window);
+    } else if (window.resetAt <= now) {
+      window.count = 0;
+      window.resetAt = now + this.durationMs;
+    }
+    window.count += 1;
+    const d = this.decision;
+    d.allowed = window.count <= this.limit;
+    d.remaining = Math.max(0, this.limit - window.count);
+    d.resetMs = window.resetAt - now;
+    return d;
+  }
+
+  consume(key: string): Promise<RateLimitDecision> {
+    return Promise.resolve({ ...this.consumeNow(key) });
+  }
+
+  /** Drops expired windows; the next sweep waits until the map has doubled. */
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.sweepAt = Math.max(10_000, this.windows.size * 2);
+  }
 }
 
 class FlexibleRateLimiter implements RateLimiter {
@@ -50,18 +109,16 @@ export class RateLimiterFactory {
   ) {}
 
   create(name: string, points: number, durationSec = 60): RateLimiter {
+    if (!this.redis) return new MemoryWindowLimiter(points, durationSec * 1_000);
     const keyPrefix = `${this.prefix}:${name}`;
-    const memory = new RateLimiterMemory({ keyPrefix, points, duration: durationSec });
-    const inner = this.redis
-      ? new RateLimiterRedis({
-          storeClient: this.redis,
-          keyPrefix,
-          points,
-          duration: durationSec,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: memory,
-        })
-      : memory;
+    const inner = new RateLimiterRedis({
+      storeClient: this.redis,
+      keyPrefix,
+      points,
+      duration: durationSec,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: durationSec }),
+    });
     return new FlexibleRateLimiter(inner, points, this.onStoreError);
   }
 }
