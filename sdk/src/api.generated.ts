@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'MALFORMED_JSON'
   | 'MALFORMED_REQUEST'
+  | 'CURSOR_INVALID'
   | 'INVALID_PROXY_PATH'
   | 'USERNAME_INVALID'
   | 'BET_BELOW_MINIMUM'
@@ -1855,6 +1856,8 @@ export interface DuelsByLeagueInput {
     page?: number | undefined;
     /** Page size, at most 100 */
     limit?: number | undefined;
+    /** Continue after the page that returned this nextCursor (same sortBy and sortOrder); `page` is then not used. Unlike page numbers, a cursor neither repeats nor skips rows when duels are added meanwhile. A cursor this service did not issue, or one issued for another sort, is 400 CURSOR_INVALID */
+    cursor?: string | undefined;
     /** Collateral: usdc (geo-gated) or credits (never gated) */
     collateralStack?: 'usdc' | 'credits' | undefined;
     category?: string | undefined;
@@ -1871,6 +1874,8 @@ export interface DuelsByLeagueInput {
 export type DuelsByLeagueOutput = {
   data: Duel[];
   pagination: Pagination;
+  /** Pass as `cursor` for the page after this one, with the same sortBy and sortOrder; null on the last page */
+  nextCursor: string | null;
 };
 
 /** What `GET /svc/user/duels/get-all-duels` takes. */
@@ -1880,6 +1885,8 @@ export interface DuelsGetAllInput {
     page?: number | undefined;
     /** Page size, at most 100 */
     limit?: number | undefined;
+    /** Continue after the page that returned this nextCursor (same sortBy and sortOrder); `page` is then not used. Unlike page numbers, a cursor neither repeats nor skips rows when duels are added meanwhile. A cursor this service did not issue, or one issued for another sort, is 400 CURSOR_INVALID */
+    cursor?: string | undefined;
     /** Collateral: usdc (geo-gated) or credits (never gated) */
     collateralStack?: 'usdc' | 'credits' | undefined;
     category?: string | undefined;
@@ -1896,6 +1903,8 @@ export interface DuelsGetAllInput {
 export type DuelsGetAllOutput = {
   data: Duel[];
   pagination: Pagination;
+  /** Pass as `cursor` for the page after this one, with the same sortBy and sortOrder; null on the last page */
+  nextCursor: string | null;
 };
 
 /** What `GET /svc/user/duels/get-duel-by-id/:duelId` takes. */
@@ -1955,6 +1964,8 @@ export interface DuelsPublicAllInput {
     page?: number | undefined;
     /** Page size, at most 100 */
     limit?: number | undefined;
+    /** Continue after the page that returned this nextCursor (same sortBy and sortOrder); `page` is then not used. Unlike page numbers, a cursor neither repeats nor skips rows when duels are added meanwhile. A cursor this service did not issue, or one issued for another sort, is 400 CURSOR_INVALID */
+    cursor?: string | undefined;
     /** Collateral: usdc (geo-gated) or credits (never gated) */
     collateralStack?: 'usdc' | 'credits' | undefined;
     category?: string | undefined;
@@ -1971,6 +1982,8 @@ export interface DuelsPublicAllInput {
 export type DuelsPublicAllOutput = {
   data: Duel[];
   pagination: Pagination;
+  /** Pass as `cursor` for the page after this one, with the same sortBy and sortOrder; null on the last page */
+  nextCursor: string | null;
 };
 
 /** What `GET /svc/public/duels/get-duel-by-id/:duelId` takes. */
@@ -2063,6 +2076,7 @@ export type BetsEstimateBuyOutput =
         | 'VALIDATION_FAILED'
         | 'MALFORMED_JSON'
         | 'MALFORMED_REQUEST'
+        | 'CURSOR_INVALID'
         | 'INVALID_PROXY_PATH'
         | 'USERNAME_INVALID'
         | 'BET_BELOW_MINIMUM'
@@ -2242,6 +2256,7 @@ export type BetsEstimateSellOutput =
         | 'VALIDATION_FAILED'
         | 'MALFORMED_JSON'
         | 'MALFORMED_REQUEST'
+        | 'CURSOR_INVALID'
         | 'INVALID_PROXY_PATH'
         | 'USERNAME_INVALID'
         | 'BET_BELOW_MINIMUM'
@@ -2625,6 +2640,7 @@ export type BetsPublicEstimateSellOutput =
         | 'VALIDATION_FAILED'
         | 'MALFORMED_JSON'
         | 'MALFORMED_REQUEST'
+        | 'CURSOR_INVALID'
         | 'INVALID_PROXY_PATH'
         | 'USERNAME_INVALID'
         | 'BET_BELOW_MINIMUM'

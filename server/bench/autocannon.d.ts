@@ -9,6 +9,8 @@ declare module 'autocannon' {
     body?: string;
     /** Requests per second across all connections (a fixed load instead of as fast as possible). */
     overallRate?: number;
+    /** Requests cycled through by every connection (paths of `url`'s origin). */
+    requests?: { path?: string; method?: string }[];
   }
   interface Histogram {
     average: number;

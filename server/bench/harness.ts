@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -37,32 +38,77 @@ export async function startTarget(file: string, env: Record<string, string> = {}
   throw new Error(`${file} exited before it was ready`);
 }
 
+/** CPU time (user + system) a process has used so far, ms; Linux /proc (0 elsewhere). */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 export interface Measured {
   name: string;
   rps: number;
   p99: number;
   non2xx: number;
   errors: number;
+  /**
+   * The target's CPU time per answered request, µs (0 when unknown): on a machine shared with
+   * other work this moves far less than requests/s, so it is the steadier cost figure.
+   */
+  cpuUsPerRequest: number;
+}
+
+export interface MeasureOptions {
+  method?: string;
+  body?: string;
+  overallRate?: number;
+  /** Several paths of `url`'s origin, cycled through by every connection. */
+  paths?: readonly string[];
+  /** The process whose CPU time is counted per request. */
+  target?: Target;
+  /** Concurrent connections (default CONNECTIONS). */
+  connections?: number;
 }
 
 export async function measure(
   name: string,
   url: string,
   headers: Record<string, string> = {},
-  request: { method?: string; body?: string; overallRate?: number } = {},
+  request: MeasureOptions = {},
 ): Promise<Measured> {
-  const options = { url, connections: CONNECTIONS, headers, ...request };
+  const { paths, target, connections, ...rest } = request;
+  const options = {
+    url,
+    connections: connections ?? CONNECTIONS,
+    headers,
+    ...rest,
+    ...(paths ? { requests: paths.map((path) => ({ path })) } : {}),
+  };
   await autocannon({ ...options, duration: 2 }); // warm-up
+  const cpuBefore = cpuMs(target?.proc.pid);
   const r = await autocannon({ ...options, duration: DURATION });
-  return { name, rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  const cpu = cpuMs(target?.proc.pid) - cpuBefore;
+  return {
+    name,
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    cpuUsPerRequest: target && r.requests.total > 0 ? (cpu * 1000) / r.requests.total : 0,
+  };
 }
 
 export function print(rows: Measured[], baseline: Measured): void {
-  console.log('\n| target | requests/s | p99 ms | non-2xx | errors | × baseline |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('\n| target | requests/s | p99 ms | non-2xx | errors | × baseline | server CPU µs/request |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
+    const cpu = r.cpuUsPerRequest > 0 ? r.cpuUsPerRequest.toFixed(0) : '–';
     console.log(
-      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${(r.rps / baseline.rps).toFixed(2)} |`,
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${(r.rps / baseline.rps).toFixed(2)} | ${cpu} |`,
     );
   }
 }

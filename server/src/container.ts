@@ -671,7 +671,12 @@ export async function createContainer(
   const directory = new MembershipDirectory(invitationRepo, chain);
   const access = new MarketAccess(directory);
   const listCache = new ListCache<DuelPage>(config.markets.listCacheMs);
-  const responseCache = new ResponseCache(config.markets.listCacheMs);
+  // Shared by every instance through Redis when configured: one instance's answer serves all.
+  const responseCache = new ResponseCache(
+    config.markets.listCacheMs,
+    clock,
+    redis ? new RedisCacheAdapter(redis, 'dk:answers:') : undefined,
+  );
   listCache.onInvalidate(() => responseCache.invalidate());
   const marketSettings = await MarketSettingsStore.open(orm, config.markets);
   closers.push(async () => marketSettings.stop());

@@ -11,6 +11,7 @@ export const ERROR_TABLE = {
   VALIDATION_FAILED: { status: 400, retryable: false },
   MALFORMED_JSON: { status: 400, retryable: false },
   MALFORMED_REQUEST: { status: 400, retryable: false },
+  CURSOR_INVALID: { status: 400, retryable: false },
   INVALID_PROXY_PATH: { status: 400, retryable: false },
   USERNAME_INVALID: { status: 400, retryable: false },
   BET_BELOW_MINIMUM: { status: 400, retryable: false },

@@ -82,7 +82,23 @@ export const DuelSchema = z
 export type DuelDto = z.infer<typeof DuelSchema>;
 
 /** §4.6: the query shared by every duel list. */
+/**
+ * A position in a duel list for keyset pagination: the `nextCursor` of the page before, opaque to
+ * clients. It belongs to one `sortBy` and `sortOrder`.
+ */
+export const DuelListCursorSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[A-Za-z0-9_-]+$/, 'is not a cursor this service issued')
+  .describe('Opaque keyset position: the nextCursor of the previous page');
+
 export const DuelListQuerySchema = PaginationQuerySchema.extend({
+  cursor: DuelListCursorSchema.optional().describe(
+    'Continue after the page that returned this nextCursor (same sortBy and sortOrder); `page` is then not used. ' +
+      'Unlike page numbers, a cursor neither repeats nor skips rows when duels are added meanwhile. ' +
+      'A cursor this service did not issue, or one issued for another sort, is 400 CURSOR_INVALID',
+  ),
   collateralStack: CollateralStackSchema.optional(),
   category: z.string().min(1).max(50).optional(),
   status: z.enum(['open', 'pending', 'settled', 'pending_contest']).optional(),
@@ -95,7 +111,13 @@ export const DuelListQuerySchema = PaginationQuerySchema.extend({
 }).strict();
 export type DuelListQuery = z.infer<typeof DuelListQuerySchema>;
 
-export const DuelListResponseSchema = paginated(DuelSchema);
+export const DuelListResponseSchema = paginated(DuelSchema)
+  .extend({
+    nextCursor: DuelListCursorSchema.nullable().describe(
+      'Pass as `cursor` for the page after this one, with the same sortBy and sortOrder; null on the last page',
+    ),
+  })
+  .strict();
 
 export const CanonicalQuerySchema = z
   .object({

@@ -16,3 +16,5 @@ const server = createServer((_req, res) => {
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
 });
+// Exit on SIGTERM through process.exit, so a CPU profile (BENCH_CPU_PROF_DIR) is written.
+process.on('SIGTERM', () => process.exit(0));

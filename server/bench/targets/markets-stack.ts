@@ -17,6 +17,8 @@ const config = loadConfig({
   RATE_LIMIT_TEAM_PER_MIN: '100000000',
   CHAIN_EMBEDDED_RPC_PORT: '0',
   OPERATOR_PORT: 'off',
+  // Answers checked as production checks them (docs/kernel.md, "Response validation").
+  RESPONSE_VALIDATION: process.env['RESPONSE_VALIDATION'] ?? 'shaping',
   DUEL_PUBLIC_LEAD_SECONDS: '0',
   USER_BET_LIMIT: '0',
   INDEXER_INTERVAL_MS: '200',

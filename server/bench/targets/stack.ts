@@ -13,9 +13,13 @@ const config = loadConfig({
   LOG_LEVEL: 'info',
   DUELKIT_DEV_BUILDER_KEY: key,
   RATE_LIMIT_TEAM_PER_MIN: '100000000',
+  // Background jobs on the embedded database are not the request path this target measures.
+  JOBS_ENABLED: process.env['JOBS_ENABLED'] ?? 'false',
   TOURNAMENTS_IP_LIMIT_PER_MIN: '100000000',
   CHAIN_EMBEDDED_RPC_PORT: '0',
   OPERATOR_PORT: 'off',
+  // Answers checked as production checks them (docs/kernel.md, "Response validation").
+  RESPONSE_VALIDATION: process.env['RESPONSE_VALIDATION'] ?? 'shaping',
 });
 const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
 const running = await startDuelkit(config, { logger });

@@ -36,8 +36,29 @@ const brokenContract = c.router(
   { commonResponses, strictStatusCodes: true },
 );
 
+/** Two reads as production checks them (RESPONSE_VALIDATION=shaping): one schema shapes, one only checks. */
+const productionContract = c.router(
+  {
+    shapingRead: {
+      method: 'GET',
+      path: '/test/shaping-read',
+      // Not strict: parsing drops unknown keys, so this schema shapes the answer and is always run.
+      responses: { 200: z.object({ balance: z.number() }) },
+      metadata: meta('Test', '0', 'public'),
+    },
+    checkingRead: {
+      method: 'GET',
+      path: '/test/checking-read',
+      responses: { 200: z.object({ balance: z.number() }).strict() },
+      metadata: meta('Test', '0', 'public'),
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);
+
 let server: TestServer;
 let probe: Awaited<ReturnType<typeof serveOnLoopback>> | undefined;
+let production: Awaited<ReturnType<typeof serveOnLoopback>> | undefined;
 let url: string;
 const logLines: Record<string, unknown>[] = [];
 
@@ -82,9 +103,27 @@ beforeAll(async () => {
   );
   probe = await serveOnLoopback(app);
   url = probe.url;
+
+  const config = server.container.config;
+  const productionApp = createHostApp(
+    { ...server.container, logger, config: { ...config, http: { ...config.http, responseValidation: 'shaping' } } },
+    'markets',
+    (a, options) =>
+      createExpressEndpoints(
+        productionContract,
+        s.router(productionContract, {
+          shapingRead: async () => ({ status: 200, body: { balance: '12' as unknown as number } }),
+          checkingRead: async () => ({ status: 200, body: { balance: '12' as unknown as number } }),
+        }),
+        a,
+        tsRest(options),
+      ),
+  );
+  production = await serveOnLoopback(productionApp);
 }, 120_000);
 
 afterAll(async () => {
+  await production?.close();
   await probe?.close();
   await server?.close();
 });
@@ -134,5 +173,29 @@ describe('an answer that breaks its own response schema', () => {
     expect(body.code).toBe('VALIDATION_FAILED');
     expect(Object.keys(body.fieldErrors ?? {}).sort()).toEqual(['body.amount', 'body.extra']);
     expect(errorLogsOf(body.requestId)).toEqual([]);
+  });
+});
+
+describe('response validation as production runs it (RESPONSE_VALIDATION=shaping)', () => {
+  it('still checks a route whose schema shapes its answers: a broken answer is a logged 500 INTERNAL', async () => {
+    const res = await fetch(`${production?.url}/test/shaping-read`, {
+      headers: { 'x-builder-api-key': server.builderKey },
+    });
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    const body = ApiErrorSchema.parse(JSON.parse(text));
+    expect(body.code).toBe('INTERNAL');
+    expect(text).not.toMatch(/balance|Expected|received|schema/);
+    const [line] = errorLogsOf(body.requestId);
+    expect(line).toMatchObject({ code: 'INTERNAL', route: 'GET /test/shaping-read' });
+    expect(line?.['issues']).toEqual({ 'response.balance': ['Expected number, received string'] });
+  });
+
+  it('skips the check where a schema cannot change an answer: that bug is caught where every answer is checked', async () => {
+    const res = await fetch(`${production?.url}/test/checking-read`, {
+      headers: { 'x-builder-api-key': server.builderKey },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ balance: '12' });
   });
 });

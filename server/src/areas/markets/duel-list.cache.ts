@@ -1,3 +1,4 @@
+import type { Clock } from '../../platform/clock.js';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -47,5 +48,47 @@ export class ListCache<V extends object> {
   /** Runs `listener` on every invalidation (other caches of the same read model follow this one). */
   onInvalidate(listener: () => void): void {
     this.listeners.push(listener);
+  }
+}
+
+/**
+ * Totals of list filters, each kept `ttlMs` on the injected clock: every page and every sort of
+ * one filter share one count, so a busy list runs `count(*)` once per filter per window instead
+ * of once per page. A total is at most `ttlMs` old, and none older than this instance's last
+ * write to the read model (`invalidate`).
+ */
+export class CountCache {
+  private readonly entries = new Map<string, { readonly n: number; readonly at: number }>();
+  private readonly inflight = new Map<string, Promise<number>>();
+  private generation = 0;
+
+  constructor(
+    readonly ttlMs: number,
+    private readonly clock: Clock,
+    private readonly max = 1_000,
+  ) {}
+
+  async get(key: string, load: () => Promise<number>): Promise<number> {
+    const hit = this.entries.get(key);
+    if (hit !== undefined && this.clock.now() - hit.at < this.ttlMs) return hit.n;
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    const startedAt = this.clock.now();
+    const promise = load().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, promise);
+    const n = await promise;
+    if (generation === this.generation && this.ttlMs > 0) {
+      if (this.entries.size >= this.max) this.entries.clear();
+      // Aged from when the count started: it may miss rows written while it ran.
+      this.entries.set(key, { n, at: startedAt });
+    }
+    return n;
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.inflight.clear();
   }
 }

@@ -19,6 +19,54 @@ export interface DuelListFilter {
 export interface DuelPageRequest extends DuelListFilter {
   readonly page: number;
   readonly limit: number;
+  /** Keyset: the rows after this position (then `page` is not used for an offset). */
+  readonly after?: DuelKeysetPosition | undefined;
+}
+
+/** The sort key and id of a list's last row: timestamps in epoch microseconds, volumes as integer text. */
+export interface DuelKeysetPosition {
+  readonly key: string | null;
+  readonly id: string;
+}
+
+/** A row of a list page with its exact sort key (for the next page's cursor). */
+export type DuelListRow = Duel & { readonly sortKey: string | null };
+
+/** The exact sort key of each sort, as text: what a cursor carries. */
+const SORT_KEY: Record<DuelSortBy, string> = {
+  createdAt: '(extract(epoch from "created_at") * 1000000)::bigint::text',
+  startTime: '(extract(epoch from "start_time") * 1000000)::bigint::text',
+  endTime: '(extract(epoch from "end_time") * 1000000)::bigint::text',
+  extMarketVolume24h: '"ext_volume24h"::text',
+};
+
+/**
+ * `after` as a condition: the rows past it in the list's order (`col dir, id dir`). Timestamps
+ * compare as exact microseconds; the volume may be null, ranked last descending, first ascending.
+ */
+function keyset(
+  sortBy: DuelSortBy,
+  dir: 'asc' | 'desc',
+  after: DuelKeysetPosition,
+): { sql: string; params: unknown[] } {
+  const cmp = dir === 'desc' ? '<' : '>';
+  const col = SORT_COLUMN[sortBy];
+  if (sortBy !== 'extMarketVolume24h') {
+    const value = `('epoch'::timestamptz + ?::bigint * interval '1 microsecond')`;
+    return { sql: `(${col}, "id") ${cmp} (${value}, ?::uuid)`, params: [after.key, after.id] };
+  }
+  if (after.key === null) {
+    // Past a null: descending (nulls last) only nulls with a lower id; ascending (nulls first) every
+    // non-null and the nulls with a higher id.
+    return dir === 'desc'
+      ? { sql: `(${col} is null and "id" < ?::uuid)`, params: [after.id] }
+      : { sql: `(${col} is not null or "id" > ?::uuid)`, params: [after.id] };
+  }
+  const nulls = dir === 'desc' ? `or ${col} is null` : '';
+  return {
+    sql: `((${col}, "id") ${cmp} (?::numeric, ?::uuid) ${nulls})`,
+    params: [after.key, after.id],
+  };
 }
 
 /** Sort keys map to columns through this table only: user input never reaches the SQL text. */
@@ -158,15 +206,26 @@ export class DuelRepository {
     );
   }
 
-  async page(req: DuelPageRequest): Promise<Duel[]> {
-    const { sql, params } = where(req);
+  /**
+   * One page of a list, `limit` rows plus one more when there is one (so the caller knows whether
+   * a next page exists): by offset, or past `req.after` (keyset, stable while rows are added).
+   */
+  async page(req: DuelPageRequest, extra = 0): Promise<DuelListRow[]> {
+    const filter = where(req);
     const dir = req.sortOrder === 'asc' ? 'asc' : 'desc';
     const nulls = req.sortBy === 'extMarketVolume24h' ? ` nulls ${dir === 'desc' ? 'last' : 'first'}` : '';
-    return this.execute<Duel>(
-      `select ${COLUMNS} from "duels" ${sql}
+    let sql = filter.sql;
+    const params = [...filter.params];
+    if (req.after) {
+      const past = keyset(req.sortBy, dir, req.after);
+      sql = `${sql} and ${past.sql}`;
+      params.push(...past.params);
+    }
+    return this.execute<DuelListRow>(
+      `select ${COLUMNS}, ${SORT_KEY[req.sortBy]} as "sortKey" from "duels" ${sql}
         order by ${SORT_COLUMN[req.sortBy]} ${dir}${nulls}, "id" ${dir}
         limit ? offset ?`,
-      [...params, req.limit, (req.page - 1) * req.limit],
+      [...params, req.limit + extra, req.after ? 0 : (req.page - 1) * req.limit],
     );
   }
 

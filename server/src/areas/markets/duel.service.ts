@@ -8,7 +8,8 @@ import type { OperationContext } from '../../platform/operation.context.js';
 import { DomainError } from '../../errors.js';
 import type { ManagedSigners } from '../identity/managed-signers.js';
 import type { Duel } from './duel.entity.js';
-import { ListCache } from './duel-list.cache.js';
+import { CountCache, ListCache } from './duel-list.cache.js';
+import { decodeDuelCursor, encodeDuelCursor } from './duel-cursor.mapper.js';
 import { duelPrices, toDuelDto } from './duel.mapper.js';
 import type { DuelPageRequest, DuelRepository, PendingDuel } from './duel.repository.js';
 import type { MarketAccess } from './market-access.js';
@@ -35,6 +36,7 @@ export interface Creator {
 export interface DuelPage {
   data: DuelDto[];
   pagination: { page: number; limit: number; total: number; hasMore: boolean };
+  nextCursor: string | null;
 }
 
 /** What the duel service works with. */
@@ -61,10 +63,17 @@ export class DuelService {
    */
   private readonly trading: ListCache<Duel>;
 
+  /** Totals per filter, for the list cache's window (see `CountCache`). */
+  private readonly totals: CountCache;
+
   constructor(private readonly deps: DuelDeps) {
     const { listCache } = deps;
     this.trading = new ListCache<Duel>(Math.min(TRADING_VIEW_MS, listCache.ttlMs));
-    listCache.onInvalidate(() => this.trading.invalidate());
+    this.totals = new CountCache(listCache.ttlMs, deps.clock);
+    listCache.onInvalidate(() => {
+      this.trading.invalidate();
+      this.totals.invalidate();
+    });
   }
 
   /**
@@ -188,8 +197,9 @@ export class DuelService {
         fieldErrors: { 'query.includePrivate': ['admin only'] },
       });
     }
+    const after = query.cursor ? decodeDuelCursor(query.cursor, query.sortBy, query.sortOrder) : undefined;
     const req: DuelPageRequest = {
-      page: query.page,
+      page: after ? after.page : query.page,
       limit: query.limit,
       collateralStack: query.collateralStack,
       category: query.category,
@@ -198,16 +208,45 @@ export class DuelService {
       includePrivate: query.includePrivate ?? false,
       sortBy: query.sortBy,
       sortOrder: query.sortOrder,
+      after: after ? { key: after.key, id: after.id } : undefined,
     };
     const load = async (): Promise<DuelPage> => {
-      const [rows, total] = await Promise.all([this.deps.repo.page(req), this.deps.repo.count(req)]);
+      const [rows, total] = await Promise.all([this.deps.repo.page(req, 1), this.total(req)]);
+      const hasMore = rows.length > req.limit;
+      const page = hasMore ? rows.slice(0, req.limit) : rows;
+      const last = page[page.length - 1];
       return {
-        data: rows.map((r) => toDuelDto(r)),
-        pagination: { page: req.page, limit: req.limit, total, hasMore: req.page * req.limit < total },
+        data: page.map((r) => toDuelDto(r)),
+        pagination: { page: req.page, limit: req.limit, total, hasMore },
+        nextCursor:
+          hasMore && last
+            ? encodeDuelCursor({
+                sortBy: req.sortBy,
+                sortOrder: req.sortOrder,
+                key: last.sortKey,
+                id: last.id,
+                page: req.page + 1,
+              })
+            : null,
       };
     };
     if (req.includePrivate) return load();
     return this.deps.listCache.get(JSON.stringify(req), load);
+  }
+
+  /** The filter's total: counted once per filter per list-cache window, shared by its pages and sorts. */
+  private total(req: DuelPageRequest): Promise<number> {
+    const filter = {
+      collateralStack: req.collateralStack,
+      category: req.category,
+      status: req.status,
+      leagueId: req.leagueId,
+      includePrivate: req.includePrivate,
+      // This sort lists canonical duels only: another filter.
+      canonical: req.sortBy === 'extMarketVolume24h',
+    };
+    if (req.includePrivate) return this.deps.repo.count(req);
+    return this.totals.get(JSON.stringify(filter), () => this.deps.repo.count(req));
   }
 
   async canonical(status: 'live' | 'upcoming' | 'all', limit: number): Promise<{ data: DuelDto[] }> {

@@ -2,39 +2,106 @@ import type { Request, RequestHandler } from 'express';
 import type { AppRoute } from '@ts-rest/core';
 import { LRUCache } from 'lru-cache';
 import { routeMeta } from '@duelkit/contract';
+import type { Clock } from '../../platform/clock.js';
+
+/** A stored answer: its serialised body and when the data in it was read (epoch ms). */
+interface StoredAnswer {
+  readonly body: string;
+  readonly at: number;
+}
 
 /**
- * A per-instance micro-cache of serialised 200 answers of routes the contract marks `cacheable`:
- * hot public reads (duel lists) skip the handler, response validation and JSON serialisation.
- * Entries live `ttlMs`; `invalidate()` (the indexer calls it on every change) drops them all, so
- * an instance never serves a list older than its own last write.
+ * Where instances share answers (Redis when configured): the shape of the cache port's `get` and
+ * `set`, which the container hands in. A store that fails reads as a miss.
+ */
+export interface SharedAnswerStore {
+  get(key: string): Promise<{ readonly body: unknown; readonly fetchedAt: number } | null>;
+  set(
+    key: string,
+    entry: { body: unknown; fetchedAt: number; freshUntil: number; staleUntil: number },
+    ttlMs: number,
+  ): Promise<void>;
+}
+
+/**
+ * A micro-cache of serialised 200 answers of routes the contract marks `cacheable`: hot public
+ * reads (duel lists) skip the handler, response validation and JSON serialisation. An answer is
+ * served for `ttlMs` after its data was read, judged on the injected clock, and never longer:
+ * one found in the shared store keeps the age it had there. With a shared store (Redis), an
+ * answer computed by one instance serves every instance. `invalidate()` (the indexer calls it on
+ * every change this instance writes) drops this instance's answers and makes it ignore shared
+ * ones read before, so an instance never serves a list older than its own last write; other
+ * instances converge within `ttlMs`.
  */
 export class ResponseCache {
-  private readonly entries: LRUCache<string, string>;
+  private readonly entries: LRUCache<string, StoredAnswer>;
   private generation = 0;
+  private invalidatedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly ttlMs: number,
+    private readonly clock: Clock,
+    private readonly shared?: SharedAnswerStore,
     max = 2_000,
   ) {
-    this.entries = new LRUCache<string, string>({ max, ttl: Math.max(1, ttlMs) });
+    this.entries = new LRUCache<string, StoredAnswer>({ max });
   }
 
+  private fresh(at: number): boolean {
+    return at >= this.invalidatedAt && this.clock.now() - at < this.ttlMs;
+  }
+
+  /** This instance's answer for `key`, if it is fresh. */
   get(key: string): string | undefined {
-    return this.entries.get(key);
+    const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
+    if (this.fresh(hit.at)) return hit.body;
+    this.entries.delete(key);
+    return undefined;
   }
 
-  /** Stores `body` unless the cache was invalidated since `generation` was read. */
-  set(key: string, body: string, generation: number): void {
-    if (generation === this.generation) this.entries.set(key, body);
+  /** The shared store's answer for `key`, if there is a store and a fresh answer in it. */
+  async getShared(key: string): Promise<string | undefined> {
+    if (!this.shared) return undefined;
+    const generation = this.generation;
+    const entry = await this.shared.get(key).catch(() => null);
+    if (!entry || typeof entry.body !== 'string' || !this.fresh(entry.fetchedAt)) return undefined;
+    if (generation === this.generation) this.entries.set(key, { body: entry.body, at: entry.fetchedAt });
+    return entry.body;
+  }
+
+  /**
+   * Stores `body`, whose data was read from `at` on, unless the cache was invalidated since
+   * `generation` was read; shares it when there is a store.
+   */
+  set(key: string, body: string, generation: number, at: number): void {
+    if (generation !== this.generation) return;
+    this.entries.set(key, { body, at });
+    if (this.shared) {
+      const until = at + this.ttlMs;
+      void this.shared
+        .set(key, { body, fetchedAt: at, freshUntil: until, staleUntil: until }, this.ttlMs)
+        .catch(() => undefined);
+    }
   }
 
   get currentGeneration(): number {
     return this.generation;
   }
 
+  /** Whether answers are shared with other instances (a miss then asks the store first). */
+  get sharing(): boolean {
+    return this.shared !== undefined;
+  }
+
+  /** The injected clock's time: when a request's data starts being read. */
+  now(): number {
+    return this.clock.now();
+  }
+
   invalidate(): void {
     this.generation += 1;
+    this.invalidatedAt = this.clock.now();
     this.entries.clear();
   }
 }
@@ -61,13 +128,27 @@ export function responseCache(cache: ResponseCache): RequestHandler {
       return;
     }
     const generation = cache.currentGeneration;
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      if (res.statusCode !== 200) return json(body);
-      const text = JSON.stringify(body);
-      cache.set(key, text, generation);
-      return res.type('application/json').send(text);
+    const startedAt = cache.now();
+    const run = () => {
+      const json = res.json.bind(res);
+      res.json = (body: unknown) => {
+        if (res.statusCode !== 200) return json(body);
+        const text = JSON.stringify(body);
+        cache.set(key, text, generation, startedAt);
+        return res.type('application/json').send(text);
+      };
+      next();
     };
-    next();
+    if (!cache.sharing) {
+      run();
+      return;
+    }
+    cache.getShared(key).then(
+      (shared) => {
+        if (shared === undefined) run();
+        else res.status(200).type('application/json').send(shared);
+      },
+      () => run(),
+    );
   };
 }

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../platform/clock.js';
+import { ResponseCache, type SharedAnswerStore } from './response-cache.js';
+
+/** A shared store in memory, standing in for Redis between two instances. */
+function memoryStore(): SharedAnswerStore & { entries: Map<string, { body: unknown; fetchedAt: number }> } {
+  const entries = new Map<string, { body: unknown; fetchedAt: number }>();
+  return {
+    entries,
+    get: (key) => Promise.resolve(entries.get(key) ?? null),
+    set: (key, entry) => {
+      entries.set(key, { body: entry.body, fetchedAt: entry.fetchedAt });
+      return Promise.resolve();
+    },
+  };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('ResponseCache', () => {
+  it('serves an answer one instance stored to another through the shared store, within the window only', async () => {
+    const clock = new ManualClock();
+    const store = memoryStore();
+    const a = new ResponseCache(2_000, clock, store);
+    const b = new ResponseCache(2_000, clock, store);
+    a.set('/list?page=1', '{"n":1}', a.currentGeneration, clock.now());
+    await flush();
+    clock.advance(1_500);
+    expect(b.get('/list?page=1')).toBeUndefined();
+    expect(await b.getShared('/list?page=1')).toBe('{"n":1}');
+    // Now in b's memory too, with the age it had in the store: it expires when a's does.
+    expect(b.get('/list?page=1')).toBe('{"n":1}');
+    clock.advance(500);
+    expect(a.get('/list?page=1')).toBeUndefined();
+    expect(b.get('/list?page=1')).toBeUndefined();
+    expect(await b.getShared('/list?page=1')).toBeUndefined();
+  });
+
+  it('ages an answer from when its data was read, not from when it was stored', () => {
+    const clock = new ManualClock();
+    const cache = new ResponseCache(2_000, clock);
+    const readAt = clock.now();
+    clock.advance(1_900);
+    cache.set('/list', 'slow', cache.currentGeneration, readAt);
+    clock.advance(100);
+    expect(cache.get('/list')).toBeUndefined();
+  });
+
+  it('after its own write, ignores shared answers read before it and keeps none computed across it', async () => {
+    const clock = new ManualClock();
+    const store = memoryStore();
+    const a = new ResponseCache(60_000, clock, store);
+    const b = new ResponseCache(60_000, clock, store);
+    b.set('/list', 'before the write', b.currentGeneration, clock.now());
+    await flush();
+    const generation = a.currentGeneration;
+    clock.advance(10);
+    a.invalidate();
+    expect(await a.getShared('/list')).toBeUndefined();
+    // A page whose read started before the write is not kept.
+    a.set('/list', 'read across the write', generation, clock.now());
+    expect(a.get('/list')).toBeUndefined();
+    // Other instances keep serving theirs until the window ends.
+    expect(await b.getShared('/list')).toBe('before the write');
+  });
+
+  it('reads a store that fails as a miss', async () => {
+    const clock = new ManualClock();
+    const failing: SharedAnswerStore = {
+      get: () => Promise.reject(new Error('redis down')),
+      set: () => Promise.reject(new Error('redis down')),
+    };
+    const cache = new ResponseCache(2_000, clock, failing);
+    cache.set('/list', 'local', cache.currentGeneration, clock.now());
+    await flush();
+    expect(cache.get('/list')).toBe('local');
+    expect(await cache.getShared('/other')).toBeUndefined();
+  });
+});
