@@ -51,10 +51,11 @@ const WRAPPERS = new Set([
 function childSchemas(def: ZodDefLike): unknown[] {
   const out: unknown[] = [];
   for (const [key, value] of Object.entries(def)) {
-    if (key === 'shape' && typeof value === 'function') out.push(...Object.values((value as () => object)()));
+    if (key === 'shape' && typeof value === 'function')
+      out.push(...Object.values((value as () => Record<string, unknown>)()));
     else if (key === 'getter' && typeof value === 'function') out.push((value as () => unknown)());
     else if (Array.isArray(value)) out.push(...(value as unknown[]));
-    else if (value instanceof Map) out.push(...(value.values() as Iterable<unknown>));
+    else if (value instanceof Map) out.push(...(Array.from(value.values()) as unknown[]));
     else if (value && typeof value === 'object' && '_def' in value) out.push(value);
   }
   return out;

@@ -17,7 +17,7 @@ function helmetHeaders(): [string, string][] {
     },
   };
   helmet()({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
-    if (err) throw err instanceof Error ? err : new Error(String(err));
+    if (err) throw err instanceof Error ? err : new Error('helmet failed to set its headers');
     done = true;
   });
   // helmet's defaults are static and synchronous; anything else would need it per request.
