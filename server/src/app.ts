@@ -14,7 +14,7 @@ import { inputGuard, pathGuard } from './http/middleware/input-guard.js';
 import { deferClientError, raiseDeferredError } from './http/middleware/deferred-error.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { operation } from './http/middleware/operation.js';
-import { responseCache } from './http/middleware/response-cache.js';
+import { earlyCacheHit, responseCache } from './http/middleware/response-cache.js';
 import { responseShaping } from './http/middleware/response-validation.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { isWebhookRequest, unlessWebhook, webhookRoutes } from './http/middleware/webhooks.js';
@@ -153,6 +153,7 @@ export function createHostApp(
         keyOf: (req) => req.tenant?.keyId,
         headers: true,
       }),
+      earlyCacheHit(c.responseCache, host),
       // The ORM's request context; its fork is made only when something in the request uses the ORM.
       (_req, _res, next) => withOrmRequestContext(c.orm.em, next),
       // Their client errors (malformed or oversized JSON, control characters…) are answered after
@@ -179,7 +180,7 @@ export function createHostApp(
     globalMiddleware: [
       chain([
         ...(c.config.http.routeLedgerDir ? [routeLedger(c.config.http.routeLedgerDir, host)] : []),
-        responseCache(c.responseCache),
+        responseCache(c.responseCache, host),
         // After the cache, so the answer it stores is the shaped one.
         ...(validateEveryAnswer ? [] : [responseShaping()]),
         authenticate(c.authentication, webhookVerifiers),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
-import { ResponseCache, type SharedAnswerStore } from './response-cache.js';
+import type { Request, Response } from 'express';
+import { earlyCacheHit, ResponseCache, type SharedAnswerStore } from './response-cache.js';
 
 /** A shared store in memory, standing in for Redis between two instances. */
 function memoryStore(): SharedAnswerStore & { entries: Map<string, { body: unknown; fetchedAt: number }> } {
@@ -75,5 +76,43 @@ describe('ResponseCache', () => {
     await flush();
     expect(cache.get('/list')).toBe('local');
     expect(await cache.getShared('/other')).toBeUndefined();
+  });
+});
+
+describe('earlyCacheHit', () => {
+  /** Runs the middleware on a request; what it sent, or that it passed the request on. */
+  function run(cache: ResponseCache, scope: string, req: { method: string; url: string; auth?: string }) {
+    let sent: string | undefined;
+    let passed = false;
+    const res = {
+      status: () => res,
+      type: () => res,
+      send: (body: string) => {
+        sent = body;
+        return res;
+      },
+    };
+    const request = {
+      method: req.method,
+      originalUrl: req.url,
+      headers: req.auth ? { authorization: req.auth } : {},
+    };
+    earlyCacheHit(cache, scope)(request as unknown as Request, res as unknown as Response, () => {
+      passed = true;
+    });
+    return { sent, passed };
+  }
+
+  it("serves a fresh answer of its own host's cache before the routes, and passes everything else on", () => {
+    const clock = new ManualClock();
+    const cache = new ResponseCache(2_000, clock);
+    cache.set('markets:/svc/public/duels/all?page=2', '{"page":2}', cache.currentGeneration, clock.now());
+    const url = '/svc/public/duels/all?page=2';
+    expect(run(cache, 'markets', { method: 'GET', url })).toEqual({ sent: '{"page":2}', passed: false });
+    expect(run(cache, 'tournaments', { method: 'GET', url })).toEqual({ sent: undefined, passed: true });
+    expect(run(cache, 'markets', { method: 'GET', url, auth: 'Bearer t' })).toEqual({ sent: undefined, passed: true });
+    expect(run(cache, 'markets', { method: 'POST', url })).toEqual({ sent: undefined, passed: true });
+    clock.advance(2_000);
+    expect(run(cache, 'markets', { method: 'GET', url })).toEqual({ sent: undefined, passed: true });
   });
 });

@@ -106,8 +106,11 @@ export class ResponseCache {
   }
 }
 
-/** Serves cacheable routes from the cache; a request with credentials always runs for real. */
-export function responseCache(cache: ResponseCache): RequestHandler {
+/**
+ * Serves cacheable routes from the cache; a request with credentials always runs for real.
+ * `scope` (the host) keeps one host's answers from being served on the other.
+ */
+export function responseCache(cache: ResponseCache, scope: string): RequestHandler {
   return (req, res, next) => {
     const route = (req as Request & { tsRestRoute?: AppRoute }).tsRestRoute;
     if (
@@ -121,7 +124,7 @@ export function responseCache(cache: ResponseCache): RequestHandler {
       next();
       return;
     }
-    const key = req.originalUrl;
+    const key = `${scope}:${req.originalUrl}`;
     const hit = cache.get(key);
     if (hit !== undefined) {
       res.status(200).type('application/json').send(hit);
@@ -150,5 +153,26 @@ export function responseCache(cache: ResponseCache): RequestHandler {
       },
       () => run(),
     );
+  };
+}
+
+/**
+ * Serves an answer this instance holds before route matching, right after the builder key and its
+ * rate limit: only answers of cacheable routes are ever stored, so a fresh one found under the
+ * URL is one `responseCache` would serve, without walking the routes, the body parser and the
+ * route middleware first. A request with credentials, or that is not a GET, goes on as usual.
+ */
+export function earlyCacheHit(cache: ResponseCache, scope: string): RequestHandler {
+  return (req, res, next) => {
+    if (cache.ttlMs <= 0 || req.method !== 'GET' || req.headers.authorization) {
+      next();
+      return;
+    }
+    const hit = cache.get(`${scope}:${req.originalUrl}`);
+    if (hit === undefined) {
+      next();
+      return;
+    }
+    res.status(200).type('application/json').send(hit);
   };
 }
