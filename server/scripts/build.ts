@@ -11,7 +11,7 @@ const server = fileURLToPath(new URL('../', import.meta.url));
 const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 const dist = `${server}dist`;
 
-/** What tsconfig.build.json left out: tests, their kits, and the Solidity compiler's driver. */
+/** Not shipped: tests, their kits, and the Solidity compiler's driver (`pnpm contracts:build`). */
 const NOT_SHIPPED = (path: string): boolean =>
   path.endsWith('.test.ts') || path.endsWith('.test-kit.ts') || path === 'adapters/chain/compile.ts';
 
