@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, DuelkitClient, ServerError, type DuelkitEvent } from '@duelkit/sdk';
-import { chainNow, freePort, startServer, type E2eServer, type ServerProcess, UNIT, until } from './support.js';
+import { chainNow, freePort, startServer, type ServerProcess, UNIT, until } from './support.js';
 import {
   deleteRedisKeys,
   type Instance,
@@ -21,14 +21,15 @@ import {
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const SELFSERVE_PER_MIN = 12;
+const HELPERS_IP_PER_MIN = 20;
 
 let chainNode: ServerProcess;
 let database: Awaited<ReturnType<typeof sharedDatabase>>;
 let worker: Instance;
 let replicas: Instance[];
 let proxy: Proxy;
-/** Setup as a builder has it, through the proxy: the worker's operator surface mints and makes keys. */
-let site: E2eServer;
+/** What a builder has: a key, the chain's RPC for reads, and credits granted by the operator commands. */
+let site: { builderKey: string; rpcUrl: string; grantCredits(address: Address, amount: bigint): Promise<void> };
 
 beforeAll(async () => {
   const operatorKey = generatePrivateKey();
@@ -53,12 +54,13 @@ beforeAll(async () => {
     INDEXER_INTERVAL_MS: '200',
     RATE_LIMIT_TEAM_PER_MIN: '100000',
     RATE_LIMIT_SELFSERVE_PER_MIN: String(SELFSERVE_PER_MIN),
+    SPORTS_HELPERS_IP_LIMIT_PER_MIN: String(HELPERS_IP_PER_MIN),
     SHUTDOWN_GRACE_MS: '1000',
   };
   const ports = async () => ({ PORT: String(await freePort()), TOURNAMENTS_PORT: String(await freePort()) });
   const api = readEnvFile('api.env');
-  // All three at once: the first to start migrates (the others wait for its lease), and the builder
-  // key is made afterwards through the worker's operator surface, as `pnpm keys:create` does.
+  // All three at once, as `systemctl start duelkit.target` starts them; the builder key is made
+  // afterwards through the worker's operator surface, as `pnpm keys:create` does.
   [worker, ...replicas] = await Promise.all([
     startInstance('worker', {
       ...shared,
@@ -74,8 +76,6 @@ beforeAll(async () => {
   });
   proxy = await startProxy(replicas);
   site = {
-    marketsUrl: proxy.marketsUrl,
-    tournamentsUrl: proxy.tournamentsUrl,
     builderKey,
     rpcUrl: chainNode.rpcUrl,
     async grantCredits(address, amount) {
@@ -86,12 +86,6 @@ beforeAll(async () => {
       });
       if (granted.status !== 'success') throw new Error(`credits grant ${granted.status}`);
     },
-    async createAdmin(email, password) {
-      await worker.operator('/operator/admins', { email, password });
-    },
-    advanceTime: () => Promise.reject(new Error('a chain node of its own: time moves with the wall clock')),
-    advanceTo: () => Promise.reject(new Error('a chain node of its own: time moves with the wall clock')),
-    now: () => Date.now(),
   };
 }, 180_000);
 
@@ -212,6 +206,23 @@ describe('two replicas and a worker behind HAProxy', () => {
     const second = await read(replicas[1] as Instance);
     expect(first.fromCache).toBe(false);
     expect(second).toMatchObject({ fromCache: true, fetchedAt: first.fetchedAt });
+  });
+
+  it('limits a client by the address HAProxy forwards, whatever X-Forwarded-For it sends itself', async () => {
+    // The replicas trust one hop (TRUST_PROXY=1): the last X-Forwarded-For entry, the one HAProxy
+    // appends. A client naming a new address on every request is still one client.
+    const extra = 4;
+    const statuses: number[] = [];
+    for (let i = 0; i < HELPERS_IP_PER_MIN + extra; i++) {
+      const res = await fetch(`${proxy.tournamentsUrl}/svc/sports/football/team/5/squad`, {
+        headers: { 'x-builder-api-key': site.builderKey, 'x-forwarded-for': `198.51.100.${i + 1}` },
+      });
+      statuses.push(res.status);
+    }
+    // Earlier tests of this file spent some of the same address's allowance.
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(HELPERS_IP_PER_MIN);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(extra);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
   });
 
   it('streams through one replica the bets placed through the other, each once', async () => {
