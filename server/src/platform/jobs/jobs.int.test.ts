@@ -5,7 +5,8 @@ import { initOrm, type Orm } from '../db/orm.js';
 import { entities } from '../../entities.js';
 import { createLogger } from '../../logger.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { JobEngine, type JobEngineOptions } from './job-engine.js';
+import { spawnReady } from '../../../test/support/processes.js';
+import { JobEngine } from './job-engine.js';
 import { Lease } from './lease.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -41,16 +42,20 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-const backends: [string, () => JobEngineOptions][] = [
-  ['PostgreSQL', () => ({ databaseUrl: db.url, poolMax: 8, embedded: false, logger })],
-  ['Redis', () => ({ backend: 'redis', redisUrl: REDIS_URL, prefix: PREFIX, logger })],
+/** How each backend's engines start, in this process or in a worker's (which has its own logger). */
+type EngineSettings =
+  { backend: 'redis'; redisUrl: string; prefix: string } | { databaseUrl: string; poolMax: number; embedded: boolean };
+
+const backends: [string, () => EngineSettings][] = [
+  ['PostgreSQL', () => ({ databaseUrl: db.url, poolMax: 8, embedded: false })],
+  ['Redis', () => ({ backend: 'redis', redisUrl: REDIS_URL, prefix: PREFIX })],
 ];
 
-describe.each(backends)('JobEngine on %s', (_name, options) => {
+describe.each(backends)('JobEngine on %s', (_name, settings) => {
   const engines: JobEngine[] = [];
   let engine: JobEngine;
   const start = async () => {
-    const started = await JobEngine.start(options());
+    const started = await JobEngine.start({ ...settings(), logger });
     engines.push(started);
     return started;
   };
@@ -115,6 +120,21 @@ describe.each(backends)('JobEngine on %s', (_name, options) => {
     await new Promise((r) => setTimeout(r, 300));
     expect(runs.sort()).toEqual([...ids].sort());
   });
+
+  it('runs again on another worker a job whose worker was killed while running it', async () => {
+    const queue = 'stalled';
+    const dying = await spawnReady<{ taken: string }>('job-worker.process.ts', {
+      JOB_ENGINE_OPTIONS: JSON.stringify(settings()),
+      JOB_QUEUE: queue,
+    });
+    expect(dying.info.taken).toBe('left-running');
+    dying.proc.kill('SIGKILL');
+    const runs: string[] = [];
+    engine.work<{ n: string }>({ queue, handler: async (data) => void runs.push(data.n) });
+    // Its lock lapses (10 s) and the stalled-job check (every 5 s) hands the job to this worker.
+    await until(() => runs.length >= 1, 30_000);
+    expect(runs).toEqual(['left-running']);
+  }, 40_000);
 
   it('lets a running job finish when the workers stop', async () => {
     const own = await start();
