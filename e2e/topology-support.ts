@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
-import { freePort, ROOT, SERVER_DIR } from './support.js';
+import { freePort, ROOT, SERVER_DIR, SERVER_ENTRY } from './support.js';
 
 export const DEPLOY_DIR = join(ROOT, 'deploy');
 
@@ -113,24 +113,20 @@ export interface Instance {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts one server process (from source, in the server package) and waits until it listens. */
+/** Starts one server process (the tests' build, in the server package) and waits until it listens. */
 export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const runtimeDir = mkdtempSync(join(tmpdir(), `duelkit-${name}-`));
   const keep = ['PATH', 'HOME', 'LANG', 'DUELKIT_ROUTE_LEDGER'];
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')],
-    {
-      cwd: SERVER_DIR,
-      env: {
-        ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
-        DUELKIT_DATA_DIR: ':memory:',
-        DUELKIT_RUNTIME_DIR: runtimeDir,
-        LOG_LEVEL: 'info',
-        ...env,
-      },
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: SERVER_DIR,
+    env: {
+      ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
+      DUELKIT_DATA_DIR: ':memory:',
+      DUELKIT_RUNTIME_DIR: runtimeDir,
+      LOG_LEVEL: 'info',
+      ...env,
     },
-  );
+  });
   const lines = collectLines(child);
   const orphaned = () => child.kill('SIGKILL');
   process.once('exit', orphaned);
