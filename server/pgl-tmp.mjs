@@ -1,0 +1,13 @@
+const { PGlite } = await import('@electric-sql/pglite');
+let t = performance.now();
+const db = await PGlite.create(); await db.exec('select 1');
+console.log('create#1', Math.round(performance.now()-t));
+t = performance.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', Math.round(performance.now()-t), dump.size);
+t = performance.now();
+const db2 = await PGlite.create(); await db2.exec('select 1');
+console.log('create#2', Math.round(performance.now()-t));
+t = performance.now();
+const db3 = await PGlite.create({ loadDataDir: dump }); await db3.exec('select 1');
+console.log('load', Math.round(performance.now()-t));
