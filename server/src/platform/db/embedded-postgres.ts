@@ -104,9 +104,9 @@ function clusterCopyPath(): string {
  */
 async function inMemory(): Promise<PGlite> {
   const path = clusterCopyPath();
-  let copy: Buffer | undefined;
+  let copy: Uint8Array<ArrayBuffer> | undefined;
   try {
-    copy = readFileSync(path);
+    copy = new Uint8Array(readFileSync(path));
   } catch {
     copy = undefined;
   }
