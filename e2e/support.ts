@@ -21,6 +21,11 @@ export const UNIT = 10n ** 18n;
 /** The repository root and the server package, where `pnpm start` runs. */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SERVER_DIR = join(ROOT, 'server');
+/**
+ * The server as the tests run it: `.test-build/`, the transpiled source the global setup keeps
+ * current, on Node alone (the production build's layout; `built-server.e2e` runs `pnpm build`).
+ */
+export const SERVER_ENTRY = join(ROOT, '.test-build/src/main.js');
 
 /** Polls until `done` holds: reads are eventually consistent with the chain. */
 export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -182,29 +187,25 @@ export async function startServer(
     options.database === 'embedded' || env['DATABASE_URL'] !== undefined ? undefined : await freshDatabase();
   const builderKey = env['DUELKIT_DEV_BUILDER_KEY'] ?? `dk_e2e_${generatePrivateKey().slice(2, 26)}`;
   const keep = ['PATH', 'HOME', 'LANG', 'DUELKIT_ROUTE_LEDGER'];
-  const child = spawn(
-    process.execPath,
-    options.entry ?? ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')],
-    {
-      cwd: SERVER_DIR,
-      env: {
-        ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
-        DUELKIT_DATA_DIR: ':memory:',
-        ...(database ? { DATABASE_URL: database.url } : {}),
-        DUELKIT_RUNTIME_DIR: runtimeDir,
-        PORT: '0',
-        TOURNAMENTS_PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        CHAIN_EMBEDDED_RPC_PORT: '0',
-        OPERATOR_PORT: String(await freePort()),
-        DUELKIT_DEV_BUILDER_KEY: builderKey,
-        BUILDER_KEY_CACHE_MS: '0',
-        SHUTDOWN_GRACE_MS: '1000',
-        ...env,
-      },
+  const child = spawn(process.execPath, options.entry ?? [SERVER_ENTRY], {
+    cwd: SERVER_DIR,
+    env: {
+      ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
+      DUELKIT_DATA_DIR: ':memory:',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      DUELKIT_RUNTIME_DIR: runtimeDir,
+      PORT: '0',
+      TOURNAMENTS_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      CHAIN_EMBEDDED_RPC_PORT: '0',
+      OPERATOR_PORT: String(await freePort()),
+      DUELKIT_DEV_BUILDER_KEY: builderKey,
+      BUILDER_KEY_CACHE_MS: '0',
+      SHUTDOWN_GRACE_MS: '1000',
+      ...env,
     },
-  );
+  });
   const lines = collectLines(child);
   // A test run that ends without afterAll (a crash, a timeout) takes its server with it.
   const orphaned = () => child.kill('SIGKILL');

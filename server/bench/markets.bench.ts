@@ -14,7 +14,7 @@ function dbUrl(name: string): string {
 }
 
 /** A fresh, migrated database on the local PostgreSQL for one bench. */
-async function freshDatabase(name: string): Promise<string> {
+export async function freshDatabase(name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
@@ -26,7 +26,7 @@ async function freshDatabase(name: string): Promise<string> {
 }
 
 /** 10,000 duels: public and private, both collaterals, four statuses, spread over 30 days. */
-async function seedDuels(url: string, count: number): Promise<void> {
+export async function seedDuels(url: string, count: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const categories = ['Football', 'Cricket', 'Tennis', 'Formula 1'];

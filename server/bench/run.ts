@@ -7,6 +7,7 @@ import { CONNECTIONS, DURATION, type Measured } from './harness.js';
 import { kernelBench } from './kernel.bench.js';
 import { listBench, marketsBench, tradingBench } from './markets.bench.js';
 import { sportsBench } from './sports.bench.js';
+import { topologyBench } from './topology.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   kernel: kernelBench,
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   sports: sportsBench,
   markets: marketsBench,
   trading: tradingBench,
+  topology: topologyBench,
 };
 
 const ratio = (a: Measured, b: Measured) => (a.rps / b.rps).toFixed(2);
@@ -49,6 +51,8 @@ async function summary(): Promise<void> {
   );
 }
 
+// With no suite: the kernel and list summary. `topology` (HAProxy and two replicas) runs only when
+// asked for.
 const wanted = process.argv.slice(2).filter((a) => a in suites);
 if (wanted.length === 0) await summary();
 for (const name of wanted) await (suites[name] as () => Promise<unknown>)();

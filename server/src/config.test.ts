@@ -226,3 +226,36 @@ describe('derived URLs', () => {
     expect(set.storage.publicBaseUrl).toBe('http://localhost:43210');
   });
 });
+
+describe('background jobs backend', () => {
+  const DB = 'postgres://postgres@127.0.0.1:5432/duelkit_main';
+  const REDIS = 'redis://127.0.0.1:6379';
+
+  it('keeps jobs in PostgreSQL on the embedded database and without Redis, in Redis once both servers are set', () => {
+    expect(loadConfig({}).markets.jobsBackend).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ REDIS_URL: REDIS }).markets.jobsBackend).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ DATABASE_URL: DB }).markets.jobsBackend).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ DATABASE_URL: DB, REDIS_URL: REDIS }).markets.jobsBackend).toEqual({
+      kind: 'redis',
+      prefix: '{duelkit:duelkit_main}',
+    });
+  });
+
+  it('follows JOBS_BACKEND and JOBS_REDIS_PREFIX when set', () => {
+    const both = { DATABASE_URL: DB, REDIS_URL: REDIS };
+    expect(loadConfig({ ...both, JOBS_BACKEND: 'postgres' }).markets.jobsBackend).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ ...both, JOBS_REDIS_PREFIX: '{jobs}' }).markets.jobsBackend).toEqual({
+      kind: 'redis',
+      prefix: '{jobs}',
+    });
+  });
+
+  it('refuses JOBS_BACKEND=redis without Redis or a database server, and an unknown backend', () => {
+    expect(problemsOf({ DATABASE_URL: DB, JOBS_BACKEND: 'redis' })).toEqual(['JOBS_BACKEND: redis requires REDIS_URL']);
+    expect(problemsOf({ REDIS_URL: REDIS, JOBS_BACKEND: 'redis' })).toEqual([
+      'JOBS_BACKEND: redis requires DATABASE_URL (the embedded database keeps its jobs beside it)',
+    ]);
+    expect(problemsOf({ JOBS_BACKEND: 'kafka' }).join('\n')).toMatch(/JOBS_BACKEND/);
+    expect(problemsOf({ ...PRODUCTION, JOBS_REDIS_PREFIX: 'has space' }).join('\n')).toMatch(/JOBS_REDIS_PREFIX/);
+  });
+});

@@ -108,6 +108,8 @@ export interface Config {
     readonly listCacheMs: number;
     readonly snapshotIntervalMs: number;
     readonly jobsEnabled: boolean;
+    /** Where BullMQ keeps the jobs: the database, or Redis under `prefix`. */
+    readonly jobsBackend: { readonly kind: 'postgres' } | { readonly kind: 'redis'; readonly prefix: string };
     readonly publicBaseUrl: string;
   };
   /** Money movement (docs/money.md). */
@@ -301,6 +303,19 @@ export function withDefaultDataDir(env: Record<string, string | undefined>): Rec
   return { ...env, DUELKIT_DATA_DIR: resolve(DEFAULT_DATA_DIR) };
 }
 
+/**
+ * Redis once the deployment has one beside a database server (jobs then leave PostgreSQL's write
+ * path); the embedded database keeps its jobs, and so does JOBS_BACKEND=postgres. The default
+ * prefix names the database, so two deployments sharing one Redis never take each other's jobs;
+ * its braces keep every key in one Redis Cluster slot, as BullMQ requires there.
+ */
+function jobsBackend(e: ParsedEnv): Config['markets']['jobsBackend'] {
+  const redis = e.JOBS_BACKEND === 'redis' || (e.JOBS_BACKEND === 'auto' && Boolean(e.REDIS_URL && e.DATABASE_URL));
+  if (!redis) return { kind: 'postgres' };
+  const database = e.DATABASE_URL ? decodeURIComponent(new URL(e.DATABASE_URL).pathname.slice(1)) : '';
+  return { kind: 'redis', prefix: e.JOBS_REDIS_PREFIX ?? `{duelkit:${database || 'postgres'}}` };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const { env: e, formatErrors, invalidKeys } = parseEnv(cleaned);
@@ -343,6 +358,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Production requires a chain node and sportmonks (productionProblems), and so what they need too.
   if (!e.CHAIN_CONTRACTS && (e.CHAIN_RPC_URL || mode === 'production')) {
     problems.push('CHAIN_CONTRACTS: required when CHAIN_RPC_URL is set (production requires both)');
+  }
+  if (e.JOBS_BACKEND === 'redis' && !e.REDIS_URL) problems.push('JOBS_BACKEND: redis requires REDIS_URL');
+  if (e.JOBS_BACKEND === 'redis' && !e.DATABASE_URL) {
+    problems.push('JOBS_BACKEND: redis requires DATABASE_URL (the embedded database keeps its jobs beside it)');
   }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (!e.SPORTMONKS_API_TOKEN && (e.SPORTS_PROVIDER === 'sportmonks' || mode === 'production')) {
@@ -446,6 +465,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       listCacheMs: e.DUEL_LIST_CACHE_MS,
       snapshotIntervalMs: e.PRICE_SNAPSHOT_INTERVAL_MS,
       jobsEnabled: e.JOBS_ENABLED,
+      jobsBackend: jobsBackend(e),
       publicBaseUrl,
     },
     money: {

@@ -895,12 +895,13 @@ export async function createContainer(
     // Each worker (markets, settlement, pack claims, tournaments, operations, racing, the external-market
     // sync: seven) holds a connection to listen; the rest serve queue operations. A pool no larger than
     // the workers leaves none for adding and scheduling jobs, and start-up waits for ever.
-    jobs = await JobEngine.start({
-      databaseUrl: url,
-      poolMax: embedded ? 11 : 13,
-      embedded: Boolean(embedded),
-      logger,
-    });
+    const backend = config.markets.jobsBackend;
+    jobs = await JobEngine.start(
+      backend.kind === 'redis' && config.redisUrl
+        ? { backend: 'redis', redisUrl: config.redisUrl, prefix: backend.prefix, logger }
+        : { databaseUrl: url, poolMax: embedded ? 11 : 13, embedded: Boolean(embedded), logger },
+    );
+    logger.info({ backend: backend.kind }, 'background jobs started');
     const engine = jobs;
     closers.unshift(async () => {
       await engine.close();

@@ -1,19 +1,13 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVER_DIR, startServerProcess } from '../test/support/server-process.js';
+import { startServerProcess } from '../test/support/server-process.js';
+import { builtServerFile } from '../test/support/test-build.js';
 
-/** `pnpm start` with nothing configured, as a builder runs it: the server from source, in `cwd`. */
+/** `pnpm start` with nothing configured, as a builder runs it: the server on Node, in `cwd`. */
 function startByHand(cwd: string, env: Record<string, string> = {}) {
-  const entry = [
-    '--import',
-    pathToFileURL(createRequire(join(SERVER_DIR, 'package.json')).resolve('tsx')).href,
-    '--conditions=duelkit-source',
-    join(SERVER_DIR, 'src/main.ts'),
-  ];
+  const entry = [builtServerFile('src/main.ts')];
   // No DUELKIT_DATA_DIR: the default is what is under test.
   return startServerProcess({ LOG_LEVEL: 'info', DUELKIT_DATA_DIR: '', ...env }, { entry, cwd, timeoutMs: 120_000 });
 }

@@ -291,6 +291,17 @@ export const EnvSchema = z.object({
   PACK_TICK_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** Background jobs (indexer, snapshots, reconciliation) in this process: off for API-only replicas. */
   JOBS_ENABLED: bool.default('true'),
+  /**
+   * Where BullMQ keeps the jobs (docs/deployment.md, "Background jobs"): `auto` is Redis when
+   * REDIS_URL and DATABASE_URL are both set, else PostgreSQL; `postgres` keeps them in the
+   * database whatever else is set; `redis` requires REDIS_URL.
+   */
+  JOBS_BACKEND: z.enum(['auto', 'postgres', 'redis']).default('auto'),
+  /** Redis backend: the prefix of every job key. Unset: `{duelkit:<database name>}`, one namespace per database. */
+  JOBS_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w{}:.-]{1,64}$/, 'letters, digits and _ { } : . - (at most 64)')
+    .optional(),
   /** Parlays: leagues of the catalogue (comma list), how far ahead it lists games, and the lead before kick-off at which a game's conditions close. */
   PARLAY_LEAGUES: csv.default('8'),
   PARLAY_WINDOW_HOURS: z.coerce

@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../test/support/database.
 import { marketsApi, signUpWallet, type Body } from '../test/support/http.js';
 import { freePort, runCli, spawnNode, startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../test/support/test-server.js';
+import { builtServerFile } from '../test/support/test-build.js';
 import { startFakeSportmonks, type FakeSportmonks } from './adapters/sports-provider/fake-sportmonks.server.js';
 
 /** The development JWT secret earlier versions fell back to: it must never verify again. */
@@ -100,7 +101,7 @@ describe('embedded mode', () => {
 
 describe('production mode (a real process)', () => {
   it('refuses to start with required pieces missing, listing all of them at once', async () => {
-    const { child, lines } = spawnNode(['--import', 'tsx', '--conditions=duelkit-source', 'src/main.ts'], {
+    const { child, lines } = spawnNode([builtServerFile('src/main.ts')], {
       DUELKIT_ENV: 'production',
       DUELKIT_DEV_BUILDER_KEY: 'dk_not_in_production_please',
     });

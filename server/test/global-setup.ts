@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { initOrm } from '../src/platform/db/orm.js';
 import { entities } from '../src/entities.js';
+import { ensureTestBuild } from './support/test-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,10 +22,12 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
- * Migrates one template database per run; every test file then clones it (CREATE DATABASE …
+ * Builds `.test-build/` (see support/test-build.ts) and migrates one template database per run; every test file then clones it (CREATE DATABASE …
  * TEMPLATE), which takes milliseconds and isolates files from each other.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The JavaScript every child process (servers, operator commands, chain nodes) runs.
+  await ensureTestBuild();
   const runId = randomBytes(4).toString('hex');
   const template = `dk_tpl_${runId}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -63,6 +63,8 @@ export interface DevChain {
   mint(stack: CollateralKind, to: Address, amount: bigint): Promise<Hex>;
   /** Sets native balance (hardhat_setBalance), not a transaction. */
   setBalance(to: Address, amount: bigint): Promise<void>;
+  /** Moves the chain's time forward and mines a block at it (the embedded chain's journaled way). */
+  advanceTime(seconds: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ export async function startDevChain(options: { port?: number } = {}): Promise<De
   const operator = privateKeyToAccount(OPERATOR_KEY);
   const chain = await startEmbeddedChain({ chainId: 31337, operator, logger: createLogger('silent') });
   const rpc = await serveEmbeddedRpc(chain.provider, chain.addresses, chain.chainId, options.port ?? 0);
-  return devChainOf(chain.provider, chain.addresses, chain.chainId, rpc);
+  return devChainOf(chain.provider, chain.addresses, chain.chainId, rpc, (seconds) => chain.advanceTime(seconds));
 }
 
 function devChainOf(
@@ -78,6 +80,7 @@ function devChainOf(
   addresses: ChainAddresses,
   chainId: number,
   rpc: { url: string; close(): Promise<void> },
+  advanceTime: (seconds: number) => Promise<void>,
 ): DevChain {
   const operator = privateKeyToAccount(OPERATOR_KEY);
   const transport = custom(provider);
@@ -103,6 +106,7 @@ function devChainOf(
     async setBalance(to, amount) {
       await provider.request({ method: 'hardhat_setBalance' as never, params: [to, toHex(amount)] as never });
     },
+    advanceTime,
     close: () => rpc.close(),
   };
 }

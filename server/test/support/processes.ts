@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { ChainAddresses } from '../../src/adapters/chain/chain.port.js';
+import { builtServerFile } from './test-build.js';
 
 /** What `chain-node.process.ts` announces: a dev chain node in its own process. */
 export interface ChainNodeInfo {
   readonly rpcUrl: string;
+  /** `POST /advance-time?seconds=N` moves the node's time forward (see chain-node.process.ts). */
+  readonly controlUrl: string;
   readonly chainId: number;
   readonly addresses: ChainAddresses;
   readonly operatorKey: `0x${string}`;
@@ -29,16 +31,14 @@ export interface Spawned<T> {
   stop(graceMs?: number): Promise<void>;
 }
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-
 /** `env` over this process's environment; a key set to undefined is removed. */
-function launch(path: string, env: Record<string, string | undefined>): ChildProcess {
+function launch(serverRelative: string, env: Record<string, string | undefined>): ChildProcess {
   const merged: Record<string, string> = {};
   // In memory unless a test names a data directory: `.data` in the server package is for people.
   for (const [k, v] of Object.entries({ ...process.env, DUELKIT_DATA_DIR: ':memory:', ...env })) {
     if (v !== undefined) merged[k] = v;
   }
-  return spawn(process.execPath, ['--import', 'tsx', '--conditions=duelkit-source', path], {
+  return spawn(process.execPath, [builtServerFile(serverRelative)], {
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,7 +51,7 @@ function exited(proc: ChildProcess): Promise<number | null> {
 
 /** Starts `file` (relative to test/support) and waits for its first JSON line on stdout. */
 export async function spawnReady<T>(file: string, env: Record<string, string | undefined> = {}): Promise<Spawned<T>> {
-  const proc = launch(here(file), env);
+  const proc = launch(`test/support/${file}`, env);
   let err = '';
   proc.stderr?.on('data', (c: Buffer) => {
     err += c.toString('utf8');
@@ -87,7 +87,7 @@ export async function runToExit(
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = launch(fileURLToPath(new URL(`../../${path}`, import.meta.url)), env);
+  const proc = launch(path, env);
   let stdout = '';
   let stderr = '';
   proc.stdout?.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -99,6 +99,12 @@ export async function runToExit(
 }
 
 /** Prints the ready line a parent waits for. */
+/** Moves a chain node process's time forward by `seconds` and mines a block at it. */
+export async function advanceNodeTime(node: ChainNodeInfo, seconds: number): Promise<void> {
+  const res = await fetch(`${node.controlUrl}/advance-time?seconds=${seconds}`, { method: 'POST' });
+  if (res.status !== 204) throw new Error(`advance-time answered ${res.status}: ${await res.text()}`);
+}
+
 export function announceReady(info: unknown): void {
   process.stdout.write(`${JSON.stringify({ ready: info })}\n`);
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+
 import { fileURLToPath } from 'node:url';
+import { builtServerFile } from './test-build.js';
 
 /** The server package directory, where `pnpm start` runs. */
 export const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,7 +55,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   options: { entry?: string[]; timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
-  const entry = options.entry ?? ['--import', 'tsx', '--conditions=duelkit-source', join(SERVER_DIR, 'src/main.ts')];
+  const entry = options.entry ?? [builtServerFile('src/main.ts')];
   const { child, lines } = spawnNode(
     entry,
     {
@@ -117,14 +118,10 @@ export async function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=duelkit-source', `src/cli/${name}.ts`, ...args],
-    {
-      cwd: SERVER_DIR,
-      env: { ...baseEnv(), LOG_LEVEL: 'silent', DUELKIT_DATA_DIR: ':memory:', ...env },
-    },
-  );
+  const child = spawn(process.execPath, [builtServerFile(`src/cli/${name}.ts`), ...args], {
+    cwd: SERVER_DIR,
+    env: { ...baseEnv(), LOG_LEVEL: 'silent', DUELKIT_DATA_DIR: ':memory:', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { BuilderTier } from '../../src/areas/builders/builder-key.entity.js';
 import { loadConfig } from '../../src/config.js';
 import type { ContainerOverrides } from '../../src/container.js';
@@ -61,6 +62,23 @@ export async function startTestServer(
     async close() {
       await running.stop();
       await database.drop();
+      const jobs = config.markets.jobsEnabled ? config.markets.jobsBackend : undefined;
+      if (jobs?.kind === 'redis' && config.redisUrl) await deleteKeys(config.redisUrl, jobs.prefix);
     },
   };
+}
+
+/** Removes the job queues a server with REDIS_URL left under its database's prefix. */
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
 }

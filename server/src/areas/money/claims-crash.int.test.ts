@@ -7,6 +7,7 @@ import { betBody, postJson, type Caller } from '../../../test/support/bets.js';
 import { OPERATOR_KEY } from '../../../test/support/chain.js';
 import { fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
 import {
+  advanceNodeTime,
   spawnReady,
   type Spawned,
   type ChainNodeInfo,
@@ -14,6 +15,7 @@ import {
 } from '../../../test/support/processes.js';
 import { setSendRawMode } from '../../../test/support/rpc-proxy.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
+import { OffsetClock } from '../../platform/clock.js';
 
 /**
  * A claim of winnings whose server process is killed at the moment the chain has the payment and
@@ -28,6 +30,8 @@ describe('a claim of winnings across a process killed after the chain took the p
   let hook: Server;
   const hooked: string[] = [];
   let victim: Spawned<ServerProcessInfo> | undefined;
+  /** The test server's time; the chain node's is moved with it (`passTime`). */
+  const clock = new OffsetClock();
 
   beforeAll(async () => {
     node = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
@@ -46,7 +50,7 @@ describe('a claim of winnings across a process killed after the chain took the p
       DUEL_PUBLIC_LEAD_SECONDS: '0',
       DUEL_CONTEST_PERIOD_SECONDS: '0',
     };
-    setup = await startTestServer(env);
+    setup = await startTestServer(env, { clock });
     env['DATABASE_URL'] = setup.database.url;
     // The proxy calls this at the moment the node accepted the payment: the claiming process dies there.
     hook = createServer((req, res) => {
@@ -71,7 +75,12 @@ describe('a claim of winnings across a process killed after the chain took the p
 
   const chainNow = async () => {
     const block = await createPublicClient({ transport: http(node.info.rpcUrl) }).getBlock();
-    return Math.max(Date.now(), Number(block.timestamp) * 1000);
+    return Math.max(clock.now(), Number(block.timestamp) * 1000);
+  };
+  /** Moves the server's clock and the chain's time forward together, instead of waiting. */
+  const passTime = async (ms: number) => {
+    await advanceNodeTime(node.info, Math.ceil(ms / 1000));
+    clock.advance(ms);
   };
   const index = async () => {
     for (let i = 0; i < 20; i++) if ((await setup.container.markets.indexer.runOnce()).caughtUp) return;
@@ -87,7 +96,8 @@ describe('a claim of winnings across a process killed after the chain took the p
 
     // A settled credits market: bob won with option 0.
     const now = await chainNow();
-    const endTime = now + 4_000;
+    // Far enough ahead that creating and betting never race the end, however slow the machine.
+    const endTime = now + 600_000;
     const created = await postJson(alice.caller, '/svc/user/duels/create', {
       question: 'Does a killed claim pay once?',
       category: 'Football',
@@ -112,7 +122,7 @@ describe('a claim of winnings across a process killed after the chain took the p
       );
       expect(placed.status, JSON.stringify(placed.body)).toBeLessThan(300);
     }
-    while ((await chainNow()) < endTime + 1_000) await new Promise((r) => setTimeout(r, 200));
+    await passTime(endTime + 1_000 - (await chainNow()));
     await index();
     const resolved = await postJson(alice.caller, '/svc/user/duels/resolve', {
       duelIds: [{ duelId, winningOptionIndex: 0 }],

@@ -1,12 +1,45 @@
-import { createPostgresBackend, runMigrations, withBackend, type Job, type PgPool } from 'bullmq';
+import {
+  createPostgresBackend,
+  Queue as RedisQueue,
+  runMigrations,
+  withBackend,
+  Worker as RedisWorker,
+  type Job,
+  type PgPool,
+  type Processor,
+  type WorkerOptions,
+} from 'bullmq';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
 import { systemClock } from '../clock.js';
 
-const { Queue, Worker } = withBackend(createPostgresBackend);
-type PgQueue = InstanceType<typeof Queue>;
+const Pg = withBackend(createPostgresBackend);
 
-export interface JobEngineOptions {
+/** What the engine uses of a queue, the same on either backend. */
+interface EngineQueue {
+  add(name: string, data: object, opts: object): Promise<Job>;
+  upsertJobScheduler(id: string, repeat: { every: number }, template: { name: string; data: object }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+interface EngineWorker {
+  on(event: 'failed', listener: (job: Job | undefined, err: Error) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  close(): Promise<void>;
+}
+
+type WorkerTuning = Pick<WorkerOptions, 'concurrency' | 'drainDelay' | 'lockDuration' | 'stalledInterval'>;
+
+/** Builds queues and workers on one backend and owns its connections. */
+interface Backend {
+  queue(name: string): EngineQueue;
+  worker(name: string, processor: Processor, tuning: WorkerTuning): EngineWorker;
+  close(): Promise<void>;
+}
+
+export interface PostgresJobEngineOptions {
+  readonly backend?: 'postgres';
   readonly databaseUrl: string;
   /** Connections for all queues and workers together (each worker also holds one to listen). */
   readonly poolMax: number;
@@ -14,6 +47,16 @@ export interface JobEngineOptions {
   readonly embedded: boolean;
   readonly logger: Logger;
 }
+
+export interface RedisJobEngineOptions {
+  readonly backend: 'redis';
+  readonly redisUrl: string;
+  /** Namespaces every key of every queue: the queues of one database, never another's. */
+  readonly prefix: string;
+  readonly logger: Logger;
+}
+
+export type JobEngineOptions = PostgresJobEngineOptions | RedisJobEngineOptions;
 
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 
@@ -23,55 +66,93 @@ export interface WorkerSpec<T> {
   readonly concurrency?: number;
 }
 
+async function postgresBackend(options: PostgresJobEngineOptions): Promise<Backend> {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolMax,
+    keepAlive: true,
+    // Ignored by the embedded database, where the search_path is set on the instance itself.
+    options: '-c search_path=bullmq,public',
+  });
+  pool.setMaxListeners(0);
+  pool.on('error', (err) => options.logger.warn({ err: err.message }, 'job engine pool error'));
+  const client = await pool.connect();
+  try {
+    await runMigrations(client, 'bullmq');
+  } finally {
+    client.release();
+  }
+  // BullMQ types the pool structurally; node-postgres' Pool satisfies it at run time.
+  const connection = pool as unknown as PgPool;
+  return {
+    queue: (name) => new Pg.Queue(name, { connection }),
+    worker: (name, processor, tuning) =>
+      new Pg.Worker(name, processor, {
+        connection,
+        ...tuning,
+        drainDelay: options.embedded ? 1 : (tuning.drainDelay ?? 5),
+      }),
+    close: () => pool.end(),
+  };
+}
+
+async function redisBackend(options: RedisJobEngineOptions): Promise<Backend> {
+  const warn = (err: Error) => options.logger.warn({ err: err.message }, 'job engine redis error');
+  // Queues add jobs on behalf of requests, so a command gives up after ioredis' usual retries
+  // rather than holding a request while Redis is away.
+  const producer = new Redis(options.redisUrl, { connectionName: 'duelkit-jobs' });
+  // Workers wait out an outage: BullMQ requires unlimited retries on the connections they block on
+  // (each worker duplicates this one for its blocking reads).
+  const consumer = new Redis(options.redisUrl, { connectionName: 'duelkit-workers', maxRetriesPerRequest: null });
+  producer.on('error', warn);
+  consumer.on('error', warn);
+  await Promise.all([producer.ping(), consumer.ping()]);
+  return {
+    queue: (name) => new RedisQueue(name, { connection: producer, prefix: options.prefix }),
+    worker: (name, processor, tuning) =>
+      new RedisWorker(name, processor, { connection: consumer, prefix: options.prefix, ...tuning }),
+    async close() {
+      await Promise.all([producer, consumer].map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
+
 /**
- * Durable background work on BullMQ's PostgreSQL backend: the same code on the embedded
- * database and on a real server, sharing one pg.Pool across every queue and worker. Delivery is
- * at least once, so every handler's effect must be idempotent (unique keys in the database).
+ * Durable background work on BullMQ: on its PostgreSQL backend (the embedded database and
+ * deployments without Redis; one pg.Pool across every queue and worker) or on its Redis backend
+ * (one connection for the queues, one the workers duplicate). Delivery is at least once on both,
+ * so every handler's effect must be idempotent (unique keys in the database).
  */
 export class JobEngine {
-  private readonly queues = new Map<string, PgQueue>();
-  private readonly workers: { close(): Promise<void> }[] = [];
-
-  /** BullMQ types the pool structurally; node-postgres' Pool satisfies it at run time. */
-  private readonly connection: PgPool;
+  private readonly queues = new Map<string, EngineQueue>();
+  private readonly workers: EngineWorker[] = [];
 
   private constructor(
-    private readonly pool: pg.Pool,
-    private readonly options: JobEngineOptions,
-  ) {
-    this.connection = pool as unknown as PgPool;
-  }
+    private readonly backend: Backend,
+    private readonly logger: Logger,
+  ) {}
 
   static async start(options: JobEngineOptions): Promise<JobEngine> {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolMax,
-      keepAlive: true,
-      // Ignored by the embedded database, where the search_path is set on the instance itself.
-      options: '-c search_path=bullmq,public',
-    });
-    pool.setMaxListeners(0);
-    pool.on('error', (err) => options.logger.warn({ err: err.message }, 'job engine pool error'));
-    const client = await pool.connect();
-    try {
-      await runMigrations(client, 'bullmq');
-    } finally {
-      client.release();
-    }
-    return new JobEngine(pool, options);
+    const backend = options.backend === 'redis' ? await redisBackend(options) : await postgresBackend(options);
+    return new JobEngine(backend, options.logger);
   }
 
-  queue(name: string): PgQueue {
+  private queue(name: string): EngineQueue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection });
+      queue = this.backend.queue(name);
       this.queues.set(name, queue);
     }
     return queue;
   }
 
   /** Adds a job; a `jobId` makes the add itself idempotent. */
-  async add<T extends object>(queue: string, name: string, data: T, opts: { jobId?: string; delay?: number } = {}) {
+  async add<T extends object>(
+    queue: string,
+    name: string,
+    data: T,
+    opts: { jobId?: string; delay?: number } = {},
+  ): Promise<Job> {
     return this.queue(queue).add(name, data, {
       attempts: 8,
       backoff: { type: 'exponential', delay: 1_000 },
@@ -87,23 +168,17 @@ export class JobEngine {
   }
 
   work<T>(spec: WorkerSpec<T>): void {
-    const worker = new Worker(
+    const worker = this.backend.worker(
       spec.queue,
-      async (job: Job<T>) => {
-        await spec.handler(job.data, job);
+      async (job: Job) => {
+        await spec.handler(job.data as T, job as Job<T>);
       },
-      {
-        connection: this.connection,
-        concurrency: spec.concurrency ?? 1,
-        drainDelay: this.options.embedded ? 1 : 5,
-        lockDuration: 10_000,
-        stalledInterval: 5_000,
-      },
+      { concurrency: spec.concurrency ?? 1, drainDelay: 5, lockDuration: 10_000, stalledInterval: 5_000 },
     );
     worker.on('failed', (job, err) =>
-      this.options.logger.warn({ queue: spec.queue, jobId: job?.id, err: err.message }, 'job failed'),
+      this.logger.warn({ queue: spec.queue, jobId: job?.id, err: err.message }, 'job failed'),
     );
-    worker.on('error', (err) => this.options.logger.warn({ queue: spec.queue, err: err.message }, 'worker error'));
+    worker.on('error', (err) => this.logger.warn({ queue: spec.queue, err: err.message }, 'worker error'));
     this.workers.push(worker);
   }
 
@@ -122,12 +197,12 @@ export class JobEngine {
     });
     const finished = await Promise.race([graceful, timedOut]);
     clearTimeout(timer);
-    if (!finished) this.options.logger.warn('jobs still running at the shutdown deadline; left to another worker');
+    if (!finished) this.logger.warn('jobs still running at the shutdown deadline; left to another worker');
   }
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await this.pool.end();
+    await this.backend.close();
   }
 }

@@ -1,10 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../db/orm.js';
 import { entities } from '../../entities.js';
 import { createLogger } from '../../logger.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { spawnReady } from '../../../test/support/processes.js';
 import { JobEngine } from './job-engine.js';
 import { Lease } from './lease.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+/** This run's keys only: parallel runs on the same Redis never see each other's queues. */
+const PREFIX = `{duelkit-test-${randomBytes(4).toString('hex')}}`;
+const logger = createLogger('silent');
 
 let db: TestDatabase;
 let orm: Orm;
@@ -16,6 +24,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await orm?.close(true);
   await db?.drop();
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
 });
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -26,17 +42,29 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-describe('JobEngine on PostgreSQL', () => {
+/** How each backend's engines start, in this process or in a worker's (which has its own logger). */
+type EngineSettings =
+  { backend: 'redis'; redisUrl: string; prefix: string } | { databaseUrl: string; poolMax: number; embedded: boolean };
+
+const backends: [string, () => EngineSettings][] = [
+  ['PostgreSQL', () => ({ databaseUrl: db.url, poolMax: 8, embedded: false })],
+  ['Redis', () => ({ backend: 'redis', redisUrl: REDIS_URL, prefix: PREFIX })],
+];
+
+describe.each(backends)('JobEngine on %s', (_name, settings) => {
+  const engines: JobEngine[] = [];
   let engine: JobEngine;
+  const start = async () => {
+    const started = await JobEngine.start({ ...settings(), logger });
+    engines.push(started);
+    return started;
+  };
   beforeAll(async () => {
-    engine = await JobEngine.start({
-      databaseUrl: db.url,
-      poolMax: 5,
-      embedded: false,
-      logger: createLogger('silent'),
-    });
+    engine = await start();
   });
-  afterAll(() => engine?.close());
+  afterAll(async () => {
+    await Promise.all(engines.map((e) => e.close()));
+  });
 
   it('runs a job once per jobId even when it is added twice', async () => {
     const seen: string[] = [];
@@ -63,12 +91,70 @@ describe('JobEngine on PostgreSQL', () => {
     expect(attempts).toBe(2);
   });
 
-  it('runs a scheduled job repeatedly', async () => {
+  it('runs a delayed job once its delay has passed', async () => {
+    const ran: string[] = [];
+    engine.work<{ n: string }>({ queue: 'later', handler: async (data) => void ran.push(data.n) });
+    await engine.add('later', 'z', { n: 'delayed' }, { jobId: 'later-1', delay: 300 });
+    await until(() => ran.length >= 1);
+    expect(ran).toEqual(['delayed']);
+  });
+
+  it('runs a scheduled job repeatedly after every instance upserts its schedule', async () => {
     let runs = 0;
     engine.work<object>({ queue: 'tick', handler: async () => void (runs += 1) });
     await engine.every('tick', 'tick', 200, {});
+    await engine.every('tick', 'tick', 200, {});
     await until(() => runs >= 3, 15_000);
     expect(runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it('hands each job of a queue two engines work to exactly one of them', async () => {
+    const other = await start();
+    const runs: string[] = [];
+    for (const e of [engine, other]) {
+      e.work<{ n: string }>({ queue: 'shared', concurrency: 2, handler: async (data) => void runs.push(data.n) });
+    }
+    const ids = Array.from({ length: 12 }, (_, i) => `s${i}`);
+    await Promise.all(ids.map((n, i) => (i % 2 ? other : engine).add('shared', 'w', { n }, { jobId: n })));
+    await until(() => runs.length >= ids.length);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runs.sort()).toEqual([...ids].sort());
+  });
+
+  it('runs again on another worker a job whose worker was killed while running it', async () => {
+    const queue = 'stalled';
+    const dying = await spawnReady<{ taken: string }>('job-worker.process.ts', {
+      JOB_ENGINE_OPTIONS: JSON.stringify(settings()),
+      JOB_QUEUE: queue,
+    });
+    expect(dying.info.taken).toBe('left-running');
+    dying.proc.kill('SIGKILL');
+    const runs: string[] = [];
+    engine.work<{ n: string }>({ queue, handler: async (data) => void runs.push(data.n) });
+    // Its lock lapses (10 s) and the stalled-job check (every 5 s) hands the job to this worker.
+    await until(() => runs.length >= 1, 30_000);
+    expect(runs).toEqual(['left-running']);
+  }, 40_000);
+
+  it('lets a running job finish when the workers stop', async () => {
+    const own = await start();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const states: string[] = [];
+    own.work<object>({
+      queue: 'graceful',
+      handler: async () => {
+        states.push('started');
+        await gate;
+        states.push('finished');
+      },
+    });
+    await own.add('graceful', 'g', {}, { jobId: 'graceful-1' });
+    await until(() => states.includes('started'));
+    const stopping = own.stopWorkers(Date.now() + 10_000);
+    setTimeout(release, 100);
+    await stopping;
+    expect(states).toEqual(['started', 'finished']);
   });
 });
 

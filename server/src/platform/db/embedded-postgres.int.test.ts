@@ -1,0 +1,71 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('an embedded database in memory', () => {
+  let dir: string;
+  /** The kept copy's file (named by the PGlite version) under the temporary folder `d`. */
+  const copyFile = (d: string) => {
+    const folder = join(d, 'duelkit-embedded');
+    const name = existsSync(folder) ? readdirSync(folder).find((f) => /^pglite-.+-initdb\.tar$/.test(f)) : undefined;
+    return name ? join(folder, name) : undefined;
+  };
+  const copyIn = (d: string) => {
+    const file = copyFile(d);
+    return file ? readFileSync(file) : undefined;
+  };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'duelkit-initdb-'));
+  });
+  afterEach(() => vi.unstubAllEnvs());
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps a copy of the empty cluster, and a database started from it holds nothing of an earlier one', async () => {
+    vi.stubEnv('TMPDIR', dir);
+    const first = await startEmbeddedPostgres({});
+    await query(first.url, 'create table left_behind (id int); insert into left_behind values (1)');
+    await first.stop();
+    const copy = copyIn(dir);
+    expect(copy?.length).toBeGreaterThan(1_000_000);
+
+    const second = await startEmbeddedPostgres({});
+    try {
+      const tables = await query<{ n: string }>(
+        second.url,
+        `select count(*)::text as n from pg_tables where tablename = 'left_behind'`,
+      );
+      expect(tables[0]?.n).toBe('0');
+      expect((await query<{ one: number }>(second.url, 'select 1 as one'))[0]?.one).toBe(1);
+    } finally {
+      await second.stop();
+    }
+    // Started from the copy: it was not written again.
+    expect(copyIn(dir)?.equals(copy as Buffer)).toBe(true);
+  }, 120_000);
+
+  it('starts from initdb when the copy does not load, and replaces the copy', async () => {
+    vi.stubEnv('TMPDIR', dir);
+    const file = copyFile(dir) as string;
+    writeFileSync(file, 'not a data directory');
+    const db = await startEmbeddedPostgres({});
+    try {
+      expect((await query<{ one: number }>(db.url, 'select 1 as one'))[0]?.one).toBe(1);
+    } finally {
+      await db.stop();
+    }
+    expect(statSync(file).size).toBeGreaterThan(1_000_000);
+  }, 120_000);
+});
