@@ -8,13 +8,10 @@
 import { spawn } from 'node:child_process';
 
 const checks: { name: string; command: string }[] = [
-  // `pnpm typecheck` and `pnpm lint`'s ESLint on one program (see types-and-lint.ts), then the
-  // rest of `pnpm lint`. It is the longest check and one thread, so it keeps its core: the others
-  // run at a lower priority and share what is left.
-  { name: 'types+lint', command: 'node --max-old-space-size=8192 --import tsx scripts/types-and-lint.ts' },
-  { name: 'boundaries', command: 'nice -n 10 pnpm run boundaries' },
-  { name: 'format', command: 'nice -n 10 prettier --check .' },
-  { name: 'packages', command: 'nice -n 10 pnpm run pack:check' },
+  { name: 'types', command: 'tsc --noEmit -p tsconfig.json' },
+  { name: 'lint', command: 'pnpm run lint' },
+  { name: 'format', command: 'prettier --check .' },
+  { name: 'packages', command: 'pnpm run pack:check' },
 ];
 
 function run(check: { name: string; command: string }): Promise<boolean> {
