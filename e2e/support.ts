@@ -136,9 +136,10 @@ function logEntry(lines: string[], msg: string): Record<string, unknown> | undef
  * A fresh database for one server: a clone of the run's migrated template on the local PostgreSQL,
  * as a deployment's `DATABASE_URL` names one (the global setup migrates the template once).
  */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A clone of the run's migrated template (`label` marks it in its name), dropped by `drop()`. */
+export async function freshDatabase(label = 'e2e'): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
-  const name = `dk_t_${inject('runId')}_e2e_${generatePrivateKey().slice(2, 10)}`;
+  const name = `dk_t_${inject('runId')}_${label}_${generatePrivateKey().slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -159,6 +160,7 @@ async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

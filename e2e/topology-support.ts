@@ -8,10 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { inject } from 'vitest';
-import { generatePrivateKey } from 'viem/accounts';
-import { freePort, ROOT, SERVER_DIR, SERVER_ENTRY } from './support.js';
+import { freePort, freshDatabase, ROOT, SERVER_DIR, SERVER_ENTRY } from './support.js';
 
 export const DEPLOY_DIR = join(ROOT, 'deploy');
 
@@ -42,38 +39,7 @@ export function ensureHaproxy(): string {
 }
 
 /** A database the processes share: a clone of the run's migrated template, dropped at the end. */
-export async function sharedDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const adminUrl = inject('pgAdminUrl');
-  const name = `dk_t_${inject('runId')}_topo_${generatePrivateKey().slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
-        break;
-      } catch (err) {
-        // Two clones of one template at the same instant: the second sees the first as a user.
-        if (attempt >= 20 || !String(err).includes('being accessed by other users')) throw err;
-        await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
-      }
-    }
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
+export const sharedDatabase = () => freshDatabase('topo');
 
 function collectLines(child: ChildProcess): string[] {
   const lines: string[] = [];
