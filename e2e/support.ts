@@ -201,7 +201,7 @@ export async function startServer(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       CHAIN_EMBEDDED_RPC_PORT: '0',
-      OPERATOR_PORT: String(await freePort()),
+      OPERATOR_PORT: '0',
       DUELKIT_DEV_BUILDER_KEY: builderKey,
       BUILDER_KEY_CACHE_MS: '0',
       SHUTDOWN_GRACE_MS: '1000',

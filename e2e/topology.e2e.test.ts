@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, DuelkitClient, ServerError, type DuelkitEvent } from '@duelkit/sdk';
-import { chainNow, freePort, startServer, type ServerProcess, UNIT, until } from './support.js';
+import { chainNow, startServer, type ServerProcess, UNIT, until } from './support.js';
 import {
   deleteRedisKeys,
   type Instance,
@@ -57,7 +57,8 @@ beforeAll(async () => {
     SPORTS_HELPERS_IP_LIMIT_PER_MIN: String(HELPERS_IP_PER_MIN),
     SHUTDOWN_GRACE_MS: '1000',
   };
-  const ports = async () => ({ PORT: String(await freePort()), TOURNAMENTS_PORT: String(await freePort()) });
+  // Any free ports: the proxy is pointed at the addresses each instance logs.
+  const ports = { PORT: '0', TOURNAMENTS_PORT: '0' };
   const api = readEnvFile('api.env');
   // All three at once, as `systemctl start duelkit.target` starts them; the builder key is made
   // afterwards through the worker's operator surface, as `pnpm keys:create` does.
@@ -65,10 +66,10 @@ beforeAll(async () => {
     startInstance('worker', {
       ...shared,
       ...readEnvFile('worker.env'),
-      ...(await ports()),
-      OPERATOR_PORT: String(await freePort()),
+      ...ports,
+      OPERATOR_PORT: '0',
     }),
-    ...[1, 2].map(async (n) => startInstance(`api${n}`, { ...shared, ...api, ...(await ports()) })),
+    ...[1, 2].map(async (n) => startInstance(`api${n}`, { ...shared, ...api, ...ports })),
   ]);
   const { key: builderKey } = await worker.operator<{ key: string }>('/operator/builder-keys', {
     name: 'topology',

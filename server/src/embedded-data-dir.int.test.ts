@@ -11,7 +11,7 @@ import { OPERATOR_KEY } from '../test/support/chain.js';
 import { marketsApi, publicDuel, signUpWallet } from '../test/support/http.js';
 import { UNIT, until } from '../test/support/market-fixtures.js';
 import { spawnReady, type Spawned, type ServerProcessInfo } from '../test/support/processes.js';
-import { freePort, runCli } from '../test/support/server-process.js';
+import { runCli } from '../test/support/server-process.js';
 import type { TestServer } from '../test/support/test-server.js';
 
 /**
@@ -28,12 +28,11 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
   });
 
   it('refuses what a wallet cannot fund, records reverts once, mints exactly once and restarts to the same head', async () => {
-    const operatorPort = String(await freePort());
     const env = {
       DATABASE_URL: undefined,
       REDIS_URL: undefined,
       DUELKIT_DATA_DIR: dir,
-      OPERATOR_PORT: operatorPort,
+      OPERATOR_PORT: '0',
       CHAIN_OPERATOR_KEY: OPERATOR_KEY,
       JOBS_ENABLED: 'true',
       INDEXER_INTERVAL_MS: '200',
@@ -135,7 +134,7 @@ describe('the embedded defaults on a data directory, through reverts and a kill 
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const grant = await runCli('credits-grant', ['--address', recipient, '--units', '500'], {
       DUELKIT_DATA_DIR: dir,
-      OPERATOR_PORT: operatorPort,
+      OPERATOR_PORT: String(first.info.operatorPort),
     });
     expect(grant.code).toBe(0);
     await until(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChainNode, type ChainNode } from '../test/support/chain-node.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { marketsApi, signUpWallet, type Body } from '../test/support/http.js';
-import { freePort, runCli, spawnNode, startServerProcess, type ServerProcess } from '../test/support/server-process.js';
+import { runCli, spawnNode, startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../test/support/test-server.js';
 import { builtServerFile } from '../test/support/test-build.js';
 import { startFakeSportmonks, type FakeSportmonks } from './adapters/sports-provider/fake-sportmonks.server.js';
@@ -146,11 +146,12 @@ describe('production mode (a real process)', () => {
         SPORTMONKS_API_TOKEN: sports.token,
         SPORTMONKS_V3_BASE_URL: sports.v3BaseUrl,
         SPORTMONKS_CRICKET_V2_BASE_URL: sports.cricketV2BaseUrl,
-        OPERATOR_PORT: String(await freePort()),
+        OPERATOR_PORT: '0',
         DUELKIT_RUNTIME_DIR: runtimeDir,
         JOBS_ENABLED: 'false',
       };
       server = await startServerProcess(env);
+      env['OPERATOR_PORT'] = String(server.operatorPort);
     }, 120_000);
     afterAll(async () => {
       await server?.stop('SIGKILL');

@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViemChainAdapter } from '../adapters/chain/viem-chain.adapter.js';
 import { confirmedMarket, fundedUser } from '../../test/support/market-fixtures.js';
-import { freePort, runCli, startServerProcess } from '../../test/support/server-process.js';
+import { runCli, startServerProcess } from '../../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 
 const dirs: string[] = [];
@@ -22,8 +22,8 @@ afterAll(() => {
 describe('operator commands against a running embedded server (README defaults)', () => {
   it('keys:create prints a key the running server accepts at once', async () => {
     // No DATABASE_URL, no DUELKIT_DATA_DIR: the embedded database in memory, as `pnpm start` runs.
-    const env = { OPERATOR_PORT: String(await freePort()) };
-    const server = await startServerProcess(env);
+    const server = await startServerProcess({ OPERATOR_PORT: '0' });
+    const env = { OPERATOR_PORT: String(server.operatorPort) };
     try {
       const created = await runCli('keys-create', ['--name', 'first app', '--tier', 'team'], env);
       expect(created.stderr).toBe('');
@@ -48,8 +48,8 @@ describe('operator commands against a running embedded server (README defaults)'
 
   it('with a data directory: keeps generated secrets and the credential there, readable by the owner only', async () => {
     const dataDir = tempDir();
-    const env = { DUELKIT_DATA_DIR: dataDir, OPERATOR_PORT: String(await freePort()) };
-    const server = await startServerProcess(env);
+    const server = await startServerProcess({ DUELKIT_DATA_DIR: dataDir, OPERATOR_PORT: '0' });
+    const env = { DUELKIT_DATA_DIR: dataDir, OPERATOR_PORT: String(server.operatorPort) };
     try {
       for (const file of ['secrets.json', `operator-${env.OPERATOR_PORT}.json`]) {
         expect(statSync(join(dataDir, file)).mode & 0o077).toBe(0);
@@ -84,13 +84,16 @@ describe('the operator surface', () => {
   let server: TestServer;
   let env: Record<string, string>;
   beforeAll(async () => {
-    env = { OPERATOR_PORT: String(await freePort()), DUELKIT_RUNTIME_DIR: tempDir() };
+    const runtimeDir = tempDir();
     server = await startTestServer({
-      ...env,
+      OPERATOR_PORT: '0',
+      DUELKIT_RUNTIME_DIR: runtimeDir,
       JOBS_ENABLED: 'true',
       DUEL_PUBLIC_LEAD_SECONDS: '0',
       INDEXER_INTERVAL_MS: '200',
     });
+    // Any free port, so no other process can take it between choosing and binding.
+    env = { OPERATOR_PORT: new URL(server.operator?.url ?? 'http://x:1').port, DUELKIT_RUNTIME_DIR: runtimeDir };
   });
   afterAll(() => server?.close());
 

@@ -19,6 +19,8 @@ export interface ServerProcessInfo {
   readonly tournamentsUrl: string | null;
   readonly builderKey: string;
   readonly embeddedRpcUrl: string | null;
+  /** The port its operator surface bound, or null when it has none. */
+  readonly operatorPort: number | null;
 }
 
 /** A helper process that printed one JSON line when it was ready. */

@@ -12,6 +12,8 @@ export interface ServerProcess {
   readonly tournamentsUrl: string;
   /** Every log line (stdout and stderr) so far. */
   readonly lines: string[];
+  /** The port its operator surface bound (OPERATOR_PORT=0 takes any), or undefined when it has none. */
+  readonly operatorPort: number | undefined;
   /** Resolves with the exit code (null when killed by a signal). */
   readonly exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -72,21 +74,22 @@ export async function startServerProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
-    const listening = lines
-      .map((l) => {
-        try {
-          return JSON.parse(l) as { msg?: string; marketsUrl?: string; tournamentsUrl?: string };
-        } catch {
-          return null;
-        }
-      })
-      .find((l) => l?.msg === 'duelkit listening');
+    const logged = lines.map((l) => {
+      try {
+        return JSON.parse(l) as { msg?: string; marketsUrl?: string; tournamentsUrl?: string; port?: number };
+      } catch {
+        return null;
+      }
+    });
+    const listening = logged.find((l) => l?.msg === 'duelkit listening');
     if (listening) {
       return {
         child,
         marketsUrl: listening.marketsUrl ?? '',
         tournamentsUrl: listening.tournamentsUrl ?? '',
         lines,
+        // Logged before `duelkit listening`, so it is known by now.
+        operatorPort: logged.find((l) => l?.msg === 'operator surface on loopback')?.port,
         exited,
         stop: async (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);

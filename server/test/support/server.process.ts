@@ -25,6 +25,7 @@ announceReady({
   tournamentsUrl: running.tournamentsUrl ?? null,
   builderKey,
   embeddedRpcUrl: chain.embeddedRpcUrl ?? null,
+  operatorPort: running.operator ? Number(new URL(running.operator.url).port) : null,
 } satisfies ServerProcessInfo);
 process.on('SIGTERM', () => {
   void running.stop().then(() => process.exit(0));

@@ -235,21 +235,24 @@ export async function startOperatorSurface(c: OperatorDeps, logger: Logger): Pro
     logger.warn({ port, err: (err as Error).message }, 'operator surface not started');
     return undefined;
   }
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // OPERATOR_PORT=0 takes any free port; the credential is named by the port bound, which the
+  // log line below and the file name tell.
+  const bound = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${bound}`;
   let credentialFile: string;
   try {
-    credentialFile = writeCredential(credentialDir, port, { url, token, pid: process.pid });
+    credentialFile = writeCredential(credentialDir, bound, { url, token, pid: process.pid });
   } catch (err) {
     server.close();
     logger.warn({ err: (err as Error).message }, 'operator surface not started: no private place for its credential');
     return undefined;
   }
-  logger.info({ url, credentialFile }, 'operator surface on loopback');
+  logger.info({ url, port: bound, credentialFile }, 'operator surface on loopback');
   return {
     url,
     credentialFile,
     async close() {
-      removeCredential(credentialDir, port, token);
+      removeCredential(credentialDir, bound, token);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -12,7 +12,7 @@ export interface OperatorCredential {
 
 const CredentialSchema = z.object({ url: z.string().url(), token: z.string().min(32), pid: z.number().int() }).strict();
 
-/** One file per configured operator port, so it names the process that bound that port. */
+/** One file per bound operator port, so it names the process that holds that port. */
 export function credentialPath(dir: string, port: number): string {
   return join(dir, `operator-${port}.json`);
 }
