@@ -14,6 +14,10 @@ export default defineConfig({
     // On a 2-core machine Vitest would default to one worker; the integration and e2e files mostly
     // wait on PostgreSQL, the chain and child processes, so two run side by side.
     maxWorkers: 2,
+    // Test files share their worker's module cache (the projects run one after another, their
+    // workers recycled in between): the server's source is loaded once per worker, not per file.
+    // Vitest takes this from the root only; a project's own `isolate` is not read.
+    isolate: false,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     projects: [
       {
@@ -21,10 +25,6 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
-          // Unit files share their worker's module cache: none starts anything or changes process-wide
-          // state, and importing the server's modules once per worker instead of once per file halves
-          // the tier's time.
-          isolate: false,
           include: ['{contract,server,sdk,examples,e2e,scripts}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
           environment: 'node',
@@ -35,9 +35,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
-          // Each file builds its own server, database and chain; only the imported modules are shared,
-          // so the server's source is loaded once per worker rather than once per file.
-          isolate: false,
+          // Each file builds its own server, database and chain; only the imported modules are shared.
           include: ['{contract,server,sdk,examples,e2e}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           environment: 'node',

@@ -33,12 +33,9 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const orm = await initOrm(entities, db.url, 4, false);
     orms.push(orm);
-    const config = chainConfig({
-      rpcUrl: proxy.url,
-      addresses: dev.addresses,
-      embeddedRpcPort: null,
-      broadcastTimeoutMs: 1_000,
-    });
+    // The default broadcast timeout: a shorter one, on a loaded machine, gives up on sends the node
+    // is only slow to take; no reconciler runs here to send them again, and every later nonce waits.
+    const config = chainConfig({ rpcUrl: proxy.url, addresses: dev.addresses, embeddedRpcPort: null });
     adapters.push(await ViemChainAdapter.connect(config, logger, chainStores(orm)));
   }
 }, 60_000);
