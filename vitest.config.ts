@@ -14,6 +14,10 @@ export default defineConfig({
     // On a 2-core machine Vitest would default to one worker; the integration and e2e files mostly
     // wait on PostgreSQL, the chain and child processes, so two run side by side.
     maxWorkers: 2,
+    // As many kept as allowed: on 2 cores the pool would keep one and retire a worker the moment it
+    // goes idle, and a worker retired that way while the pool recycles them between projects fails
+    // the run ("Terminating worker thread") after every test passed.
+    minWorkers: 2,
     // Test files share their worker's module cache (the projects run one after another, their
     // workers recycled in between): the server's source is loaded once per worker, not per file.
     // Vitest takes this from the root only; a project's own `isolate` is not read.
