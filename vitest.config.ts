@@ -15,8 +15,8 @@ export default defineConfig({
     // wait on PostgreSQL, the chain and child processes, so two run side by side.
     maxWorkers: 2,
     // As many kept as allowed: on 2 cores the pool would keep one and retire a worker the moment it
-    // goes idle, and a worker retired that way while the pool recycles them between projects fails
-    // the run ("Terminating worker thread") after every test passed.
+    // goes idle, without waiting for its teardown. One run with three workers and one kept failed
+    // that way between two projects ("Terminating worker thread"), after every test had passed.
     minWorkers: 2,
     // Test files share their worker's module cache (the projects run one after another, their
     // workers recycled in between): the server's source is loaded once per worker, not per file.
