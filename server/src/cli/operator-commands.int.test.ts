@@ -21,8 +21,9 @@ afterAll(() => {
 
 describe('operator commands against a running embedded server (README defaults)', () => {
   it('keys:create prints a key the running server accepts at once', async () => {
-    // No DATABASE_URL, no DUELKIT_DATA_DIR: the embedded database in memory, as `pnpm start` runs.
-    const server = await startServerProcess({ OPERATOR_PORT: '0' });
+    // No DATABASE_URL, no DUELKIT_DATA_DIR: the embedded database in memory, as `pnpm start` runs;
+    // started from a folder outside any npm project, which the embedded chain must not need.
+    const server = await startServerProcess({ OPERATOR_PORT: '0' }, { cwd: tempDir() });
     const env = { OPERATOR_PORT: String(server.operatorPort) };
     try {
       const created = await runCli('keys-create', ['--name', 'first app', '--tier', 'team'], env);

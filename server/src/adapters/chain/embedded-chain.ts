@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import {
   createPublicClient,
   createWalletClient,
@@ -125,24 +126,30 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
   const genesisTime = recorded?.genesisTime ?? Math.floor(now() / 1000);
   // Loaded on demand: a production server with CHAIN_RPC_URL never loads hardhat.
   const { createHardhatRuntimeEnvironment } = await import('hardhat/hre');
-  const hre = await createHardhatRuntimeEnvironment({
-    networks: {
-      embedded: {
-        type: 'edr-simulated',
-        chainId,
-        allowBlocksWithSameTimestamp: true,
-        // A reverting transaction is mined (its nonce and gas are spent) and its send answers the
-        // hash, as a standard node does; the revert shows in the receipt's status. Hardhat's default
-        // answers such a send with an error although the transaction is on chain, which a sender
-        // can only read as "not sent" and sign the same write again.
-        throwOnTransactionFailures: false,
-        // eth_call and gas estimates still report a revert as an error: simulation relies on it.
-        throwOnCallFailures: true,
-        initialDate: new Date(genesisTime * 1000),
-        mining: { auto: true, mempool: { order: 'fifo' } },
+  const hre = await createHardhatRuntimeEnvironment(
+    {
+      networks: {
+        embedded: {
+          type: 'edr-simulated',
+          chainId,
+          allowBlocksWithSameTimestamp: true,
+          // A reverting transaction is mined (its nonce and gas are spent) and its send answers the
+          // hash, as a standard node does; the revert shows in the receipt's status. Hardhat's default
+          // answers such a send with an error although the transaction is on chain, which a sender
+          // can only read as "not sent" and sign the same write again.
+          throwOnTransactionFailures: false,
+          // eth_call and gas estimates still report a revert as an error: simulation relies on it.
+          throwOnCallFailures: true,
+          initialDate: new Date(genesisTime * 1000),
+          mining: { auto: true, mempool: { order: 'fifo' } },
+        },
       },
     },
-  });
+    {},
+    // The npm project around this file (the server package), not the one around the working
+    // directory: a server started from a folder with no package.json must still start.
+    fileURLToPath(new URL('.', import.meta.url)),
+  );
   const raw = (await hre.network.connect('embedded')).provider as unknown as RawProvider;
   const genesis = (await raw.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as RpcBlock;
   if (recorded && genesis.hash.toLowerCase() !== recorded.genesisHash.toLowerCase()) {
