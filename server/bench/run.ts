@@ -3,6 +3,7 @@
  * one; every figure is printed next to a baseline measured in the same run. With no suite: the
  * kernel and the list benches, then both summarised side by side.
  */
+import { embeddedBench } from './embedded.bench.js';
 import { CONNECTIONS, DURATION, type Measured } from './harness.js';
 import { kernelBench } from './kernel.bench.js';
 import { listBench, marketsBench, tradingBench } from './markets.bench.js';
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   markets: marketsBench,
   trading: tradingBench,
   topology: topologyBench,
+  embedded: embeddedBench,
 };
 
 const ratio = (a: Measured, b: Measured) => (a.rps / b.rps).toFixed(2);
@@ -51,8 +53,8 @@ async function summary(): Promise<void> {
   );
 }
 
-// With no suite: the kernel and list summary. `topology` (HAProxy and two replicas) runs only when
-// asked for.
+// With no suite: the kernel and list summary. `topology` (HAProxy and two replicas) and `embedded`
+// (the README's `pnpm start`) run only when asked for.
 const wanted = process.argv.slice(2).filter((a) => a in suites);
 if (wanted.length === 0) await summary();
 for (const name of wanted) await (suites[name] as () => Promise<unknown>)();

@@ -63,7 +63,7 @@ export async function startEmbeddedPostgres(options: { dataDir?: string | undefi
   const release = options.dataDir ? claimDataDir(options.dataDir) : () => undefined;
   let db: PGlite;
   try {
-    db = options.dataDir ? await PGlite.create(options.dataDir) : await inMemory();
+    db = options.dataDir ? await PGlite.create({ dataDir: options.dataDir, ...SETTINGS }) : await inMemory();
   } catch (err) {
     release();
     throw err;
@@ -82,6 +82,12 @@ export async function startEmbeddedPostgres(options: { dataDir?: string | undefi
     },
   };
 }
+
+/**
+ * PostgreSQL's default 128 MB of shared buffers is most of PGlite's memory (the WebAssembly heap
+ * holds them whole), for a development database of a few megabytes.
+ */
+const SETTINGS = { postgresqlconf: ['shared_buffers = 16MB'] };
 
 /**
  * Where a freshly initialised cluster is kept, per PGlite version: `initdb` is most of a new
@@ -112,12 +118,12 @@ async function inMemory(): Promise<PGlite> {
   }
   if (copy) {
     try {
-      return await PGlite.create({ loadDataDir: new Blob([copy]) });
+      return await PGlite.create({ loadDataDir: new Blob([copy]), ...SETTINGS });
     } catch {
       // An unreadable copy: start from initdb below and replace it.
     }
   }
-  const db = await PGlite.create();
+  const db = await PGlite.create(SETTINGS);
   try {
     const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
     mkdirSync(dirname(path), { recursive: true });
