@@ -1,33 +1,22 @@
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuelkitClient } from '@duelkit/sdk';
-import { SERVER_DIR, startServer, until, type ServerProcess } from './support.js';
+import { builtAfter, SERVER_DIR, startServer, until, type ServerProcess } from './support.js';
 
 const run = promisify(execFile);
 const DIST = join(SERVER_DIR, 'dist');
 const CONTRACT_DIR = join(SERVER_DIR, '../contract');
 
-/** Modification times of every file at or under `path`. */
-function mtimes(path: string): number[] {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return [];
-  if (!stat.isDirectory()) return [stat.mtimeMs];
-  return readdirSync(path).flatMap((name) => mtimes(join(path, name)));
-}
-
-/**
- * The built server loads the contract's built `dist`. Right after `pnpm verify` (whose package
- * check builds the same) it is newer than every input, and building it again makes the same files.
- */
-function contractDistIsFresh(): boolean {
-  const built = mtimes(join(CONTRACT_DIR, 'dist'));
-  const inputs = ['src', 'package.json', 'tsup.config.ts'].flatMap((p) => mtimes(join(CONTRACT_DIR, p)));
-  return built.length > 0 && Math.min(...built) > Math.max(...inputs);
-}
+/** The built server loads the contract's built `dist`; it is built again only when older than its inputs. */
+const contractDistIsFresh = () =>
+  builtAfter(
+    join(CONTRACT_DIR, 'dist'),
+    ['src', 'package.json', 'tsup.config.ts'].map((p) => join(CONTRACT_DIR, p)),
+  );
 
 function builtFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

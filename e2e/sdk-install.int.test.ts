@@ -4,7 +4,7 @@
  * against a real server.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient } from '@duelkit/sdk';
-import { confirmedDuel, type ServerProcess, signedInClient, startServer, UNIT } from './support.js';
+import { builtAfter, confirmedDuel, type ServerProcess, signedInClient, startServer, UNIT } from './support.js';
 
 const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 /** What the SDK's bundle is built from: its own source and configuration, and the contract it bundles. */
@@ -20,23 +20,8 @@ const SDK_INPUTS = ['../sdk/src', '../sdk/package.json', '../sdk/tsup.config.ts'
   fileURLToPath(new URL(p, import.meta.url)),
 );
 
-/** Modification times of every file at or under `path`. */
-function mtimes(path: string): number[] {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return [];
-  if (!stat.isDirectory()) return [stat.mtimeMs];
-  return readdirSync(path).flatMap((name) => mtimes(join(path, name)));
-}
-
-/**
- * True when `sdk/dist` was built after every input last changed, as it is right after `pnpm verify`
- * (whose package check builds and inspects the same bundle): building it again would pack the same
- * bytes.
- */
-function sdkDistIsFresh(): boolean {
-  const built = mtimes(join(SDK_DIR, 'dist'));
-  return built.length > 0 && Math.min(...built) > Math.max(...SDK_INPUTS.flatMap(mtimes));
-}
+/** `sdk/dist` is packed as it is when it was built after its inputs last changed (right after `pnpm verify`). */
+const sdkDistIsFresh = () => builtAfter(join(SDK_DIR, 'dist'), SDK_INPUTS);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 /** The environment of a shell outside the workspace: without the settings pnpm passes its children. */

@@ -5,7 +5,7 @@
  * embedded chain's loopback JSON-RPC for public chain reads. Nothing here imports the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,24 @@ const MARKET_READS = parseAbi([
   'function poolBalances(bytes32 duelId) view returns (uint256[])',
   'function paid(bytes32, address) view returns (bool)',
 ]);
+
+/** Modification times of every file at or under `path`. */
+function mtimes(path: string): number[] {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (!stat.isDirectory()) return [stat.mtimeMs];
+  return readdirSync(path).flatMap((name) => mtimes(join(path, name)));
+}
+
+/**
+ * True when every file under `dist` was written after every file under `inputs` last changed, as
+ * a package's `dist` is right after `pnpm verify` (whose package check builds the same): building
+ * it again would make the same files.
+ */
+export function builtAfter(dist: string, inputs: readonly string[]): boolean {
+  const built = mtimes(dist);
+  return built.length > 0 && Math.min(...built) > Math.max(...inputs.flatMap(mtimes));
+}
 
 /** A free loopback port (for a child process that must be told its port before it starts). */
 export async function freePort(): Promise<number> {
