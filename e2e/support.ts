@@ -124,7 +124,23 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function collectLines(child: ChildProcess): string[] {
+/**
+ * Resolves with `child`'s exit code (null when killed by a signal). A test run that ends without
+ * afterAll (a crash, a timeout) takes the child with it.
+ */
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', orphaned);
+      resolve(code);
+    }),
+  );
+}
+
+/** Every line `child` writes to stdout and stderr, as it arrives. */
+export function collectLines(child: ChildProcess): string[] {
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
@@ -227,15 +243,7 @@ export async function startServer(
     },
   });
   const lines = collectLines(child);
-  // A test run that ends without afterAll (a crash, a timeout) takes its server with it.
-  const orphaned = () => child.kill('SIGKILL');
-  process.once('exit', orphaned);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      process.off('exit', orphaned);
-      resolve(code);
-    }),
-  );
+  const exited = exitOf(child);
   const deadline = Date.now() + 120_000;
   while (!logEntry(lines, 'duelkit listening')) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -384,14 +392,22 @@ export async function chainNow(server: Pick<E2eServer, 'rpcUrl'> & Partial<Pick<
   return Math.max(server.now?.() ?? Date.now(), Number(block.timestamp) * 1000);
 }
 
-/** A public credits market created by `creator`, open an hour from the chain's now, once it is confirmed on chain. */
-export async function confirmedDuel(server: Pick<E2eServer, 'rpcUrl'>, creator: DuelkitClient, question: string) {
+/**
+ * A public credits market created by `creator`, starting `startsInMs` after the chain's now and
+ * ending an hour after it, once it is confirmed on chain.
+ */
+export async function confirmedDuel(
+  server: Pick<E2eServer, 'rpcUrl'>,
+  creator: DuelkitClient,
+  question: string,
+  startsInMs = 1_000,
+) {
   const now = await chainNow(server);
   const { duelId } = await creator.duels.create({
     body: {
       question,
       category: 'Weather',
-      startTime: new Date(now + 1_000).toISOString(),
+      startTime: new Date(now + startsInMs).toISOString(),
       endTime: new Date(now + 3_600_000).toISOString(),
       collateralStack: 'credits',
     },

@@ -8,7 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, freshDatabase, ROOT, SERVER_DIR, SERVER_ENTRY } from './support.js';
+import { collectLines, exitOf, freePort, freshDatabase, ROOT, SERVER_DIR, SERVER_ENTRY } from './support.js';
 
 export const DEPLOY_DIR = join(ROOT, 'deploy');
 
@@ -40,20 +40,6 @@ export function ensureHaproxy(): string {
 
 /** A database the processes share: a clone of the run's migrated template, dropped at the end. */
 export const sharedDatabase = () => freshDatabase('topo');
-
-function collectLines(child: ChildProcess): string[] {
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let rest = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop() ?? '';
-      lines.push(...parts.filter(Boolean));
-    });
-  }
-  return lines;
-}
 
 /** The log entries of one process with message `msg`. */
 export function logEntries(lines: readonly string[], msg: string): Record<string, unknown>[] {
@@ -94,14 +80,7 @@ export async function startInstance(name: string, env: Record<string, string>): 
     },
   });
   const lines = collectLines(child);
-  const orphaned = () => child.kill('SIGKILL');
-  process.once('exit', orphaned);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      process.off('exit', orphaned);
-      resolve();
-    }),
-  );
+  const exited = exitOf(child);
   const deadline = Date.now() + 120_000;
   while (logEntries(lines, 'duelkit listening').length === 0) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -173,14 +152,7 @@ export async function startProxy(replicas: readonly Instance[]): Promise<Proxy> 
   writeFileSync(file, config);
   const child = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = collectLines(child);
-  const orphaned = () => child.kill('SIGKILL');
-  process.once('exit', orphaned);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      process.off('exit', orphaned);
-      resolve();
-    }),
-  );
+  const exited = exitOf(child);
   const proxy = {
     marketsUrl: `http://127.0.0.1:${markets}`,
     tournamentsUrl: `http://127.0.0.1:${tournaments}`,

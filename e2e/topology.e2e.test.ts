@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, DuelkitClient, ServerError, type DuelkitEvent } from '@duelkit/sdk';
-import { chainNow, startServer, type ServerProcess, UNIT, until } from './support.js';
+import { confirmedDuel, startServer, type ServerProcess, UNIT, until } from './support.js';
 import {
   deleteRedisKeys,
   type Instance,
@@ -112,25 +112,11 @@ async function user(username: string, urls: { marketsUrl: string; tournamentsUrl
   return { client, address };
 }
 
-/** A public credits market, once the worker's indexer has confirmed it. */
-async function confirmedMarket(creator: DuelkitClient, question: string): Promise<string> {
-  const now = await chainNow(site);
-  const { duelId } = await creator.duels.create({
-    body: {
-      question,
-      category: 'Weather',
-      // Trading runs until the end time; a start a minute ahead is never "too soon" on a busy machine.
-      startTime: new Date(now + 60_000).toISOString(),
-      endTime: new Date(now + 3_600_000).toISOString(),
-      collateralStack: 'credits',
-    },
-  });
-  await until(
-    () => creator.duels.getById({ params: { duelId }, query: {} }),
-    (d) => d.chainState === 'confirmed',
-  );
-  return duelId;
-}
+/**
+ * A public credits market, once the worker's indexer has confirmed it. Trading runs until the end
+ * time; a start a minute ahead is never "too soon" on a busy machine.
+ */
+const confirmedMarket = (creator: DuelkitClient, question: string) => confirmedDuel(site, creator, question, 60_000);
 
 /** Quotes and places `units` credits on `optionIndex`; the accepted bet, or null when it was refused. */
 async function bet(client: DuelkitClient, duelId: string, optionIndex: number, units: bigint) {
