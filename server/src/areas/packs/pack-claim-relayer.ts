@@ -107,8 +107,9 @@ export class PackClaimRelayer {
         await this.runs.updateClaimRun(packId, kind, generation, { [outcome]: 1 });
       }
     }
-    await this.runs.updateClaimRun(packId, kind, generation, { status: failed ? 'failed' : 'done' });
+    // The pack moves on before the run reads as ended: whoever sees the run done sees the pack claimed.
     await this.completeIfClaimed(pack, kind);
+    await this.runs.updateClaimRun(packId, kind, generation, { status: failed ? 'failed' : 'done' });
   }
 
   private async claimOne(

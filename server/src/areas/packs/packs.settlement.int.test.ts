@@ -17,13 +17,13 @@ import {
   PACK_TEST_ENV,
   packUser,
   publishedPack,
-  sleepUntil,
+  travelPast,
   until,
   type Body,
 } from './packs.test-kit.js';
 
 let server: TestServer;
-/** The server's clock: wall time, moved forward past deadlines only the server judges. */
+/** The server's clock: moved forward alone past deadlines only the server judges, with the chain past a market's end. */
 const clock = new OffsetClock();
 let admin: string;
 const api = marketsApi(() => server);
@@ -117,7 +117,7 @@ describe('pack lifecycle over HTTP, on the chain', () => {
     expect(voidAgain.body['cancelTxHash']).toBe(voided.body['cancelTxHash']);
     expect((await api(`/svc/packs/${packId}`)).body['status']).toBe('resolving');
 
-    await sleepUntil(endsAt + 1_500);
+    await travelPast(server, endsAt + 1_500);
     const onVoided = await adminPost(`/${packId}/markets/${c}/resolve`, { winningOptionIndex: 0 });
     expect([onVoided.status, onVoided.body['code']]).toEqual([409, 'INVALID_STATE']);
     const outside = await adminPost(`/${packId}/markets/0x${'ef'.repeat(32)}/resolve`, { winningOptionIndex: 0 });
@@ -278,8 +278,8 @@ describe('pack lifecycle over HTTP, on the chain', () => {
     const creator = await packUser(server, 'pt_creator');
     const { packId } = await pack(creator, 1, 3_000, 600_000);
     expect((await api('/svc/packs/admin/packs/schedule-tick', { token: creator.token, body: {} })).status).toBe(401);
-    // The lock is the server's deadline alone: its clock moves past it, then back to wall time for
-    // the tests after this one (their markets end on the chain, which keeps wall time).
+    // The lock is the server's deadline alone: its clock moves past it without the chain, then back
+    // to the chain's time for the tests after this one (their markets end on the chain).
     const lockAt = Date.parse((await api(`/svc/packs/${packId}`)).body['lockAt'] as string);
     const ahead = Math.max(0, lockAt + 200 - clock.now());
     clock.advance(ahead);
@@ -318,7 +318,7 @@ describe('pack lifecycle over HTTP, on the chain', () => {
       [b, 0],
     ]);
     await adminPost(`/${packId}/lock`);
-    await sleepUntil(endsAt + 1_500);
+    await travelPast(server, endsAt + 1_500);
     await resolveAll(packId, [
       [a, 0],
       [b, 0],
