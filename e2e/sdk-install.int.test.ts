@@ -20,7 +20,7 @@ const SDK_INPUTS = ['../sdk/src', '../sdk/package.json', '../sdk/tsup.config.ts'
   fileURLToPath(new URL(p, import.meta.url)),
 );
 
-/** `sdk/dist` is packed as it is when it was built after its inputs last changed (as the package check leaves it). */
+/** `sdk/dist` is packed as it is when it was built after its inputs last changed (right after `pnpm verify`). */
 const sdkDistIsFresh = () => builtAfter(join(SDK_DIR, 'dist'), SDK_INPUTS);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 

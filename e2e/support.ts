@@ -107,8 +107,8 @@ function mtimes(path: string): number[] {
 
 /**
  * True when every file under `dist` was written after every file under `inputs` last changed, as
- * a package's `dist` is right after the package check (`pnpm verify`, or the first step of
- * `pnpm test`), which builds the same: building it again would make the same files.
+ * a package's `dist` is right after `pnpm verify` (whose package check builds the same): building
+ * it again would make the same files.
  */
 export function builtAfter(dist: string, inputs: readonly string[]): boolean {
   const built = mtimes(dist);
