@@ -4,6 +4,7 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
+  defineChain,
   getAddress,
   hashTypedData,
   http,
@@ -12,7 +13,6 @@ import {
   type LocalAccount,
   type WalletClient,
 } from 'viem';
-import { polygon } from 'viem/chains';
 import { DomainError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import {
@@ -121,6 +121,17 @@ function isApiError(err: unknown): err is ApiError {
 }
 
 /**
+ * Polygon PoS as the reads need it (its id and currency). Defined here: importing it from
+ * `viem/chains` loads the index of every chain viem knows, 742 modules, at the server's start.
+ */
+const POLYGON = defineChain({
+  id: POLYGON_CHAIN_ID,
+  name: 'Polygon',
+  nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
+  rpcUrls: { default: { http: [] } },
+});
+
+/**
  * The external exchange (Polymarket CLOB V2) through its official client, `@polymarket/clob-client-v2`,
  * for the CLOB, and plain fetch for the relayer, bridge, Gamma and Data APIs. Every call goes
  * through a breaker per host with timeouts and Retry-After-honouring retries.
@@ -138,7 +149,7 @@ export class PolymarketExchangeAdapter implements ExternalExchange {
     this.http = new UpstreamHttp(config.policy, wallClock);
     this.scores = new LiveScoreFeed(config.sportsWsUrl, config.policy.timeoutMs);
     this.rpc = createPublicClient({
-      chain: polygon,
+      chain: POLYGON,
       transport: http(config.rpcUrl, { retryCount: 0, timeout: config.policy.timeoutMs }),
     });
   }
