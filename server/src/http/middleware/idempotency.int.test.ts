@@ -4,6 +4,7 @@ import { AmountSchema, commonResponses, meta, TxHashSchema } from '@duelkit/cont
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { serveOnLoopback } from '../../../test/support/http.js';
+import { until } from '../../../test/support/market-fixtures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHostApp, tsRest } from '../../app.js';
 import { ctxOf } from '../request-context.js';
@@ -135,8 +136,12 @@ describe('Idempotency-Key once the effect started', () => {
     // Not released: within the lock timeout a retry is told to wait, not run again.
     const early = await grant('resume', body);
     expect(early).toMatchObject({ status: 409, body: { code: 'IDEMPOTENCY_KEY_IN_FLIGHT' } });
-    await new Promise((r) => setTimeout(r, 1_200));
-    const resumed = await grant('resume', body);
+    // Asked again until the lock times out: every retry before then is refused the same way.
+    const resumed = await until(
+      () => grant('resume', body),
+      (r) => r.status !== 409 || r.body['code'] !== 'IDEMPOTENCY_KEY_IN_FLIGHT',
+      30_000,
+    );
     expect(resumed.status).toBe(201);
     expect(runs - before).toBe(2);
     // The resumed run found its write by key: the first run's transaction, minted once.

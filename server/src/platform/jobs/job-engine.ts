@@ -20,6 +20,7 @@ const Pg = withBackend(createPostgresBackend);
 interface EngineQueue {
   add(name: string, data: object, opts: object): Promise<Job>;
   upsertJobScheduler(id: string, repeat: { every: number }, template: { name: string; data: object }): Promise<unknown>;
+  on(event: 'error', listener: (err: Error) => void): unknown;
   close(): Promise<void>;
 }
 
@@ -141,6 +142,9 @@ export class JobEngine {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = this.backend.queue(name);
+      // A connection lost under a queue is reported here; without a listener BullMQ prints the
+      // whole client object to stderr.
+      queue.on('error', (err) => this.logger.warn({ err: err.message, queue: name }, 'job queue error'));
       this.queues.set(name, queue);
     }
     return queue;
