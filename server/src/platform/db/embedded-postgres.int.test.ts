@@ -1,6 +1,16 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
@@ -67,5 +77,75 @@ describe('an embedded database in memory', () => {
       await db.stop();
     }
     expect(statSync(file).size).toBeGreaterThan(1_000_000);
+  }, 120_000);
+});
+
+describe('an embedded database in a new data directory', () => {
+  let dir: string;
+  const copyFile = (d: string) => {
+    const folder = join(d, 'duelkit-embedded');
+    const name = existsSync(folder) ? readdirSync(folder).find((f) => /^pglite-.+-initdb\.tar$/.test(f)) : undefined;
+    return name ? join(folder, name) : undefined;
+  };
+  const tableCount = async (url: string, table: string) =>
+    (await query<{ n: string }>(url, `select count(*)::text as n from pg_tables where tablename = '${table}'`))[0]?.n;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'duelkit-datadir-'));
+  });
+  afterEach(() => vi.unstubAllEnvs());
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('makes the kept copy on a machine without one, in memory, and starts the directory from it', async () => {
+    vi.stubEnv('TMPDIR', join(dir, 'tmp'));
+    mkdirSync(join(dir, 'tmp'));
+    const dataDir = join(dir, 'first');
+    const db = await startEmbeddedPostgres({ dataDir });
+    try {
+      expect((await query<{ one: number }>(db.url, 'select 1 as one'))[0]?.one).toBe(1);
+    } finally {
+      await db.stop();
+    }
+    expect(statSync(copyFile(join(dir, 'tmp')) as string).size).toBeGreaterThan(1_000_000);
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+  }, 120_000);
+
+  it('starts a new directory from the kept copy and keeps what it holds across a restart', async () => {
+    vi.stubEnv('TMPDIR', join(dir, 'tmp'));
+    // A copy with a table of its own, to tell a start from the copy from one that ran initdb.
+    const marked = await PGlite.create();
+    await marked.exec('create table from_the_copy (id int)');
+    writeFileSync(
+      copyFile(join(dir, 'tmp')) as string,
+      new Uint8Array(await (await marked.dumpDataDir('none')).arrayBuffer()),
+    );
+    await marked.close();
+
+    const dataDir = join(dir, 'second');
+    const first = await startEmbeddedPostgres({ dataDir });
+    try {
+      expect(await tableCount(first.url, 'from_the_copy')).toBe('1');
+      await query(first.url, 'insert into from_the_copy values (7)');
+    } finally {
+      await first.stop();
+    }
+    const again = await startEmbeddedPostgres({ dataDir });
+    try {
+      expect(await query<{ id: number }>(again.url, 'select id from from_the_copy')).toEqual([{ id: 7 }]);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
+
+  it('runs initdb in the directory when the copy does not open', async () => {
+    vi.stubEnv('TMPDIR', join(dir, 'tmp'));
+    writeFileSync(copyFile(join(dir, 'tmp')) as string, 'not a data directory');
+    const dataDir = join(dir, 'third');
+    const db = await startEmbeddedPostgres({ dataDir });
+    try {
+      expect(await tableCount(db.url, 'from_the_copy')).toBe('0');
+      expect((await query<{ one: number }>(db.url, 'select 1 as one'))[0]?.one).toBe(1);
+    } finally {
+      await db.stop();
+    }
   }, 120_000);
 });
