@@ -111,13 +111,12 @@ describe('an embedded database in a new data directory', () => {
 
   it('starts a new directory from the kept copy and keeps what it holds across a restart', async () => {
     vi.stubEnv('TMPDIR', join(dir, 'tmp'));
-    // A copy with a table of its own, to tell a start from the copy from one that ran initdb.
-    const marked = await PGlite.create();
+    // A copy with a table of its own, to tell a start from the copy from one that ran initdb
+    // (made from the kept copy, which saves an initdb).
+    const kept = copyFile(join(dir, 'tmp')) as string;
+    const marked = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(readFileSync(kept))]) });
     await marked.exec('create table from_the_copy (id int)');
-    writeFileSync(
-      copyFile(join(dir, 'tmp')) as string,
-      new Uint8Array(await (await marked.dumpDataDir('none')).arrayBuffer()),
-    );
+    writeFileSync(kept, new Uint8Array(await (await marked.dumpDataDir('none')).arrayBuffer()));
     await marked.close();
 
     const dataDir = join(dir, 'second');
