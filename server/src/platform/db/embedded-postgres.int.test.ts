@@ -25,14 +25,15 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
+/** The kept copy's file (named by the PGlite version) under the temporary folder `d`. */
+function copyFile(d: string): string | undefined {
+  const folder = join(d, 'duelkit-embedded');
+  const name = existsSync(folder) ? readdirSync(folder).find((f) => /^pglite-.+-initdb\.tar$/.test(f)) : undefined;
+  return name ? join(folder, name) : undefined;
+}
+
 describe('an embedded database in memory', () => {
   let dir: string;
-  /** The kept copy's file (named by the PGlite version) under the temporary folder `d`. */
-  const copyFile = (d: string) => {
-    const folder = join(d, 'duelkit-embedded');
-    const name = existsSync(folder) ? readdirSync(folder).find((f) => /^pglite-.+-initdb\.tar$/.test(f)) : undefined;
-    return name ? join(folder, name) : undefined;
-  };
   const copyIn = (d: string) => {
     const file = copyFile(d);
     return file ? readFileSync(file) : undefined;
@@ -82,11 +83,6 @@ describe('an embedded database in memory', () => {
 
 describe('an embedded database in a new data directory', () => {
   let dir: string;
-  const copyFile = (d: string) => {
-    const folder = join(d, 'duelkit-embedded');
-    const name = existsSync(folder) ? readdirSync(folder).find((f) => /^pglite-.+-initdb\.tar$/.test(f)) : undefined;
-    return name ? join(folder, name) : undefined;
-  };
   const tableCount = async (url: string, table: string) =>
     (await query<{ n: string }>(url, `select count(*)::text as n from pg_tables where tablename = '${table}'`))[0]?.n;
   beforeAll(() => {
