@@ -166,7 +166,7 @@ module.exports = {
         'End-to-end tests use what a builder has: the SDK, public HTTP, the operator surface and the embedded ' +
         "chain's RPC (e2e/support.ts starts the server as a process). They import nothing of the server. " +
         'Exceptions, still on the in-process server: the three tournaments files and racing (they inject a test clock for the ' +
-        "sports fakes' calendars) and private-markets (it moves the server's clock past an invitation's expiry).",
+        "sports fakes' calendars).",
       severity: 'error',
       from: {
         path: '^e2e/',
@@ -175,7 +175,6 @@ module.exports = {
           '^e2e/tournaments-cancel\\.e2e\\.test\\.ts$',
           '^e2e/tournaments-close\\.e2e\\.test\\.ts$',
           '^e2e/racing\\.e2e\\.test\\.ts$',
-          '^e2e/private-markets\\.e2e\\.test\\.ts$',
         ],
       },
       to: { path: '^server/(src|test)/' },

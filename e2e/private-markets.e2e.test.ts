@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, DuelkitClient } from '@duelkit/sdk';
-import { inProcess, signedInClient, until } from './support.js';
-import { OffsetClock } from '../server/src/platform/clock.js';
+import { type ServerProcess, signedInClient, startServer, until } from './support.js';
 
 const UNIT = 10n ** 18n;
-let server: TestServer;
-/** The server's clock: wall time, moved forward past deadlines only the server judges. */
-const clock = new OffsetClock();
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer(
-    { DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' },
-    { clock },
-  );
+  server = await startServer({ DUEL_PRIVATE_LEAD_SECONDS: '0', INDEXER_INTERVAL_MS: '200', JOBS_ENABLED: 'true' });
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
-const signedIn = (username: string) => signedInClient(inProcess(server), username);
+const signedIn = (username: string) => signedInClient(server, username);
 
 /** The error code a call fails with (the test fails when it succeeds). */
 async function codeOf(call: Promise<unknown>): Promise<string> {
@@ -125,9 +118,9 @@ describe('private markets through the SDK', () => {
       reason: 'revoked',
     });
     await alice.client.invitations.create({
-      body: { duelId, inviteCode: 'pm-expiring', expiresAt: new Date(clock.now() + 1_500).toISOString() },
+      body: { duelId, inviteCode: 'pm-expiring', expiresAt: new Date(server.now() + 1_500).toISOString() },
     });
-    clock.advance(2_000);
+    await server.advanceTime(2);
     expect(await codeOf(carol.client.invitations.userJoin({ body: { inviteCode: 'pm-expiring' } }))).toBe(
       '409 INVITE_EXPIRED',
     );
