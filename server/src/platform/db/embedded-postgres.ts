@@ -113,10 +113,10 @@ function readClusterCopy(): Uint8Array<ArrayBuffer> | undefined {
 }
 
 /**
- * Keeps the cluster of `db`, a new and empty database in memory, for the next new database, and
- * answers it; losing it loses only time.
+ * Keeps the cluster of `db`, a new and empty database in memory, for the next new database
+ * (written whole, then renamed); false when it could not, which loses only time.
  */
-async function keepClusterCopy(db: PGlite): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function keepClusterCopy(db: PGlite): Promise<boolean> {
   const path = clusterCopyPath();
   try {
     const dump = new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer());
@@ -124,9 +124,9 @@ async function keepClusterCopy(db: PGlite): Promise<Uint8Array<ArrayBuffer> | un
     const partial = `${path}.${process.pid}.partial`;
     writeFileSync(partial, dump);
     renameSync(partial, path);
-    return dump;
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -164,7 +164,7 @@ async function onDisk(dataDir: string): Promise<PGlite> {
 async function newClusterCopy(): Promise<boolean> {
   const db = await PGlite.create(SETTINGS);
   try {
-    return (await keepClusterCopy(db)) !== undefined;
+    return await keepClusterCopy(db);
   } finally {
     await db.close();
   }
