@@ -1,6 +1,8 @@
 /**
  * A chain node in its own process: the embedded EVM with the contracts deployed, served as
- * JSON-RPC on loopback (CHAIN_NODE_PORT, default any free port). Prints its URL and addresses, and
+ * JSON-RPC on loopback (CHAIN_NODE_PORT, default any free port). CHAIN_NODE_GENESIS_AGO_MS
+ * dates its genesis that far back (another node's genesis than one started a moment before,
+ * without waiting for the next second); its time then catches up with the wall clock. Prints its URL and addresses, and
  * a control URL: `POST <controlUrl>/advance-time?seconds=N` moves the chain's time forward (the
  * embedded chain refuses `evm_increaseTime` over RPC, because its history is journaled).
  */
@@ -9,7 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { OPERATOR_KEY, startDevChain } from './chain.js';
 import { announceReady, type ChainNodeInfo } from './processes.js';
 
-const chain = await startDevChain({ port: Number(process.env['CHAIN_NODE_PORT'] ?? 0) });
+const chain = await startDevChain({
+  port: Number(process.env['CHAIN_NODE_PORT'] ?? 0),
+  genesisAgoMs: Number(process.env['CHAIN_NODE_GENESIS_AGO_MS'] ?? 0),
+});
 const control = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://control');
   const seconds = Number(url.searchParams.get('seconds'));

@@ -68,9 +68,15 @@ export interface DevChain {
   close(): Promise<void>;
 }
 
-export async function startDevChain(options: { port?: number } = {}): Promise<DevChain> {
+export async function startDevChain(options: { port?: number; genesisAgoMs?: number } = {}): Promise<DevChain> {
   const operator = privateKeyToAccount(OPERATOR_KEY);
-  const chain = await startEmbeddedChain({ chainId: 31337, operator, logger: createLogger('silent') });
+  const ago = options.genesisAgoMs ?? 0;
+  const chain = await startEmbeddedChain({
+    chainId: 31337,
+    operator,
+    logger: createLogger('silent'),
+    ...(ago ? { now: () => Date.now() - ago } : {}),
+  });
   const rpc = await serveEmbeddedRpc(chain.provider, chain.addresses, chain.chainId, options.port ?? 0);
   return devChainOf(chain.provider, chain.addresses, chain.chainId, rpc, (seconds) => chain.advanceTime(seconds));
 }

@@ -123,8 +123,8 @@ describe('a database that meets another chain', () => {
       });
       const server = await spawnReady<ServerProcessInfo>('server.process.ts', env(original.info));
       await server.stop();
-      await new Promise((r) => setTimeout(r, 1_100)); // a fresh node in another second: another genesis
-      const fresh = await spawnReady<ChainNodeInfo>('chain-node.process.ts');
+      // A fresh node whose genesis is dated a minute back: another genesis, without waiting.
+      const fresh = await spawnReady<ChainNodeInfo>('chain-node.process.ts', { CHAIN_NODE_GENESIS_AGO_MS: '60000' });
       nodes.push(fresh);
 
       const otherChain = await runToExit('src/main.ts', env(fresh.info));
