@@ -38,7 +38,8 @@ function rssMb(pid: number): number {
 }
 
 /** How a start finds its database: the README's default in a new folder or an old one, or none kept. */
-type Mode = 'first start' | 'restart' | ':memory:';
+const MODES = ['first start', 'restart', ':memory:'] as const;
+type Mode = (typeof MODES)[number];
 
 async function startOnce(cwd: string, mode: Mode): Promise<EmbeddedStart> {
   const load = loadavg()[0] ?? 0;
@@ -89,7 +90,7 @@ export async function embeddedBench(): Promise<EmbeddedRun[]> {
   for (let i = 0; i < RUNS; i++) {
     const cwd = mkdtempSync(join(tmpdir(), 'duelkit-bench-embedded-'));
     try {
-      for (const mode of ['first start', 'restart', ':memory:'] as const) {
+      for (const mode of MODES) {
         runs.push({ mode, ...(await startOnce(cwd, mode)) });
       }
     } finally {
@@ -105,7 +106,7 @@ export async function embeddedBench(): Promise<EmbeddedRun[]> {
     );
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  for (const mode of ['first start', 'restart', ':memory:'] as const) {
+  for (const mode of MODES) {
     const of = runs.filter((r) => r.mode === mode);
     const ready = median(of.map((r) => r.readyMs)) / 1000;
     const rss = median(of.map((r) => Math.max(r.rssReadyMb, r.rssIdleMb)));

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { createPublicClient, http } from 'viem';
+import type { ViemChainAdapter } from '../../src/adapters/chain/viem-chain.adapter.js';
 import type { BuilderTier } from '../../src/areas/builders/builder-key.entity.js';
 import { loadConfig } from '../../src/config.js';
 import type { ContainerOverrides } from '../../src/container.js';
@@ -81,4 +83,25 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
   } finally {
     await redis.quit();
   }
+}
+
+/**
+ * Now on the embedded chain or by the server's clock, whichever is later, in ms. Automined blocks
+ * never repeat a second, so bursts run the chain's clock ahead: market times are set from it.
+ */
+export async function chainNow(server: TestServer): Promise<number> {
+  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
+  const block = await createPublicClient({ transport: http(url) }).getBlock();
+  return Math.max(server.container.clock.now(), Number(block.timestamp) * 1000);
+}
+
+/**
+ * Moves the server's clock and the embedded chain's time forward together until both are past `t`
+ * (ms): a market's end is judged by the chain, so no test waits for it.
+ */
+export async function travelPast(server: TestServer, t: number): Promise<void> {
+  const time = server.container.time;
+  if (!time) throw new Error('the server runs no embedded chain whose time a test can move');
+  const behind = t - (await chainNow(server));
+  if (behind > 0) await time.advance(Math.ceil(behind / 1000));
 }

@@ -1,10 +1,8 @@
-import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { betBody, postJson, type Caller } from '../../../test/support/bets.js';
 import { marketsApi } from '../../../test/support/http.js';
 import { fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
-import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
+import { chainNow, startTestServer, travelPast, type TestServer } from '../../../test/support/test-server.js';
 
 let server: TestServer;
 const api = marketsApi(() => server);
@@ -34,12 +32,6 @@ async function index() {
   for (let i = 0; i < 20; i++) if ((await server.container.markets.indexer.runOnce()).caughtUp) return;
 }
 
-async function chainNow(): Promise<number> {
-  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
-  const block = await createPublicClient({ transport: http(url) }).getBlock();
-  return Math.max(server.container.clock.now(), Number(block.timestamp) * 1000);
-}
-
 const duelRow = (duelId: string) => server.container.markets.repo.byDuelId(duelId);
 const balance = (a: `0x${string}`) => server.container.chain.collateralBalance('credits', a);
 const tradeCount = async (duelId: string) => {
@@ -56,7 +48,7 @@ async function market(
   bets: { who: User; option: number; units: bigint }[],
   opts: { endInMs?: number; settle?: boolean } = {},
 ) {
-  const now = await chainNow();
+  const now = await chainNow(server);
   const endInMs = opts.endInMs ?? 600_000;
   const created = await postJson(creator.caller, '/svc/user/duels/create', {
     question: 'Does the claim pay once?',
@@ -86,7 +78,7 @@ async function market(
   if (opts.settle === false) return duelId;
   const endTime = now + endInMs;
   // The market's end is passed by moving the server's and the chain's time, not by waiting for it.
-  await server.container.time?.advance(Math.ceil((endTime + 1_000 - (await chainNow())) / 1000));
+  await travelPast(server, endTime + 1_000);
   const resolved = await postJson(creator.caller, '/svc/user/duels/resolve', {
     duelIds: [{ duelId, winningOptionIndex: 0 }],
   });

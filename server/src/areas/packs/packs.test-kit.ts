@@ -1,8 +1,8 @@
-import { createPublicClient, http } from 'viem';
-import type { ViemChainAdapter } from '../../adapters/chain/viem-chain.adapter.js';
 import { marketsApi, type Body } from '../../../test/support/http.js';
 import { fundedUser, UNIT, until } from '../../../test/support/market-fixtures.js';
 import type { TestServer } from '../../../test/support/test-server.js';
+
+export { chainNow, travelPast } from '../../../test/support/test-server.js';
 
 export { UNIT, until };
 export type { Body };
@@ -33,27 +33,6 @@ export async function adminToken(server: TestServer, api: Api): Promise<string> 
   await server.container.identity.admins.create(email, 'pack admin password');
   const login = await api('/svc/admin/auth/login', { body: { email, password: 'pack admin password' } });
   return login.body['token'] as string;
-}
-
-/**
- * Now on the chain, in ms. Automined blocks never repeat a second, so bursts run the chain's clock
- * ahead of ours: market times are set from it.
- */
-export async function chainNow(server: TestServer): Promise<number> {
-  const url = (server.container.chain as ViemChainAdapter).embeddedRpcUrl;
-  const block = await createPublicClient({ transport: http(url) }).getBlock();
-  return Math.max(Date.now(), Number(block.timestamp) * 1000);
-}
-
-/**
- * Moves the server's clock and the embedded chain's time forward together until both are past `t`
- * (ms): a market's end is judged by the chain, so no test waits for it.
- */
-export async function travelPast(server: TestServer, t: number): Promise<void> {
-  const time = server.container.time;
-  if (!time) throw new Error('the server runs no embedded chain whose time a test can move');
-  const behind = t - (await chainNow(server));
-  if (behind > 0) await time.advance(Math.ceil(behind / 1000));
 }
 
 /** A new market request for a pack, trading from `startInMs` to `endInMs` after `now`. */
