@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { extract } from 'tar';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 
@@ -128,6 +129,24 @@ describe('an embedded database in a new data directory', () => {
       expect(await query<{ id: number }>(again.url, 'select id from from_the_copy')).toEqual([{ id: 7 }]);
     } finally {
       await again.stop();
+    }
+  }, 120_000);
+
+  it('starts a directory that a start left half-written (every file of the copy but PG_VERSION) as a new one', async () => {
+    vi.stubEnv('TMPDIR', join(dir, 'tmp'));
+    const dataDir = join(dir, 'half');
+    mkdirSync(dataDir);
+    await extract({
+      file: copyFile(join(dir, 'tmp')) as string,
+      cwd: dataDir,
+      filter: (p) => !p.endsWith('PG_VERSION'),
+    });
+    expect(existsSync(join(dataDir, 'base'))).toBe(true);
+    const db = await startEmbeddedPostgres({ dataDir });
+    try {
+      expect(await tableCount(db.url, 'from_the_copy')).toBe('1');
+    } finally {
+      await db.stop();
     }
   }, 120_000);
 
