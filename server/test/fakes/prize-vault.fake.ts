@@ -1,13 +1,17 @@
 import type { Address, Hash, Hex, LocalAccount } from 'viem';
 import type { CollateralKind } from '../../src/adapters/chain/chain.port.js';
 import type {
+  DescribedCall,
   PrizeVaultPort,
+  UnsignedCall,
+  VaultClaim,
   VaultDeposit,
   VaultDepositKey,
   VaultDistributionKind,
   VaultReceipt,
   VaultWriteKey,
 } from '../../src/adapters/chain/prize-vault.port.js';
+import { claimCallOf, depositCallsOf } from '../../src/adapters/chain/viem-prize-vault.adapter.js';
 
 /** A write as the service asked for it: the call's own arguments, without the hash it got. */
 export type VaultCall =
@@ -53,6 +57,12 @@ export interface VaultWrite {
 const VAULTS: Record<CollateralKind, Address> = {
   credits: '0x00000000000000000000000000000000000C0001',
   usdc: '0x00000000000000000000000000000000000C0002',
+};
+
+/** The collateral tokens the fake's deposit calls approve. */
+const TOKENS: Record<CollateralKind, Address> = {
+  credits: '0x00000000000000000000000000000000000C0c01',
+  usdc: '0x00000000000000000000000000000000000C0c02',
 };
 
 const NOT_MINED: VaultReceipt = { status: 'pending', sender: null, deposits: [], claims: [] };
@@ -207,6 +217,15 @@ export class PrizeVaultFake implements PrizeVaultPort {
 
   claim(): Promise<Hash> {
     return Promise.reject(new Error('PrizeVaultFake.claim is not modelled'));
+  }
+
+  /** The adapter's own calldata, on the fake's vault addresses. */
+  claimCall(collateral: CollateralKind, claim: VaultClaim): UnsignedCall {
+    return claimCallOf(VAULTS[collateral], claim);
+  }
+
+  depositCalls(collateral: CollateralKind, poolId: Hex, stage: number, amount: bigint): DescribedCall[] {
+    return depositCallsOf(TOKENS[collateral], VAULTS[collateral], poolId, stage, amount);
   }
 
   poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint> {

@@ -33,6 +33,26 @@ export interface VaultReceipt {
   }[];
 }
 
+/** A transaction a client signs and sends itself: the contract it calls and the calldata. */
+export interface UnsignedCall {
+  readonly to: Address;
+  readonly data: Hex;
+}
+
+/** An unsigned call with a sentence saying what it does, for a wallet to show before it signs. */
+export interface DescribedCall extends UnsignedCall {
+  readonly description: string;
+}
+
+/** One leaf of a distribution, as `PrizeVault.claim` takes it. */
+export interface VaultClaim {
+  readonly poolId: Hex;
+  readonly kind: VaultDistributionKind;
+  readonly account: Address;
+  readonly amount: bigint;
+  readonly proof: readonly Hex[];
+}
+
 /**
  * Every operator write names its effect with `key`: one chain write per key, ever, however often
  * a request, a job or a retry asks (e.g. `packs:set-root:<packId>:payout`, `packs:claim:<packId>:<account>`).
@@ -99,6 +119,17 @@ export interface PrizeVaultPort {
     proof: readonly Hex[],
     write: VaultWriteKey,
   ): Promise<Hash>;
+
+  /**
+   * The `PrizeVault.claim` call that pays a leaf, for a client to send itself: anyone may send it,
+   * the money goes to the leaf's account.
+   */
+  claimCall(collateral: CollateralKind, claim: VaultClaim): UnsignedCall;
+  /**
+   * The two calls a self-custody wallet sends to deposit `amount` into a pool: approve the vault on
+   * the collateral token, then deposit.
+   */
+  depositCalls(collateral: CollateralKind, poolId: Hex, stage: number, amount: bigint): DescribedCall[];
 
   poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint>;
   distribution(

@@ -1,4 +1,6 @@
 import {
+  encodeFunctionData,
+  erc20Abi,
   parseEventLogs,
   toHex,
   TransactionNotFoundError,
@@ -14,7 +16,10 @@ import { PrizeVaultAbi } from './artifacts/PrizeVault.js';
 import type { CollateralKind } from './chain.port.js';
 import type { ChainWriter } from './chain-writer.js';
 import type {
+  DescribedCall,
   PrizeVaultPort,
+  UnsignedCall,
+  VaultClaim,
   VaultDeposit,
   VaultDepositKey,
   VaultDistributionKind,
@@ -33,6 +38,46 @@ const VaultCallAbi = [...PrizeVaultAbi, ...CollateralTokenAbi.filter((item) => i
 
 const KIND_NUMBER: Record<VaultDistributionKind, number> = { payout: 0, refund: 1 };
 const KIND_NAME: readonly VaultDistributionKind[] = ['payout', 'refund'];
+
+/**
+ * The `PrizeVault.claim` call of a leaf on the vault at `vault`. A pure function beside the adapter
+ * so the in-memory fake answers the very calldata the adapter does.
+ */
+export function claimCallOf(vault: Address, claim: VaultClaim): UnsignedCall {
+  return {
+    to: vault,
+    data: encodeFunctionData({
+      abi: PrizeVaultAbi,
+      functionName: 'claim',
+      args: [claim.poolId, KIND_NUMBER[claim.kind], claim.account, claim.amount, [...claim.proof]],
+    }),
+  };
+}
+
+/**
+ * The approve and deposit calls of a deposit of the token at `token` into the vault at `vault`;
+ * pure for the same reason as claimCallOf.
+ */
+export function depositCallsOf(
+  token: Address,
+  vault: Address,
+  poolId: Hex,
+  stage: number,
+  amount: bigint,
+): DescribedCall[] {
+  return [
+    {
+      to: token,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [vault, amount] }),
+      description: `approve(${vault}, ${amount}) on the collateral token`,
+    },
+    {
+      to: vault,
+      data: encodeFunctionData({ abi: PrizeVaultAbi, functionName: 'deposit', args: [poolId, stage, amount] }),
+      description: `deposit(${poolId}, ${stage}, ${amount}) on the prize vault`,
+    },
+  ];
+}
 
 /**
  * PrizeVault through viem. Every write goes through the chain transaction pipeline (ChainWriter):
@@ -137,6 +182,14 @@ export class ViemPrizeVaultAdapter implements PrizeVaultPort {
       },
       write,
     );
+  }
+
+  claimCall(collateral: CollateralKind, claim: VaultClaim): UnsignedCall {
+    return claimCallOf(this.vaults[collateral], claim);
+  }
+
+  depositCalls(collateral: CollateralKind, poolId: Hex, stage: number, amount: bigint): DescribedCall[] {
+    return depositCallsOf(this.tokens[collateral], this.vaults[collateral], poolId, stage, amount);
   }
 
   poolBalance(collateral: CollateralKind, poolId: Hex): Promise<bigint> {

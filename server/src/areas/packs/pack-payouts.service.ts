@@ -42,7 +42,9 @@ export class PackPayoutService {
     const claimed =
       leaf.claimed ||
       (leaf.published && (await this.vault.isClaimed(pack.collateral, leaf.poolId, kind, leaf.account)));
-    return claimProofOf(leaf, { address: this.packs.vaultOf(pack), collateral: pack.collateral }, claimed);
+    // A pack names its vault checksummed everywhere it answers (vaultOf), and so here.
+    const call = { ...this.vault.claimCall(pack.collateral, leaf), to: this.packs.vaultOf(pack) };
+    return claimProofOf(leaf, pack.collateral, call, claimed);
   }
 
   async summary(

@@ -1,7 +1,8 @@
 import { getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { FakeMotorsportSeason, fakeSeason } from '../../adapters/sports-provider/fake-motorsport.season.js';
-import type { PrizeVaultPort } from '../../adapters/chain/prize-vault.port.js';
+import type { PrizeVaultPort, VaultClaim } from '../../adapters/chain/prize-vault.port.js';
+import { claimCallOf } from '../../adapters/chain/viem-prize-vault.adapter.js';
 import { DomainError } from '../../errors.js';
 import { ManualClock } from '../../platform/clock.js';
 import type { DistributionBook } from '../../platform/merkle/distribution-book.js';
@@ -176,8 +177,10 @@ function payoutBook() {
     },
   } as unknown as DistributionBook;
   const claimedOnChain = new Set<string>();
+  const vaultAddress = getAddress(`0x${'5a'.repeat(20)}`);
   const vault = {
-    address: () => getAddress(`0x${'5a'.repeat(20)}`),
+    address: () => vaultAddress,
+    claimCall: (_c: string, claim: VaultClaim) => claimCallOf(vaultAddress, claim),
     isClaimed: (_c: string, _p: Hex, _k: string, account: string) => Promise.resolve(claimedOnChain.has(account)),
   } as unknown as PrizeVaultPort;
   return { state, book, vault, claimedOnChain };

@@ -680,7 +680,7 @@ export class RacingReadService {
     const claimed =
       leaf.claimed ||
       (leaf.published && (await this.deps.vault.isClaimed(t.stakeAsset, poolId, 'payout', leaf.account)));
-    return claimProofOf(leaf, { address: this.deps.vault.address(t.stakeAsset), collateral: t.stakeAsset }, claimed);
+    return claimProofOf(leaf, t.stakeAsset, this.deps.vault.claimCall(t.stakeAsset, leaf), claimed);
   }
 }
 

@@ -9,7 +9,7 @@ import type { Logger } from '../../logger.js';
 import { verifyDeposit } from './deposit-verifier.js';
 import type { TournamentDb, TournamentRepos } from './tournament.repository.js';
 import { MINIMUM_BUYIN, type Actor, type TournamentSettings } from './tournament.types.js';
-import { bondPoolId, depositCalls } from './vault-pools.js';
+import { bondPoolId } from './vault-pools.js';
 
 /** The signing account of a user's managed wallet. */
 export interface SignerLookup {
@@ -108,7 +108,7 @@ export class BondService {
       asset,
       vault: this.vault.address(asset),
       poolId,
-      calls: depositCalls(this.chain.addresses[asset], this.vault.address(asset), poolId, 0, amount > 0n ? amount : 0n),
+      calls: this.vault.depositCalls(asset, poolId, 0, amount > 0n ? amount : 0n),
     };
     let txHash = body.txHash as Hash | undefined;
     if (!txHash && body.execute) {

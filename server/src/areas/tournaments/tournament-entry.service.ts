@@ -13,7 +13,7 @@ import { stageStatus, toEntry } from './tournament.mapper.js';
 import type { TournamentDb } from './tournament.repository.js';
 import type { StandingsService } from './tournament-standings.service.js';
 import { MINIMUM_BUYIN, type Actor, type EntryRow, type StageRow, type TournamentRow } from './tournament.types.js';
-import { depositCalls, tournamentPoolId } from './vault-pools.js';
+import { tournamentPoolId } from './vault-pools.js';
 
 /**
  * Entering and leaving a tournament, and paying a later paid stage: what to deposit where, the
@@ -162,7 +162,7 @@ export class EntryService {
       token: this.chain.addresses[asset],
       vault,
       poolId,
-      calls: depositCalls(this.chain.addresses[asset], vault, poolId, stageIndex, amount),
+      calls: this.vault.depositCalls(asset, poolId, stageIndex, amount),
       executed: txHash !== null,
       txHash,
     };

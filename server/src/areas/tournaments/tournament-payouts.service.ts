@@ -308,7 +308,7 @@ export class PayoutService {
     }
     const claimed =
       leaf.claimed || (leaf.published && (await this.vault.isClaimed(t.stakeAsset, poolId, 'payout', leaf.account)));
-    return claimProofOf(leaf, { address: this.vault.address(t.stakeAsset), collateral: t.stakeAsset }, claimed);
+    return claimProofOf(leaf, t.stakeAsset, this.vault.claimCall(t.stakeAsset, leaf), claimed);
   }
 
   /** Records a claim after finding its Claimed event in the transaction's receipt. */

@@ -110,6 +110,6 @@ export class RefundService {
     const claimed =
       leaf.claimed ||
       (leaf.published && (await this.vault.isClaimed(t.stakeAsset, leaf.poolId, 'refund', leaf.account)));
-    return claimProofOf(leaf, { address: this.vault.address(t.stakeAsset), collateral: t.stakeAsset }, claimed);
+    return claimProofOf(leaf, t.stakeAsset, this.vault.claimCall(t.stakeAsset, leaf), claimed);
   }
 }

@@ -1,10 +1,10 @@
 import { ClaimProofSchema } from '@duelkit/contract';
-import { decodeFunctionData, getAddress, keccak256, toHex, type Hex } from 'viem';
+import { getAddress, keccak256, toHex, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { PrizeVaultAbi } from '../../adapters/chain/artifacts/PrizeVault.js';
+import { claimCallOf } from '../../adapters/chain/viem-prize-vault.adapter.js';
 import { claimProofOf } from './claim-proof.js';
 
-const vault = { address: getAddress('0x00000000000000000000000000000000000000aa'), collateral: 'credits' as const };
+const vault = getAddress('0x00000000000000000000000000000000000000aa');
 const account = getAddress('0x00000000000000000000000000000000000000bb');
 const node = (s: string): Hex => keccak256(toHex(s));
 
@@ -13,7 +13,7 @@ describe('claimProofOf', () => {
     ['payout', 0],
     ['refund', 1],
   ] as const) {
-    it(`answers a ${kind} leaf as a ClaimProof whose call is PrizeVault.claim with the leaf's arguments`, () => {
+    it(`answers a ${kind} leaf as a ClaimProof carrying the vault's claim call`, () => {
       const leaf = {
         poolId: node('pool'),
         kind,
@@ -25,20 +25,28 @@ describe('claimProofOf', () => {
         claimed: false,
         claimTxHash: null,
       };
-      const proof = claimProofOf(leaf, vault, false);
+      const call = claimCallOf(vault, leaf);
+      const proof = claimProofOf(leaf, 'credits', call, false);
       expect(ClaimProofSchema.parse(proof)).toEqual(proof);
-      expect(proof).toMatchObject({
+      expect(proof).toEqual({
         kind,
         kindIndex,
+        poolId: leaf.poolId,
         account,
         amount: '5000000000000000000',
-        vaultAddress: vault.address,
+        proof: leaf.proof,
+        root: leaf.root,
+        vaultAddress: vault,
         collateralStack: 'credits',
+        published: true,
+        claimed: false,
+        claimTxHash: null,
+        call: {
+          to: vault,
+          data: call.data,
+          description: `PrizeVault.claim of the ${kind} 5000000000000000000 to ${account}; anyone may send it`,
+        },
       });
-      expect(proof.call.to).toBe(vault.address);
-      const decoded = decodeFunctionData({ abi: PrizeVaultAbi, data: proof.call.data as Hex });
-      expect(decoded.functionName).toBe('claim');
-      expect(decoded.args).toEqual([leaf.poolId, kindIndex, account, leaf.amount, leaf.proof]);
     });
   }
 });
