@@ -121,20 +121,10 @@ module.exports = {
     {
       name: 'abi-only-in-chain-adapters',
       comment:
-        'Contract ABIs (adapters/chain/artifacts) and the calldata built from them belong to the chain adapters. ' +
-        'Two modules still build prize-vault calldata themselves and are listed until that moves behind the ' +
-        'prize-vault port.',
+        'Contract ABIs (adapters/chain/artifacts) and the calldata built from them belong to the chain adapters: ' +
+        'a service that answers a call for a client to send asks its port for it (e.g. PrizeVaultPort.claimCall).',
       severity: 'error',
-      from: {
-        path: '^server/src/',
-        pathNot: [
-          TEST,
-          TEST_KIT,
-          '^server/src/adapters/chain/',
-          '^server/src/platform/merkle/claim-proof\\.ts$',
-          '^server/src/areas/tournaments/vault-pools\\.ts$',
-        ],
-      },
+      from: { path: '^server/src/', pathNot: [TEST, TEST_KIT, '^server/src/adapters/chain/'] },
       to: { path: '^server/src/adapters/chain/artifacts/' },
     },
     {
@@ -164,19 +154,9 @@ module.exports = {
       name: 'e2e-black-box',
       comment:
         'End-to-end tests use what a builder has: the SDK, public HTTP, the operator surface and the embedded ' +
-        "chain's RPC (e2e/support.ts starts the server as a process). They import nothing of the server. " +
-        'Exceptions, still on the in-process server: the three tournaments files and racing (they inject a test clock for the ' +
-        "sports fakes' calendars).",
+        "chain's RPC (e2e/support.ts starts the server as a process). They import nothing of the server.",
       severity: 'error',
-      from: {
-        path: '^e2e/',
-        pathNot: [
-          '^e2e/tournaments\\.e2e\\.test\\.ts$',
-          '^e2e/tournaments-cancel\\.e2e\\.test\\.ts$',
-          '^e2e/tournaments-close\\.e2e\\.test\\.ts$',
-          '^e2e/racing\\.e2e\\.test\\.ts$',
-        ],
-      },
+      from: { path: '^e2e/' },
       to: { path: '^server/(src|test)/' },
     },
     {

@@ -1,37 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClassification, fakeSeason } from '../server/src/adapters/sports-provider/fake-motorsport.season.js';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
-import { ManualClock } from '../server/src/platform/clock.js';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { inProcess, signedInClient, UNIT, until } from './support.js';
+import { type ServerProcess, signedInClient, startServer, UNIT, until } from './support.js';
 
 const HOUR = 3_600_000;
-// 08:00 UTC: the fake motorsport season of this day locks its first session at 10:00.
-const T0 = Date.UTC(2026, 11, 1, 8);
-const DAY_START = T0 - 8 * HOUR;
-const clock = new ManualClock(T0);
-const season = fakeSeason(Math.floor(T0 / (24 * HOUR)));
-const round1 = season.rounds[0] as (typeof season.rounds)[number];
-const [qualifying, race] = round1.events as [(typeof round1.events)[number], (typeof round1.events)[number]];
-let server: TestServer;
+const DAY = 24 * HOUR;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      JOBS_ENABLED: 'true',
-      RACING_SWEEP_INTERVAL_MS: '300',
-      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
-      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-      RATE_LIMIT_TEAM_PER_MIN: '100000',
-    },
-    { clock },
-  );
+  server = await startServer({
+    JOBS_ENABLED: 'true',
+    RACING_SWEEP_INTERVAL_MS: '300',
+    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+    RATE_LIMIT_TEAM_PER_MIN: '100000',
+  });
+  // 08:00 UTC, before the simulator's season of the day begins (its sessions run 10:00–23:00 UTC),
+  // so a tournament created now plays that whole season.
+  const morning = Math.floor(server.now() / DAY) * DAY + 8 * HOUR;
+  await server.advanceTo(morning >= server.now() ? morning : morning + DAY);
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
+
+/** Ms since the epoch a session's or round's timestamp stands for. */
+const ms = (t: string) => Date.parse(t);
 
 async function enter(client: DuelkitClient, tournamentId: string) {
   const deposit = await client.tournaments.play.deposit({ params: { tournamentId }, body: { execute: true } });
@@ -40,10 +34,10 @@ async function enter(client: DuelkitClient, tournamentId: string) {
 
 describe('racing tournaments through the SDK', () => {
   it('create → three players enter → predict → one locks early → sessions run → leaderboards → season end → claim on chain', async () => {
-    const creator = await signedInClient(inProcess(server), 'rce_creator');
-    const alice = await signedInClient(inProcess(server), 'rce_alice');
-    const bob = await signedInClient(inProcess(server), 'rce_bob');
-    const carol = await signedInClient(inProcess(server), 'rce_carol');
+    const creator = await signedInClient(server, 'rce_creator');
+    const alice = await signedInClient(server, 'rce_alice');
+    const bob = await signedInClient(server, 'rce_bob');
+    const carol = await signedInClient(server, 'rce_carol');
     const f1 = (c: { client: DuelkitClient }) => c.client.tournaments.f1;
 
     await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
@@ -69,12 +63,21 @@ describe('racing tournaments through the SDK', () => {
     const { drivers } = await f1(alice).drivers({ params: { tournamentId } });
     expect(drivers).toHaveLength(20);
 
-    const q = fakeClassification(qualifying).order.slice(0, 5);
-    const r = fakeClassification(race).order.slice(0, 10);
+    const { rounds } = await f1(alice).rounds({ params: { tournamentId } });
+    const round1 = rounds[0];
+    const [qualifying, race] = round1?.events ?? [];
+    if (!round1 || qualifying?.eventType !== 'QUALIFYING' || race?.eventType !== 'RACE') {
+      throw new Error('a first weekend of qualifying and a race expected');
+    }
+    // How the simulator will classify both sessions (the operator's `sports:script`).
+    const { events } = await server.sportsScript({ eventIds: [qualifying.id, race.id] });
+    const q = events[0]?.order.slice(0, 5) ?? [];
+    const backmarkers = events[0]?.order.slice(-5) ?? [];
+    const r = events[1]?.order.slice(0, 10) ?? [];
     const predict = (p: { client: DuelkitClient }, eventId: number, driverIds: number[]) =>
       f1(p).predict({ params: { tournamentId, eventId }, body: { driverIds } });
     await predict(alice, qualifying.id, q);
-    await predict(bob, qualifying.id, [116, 117, 118, 119, 120]);
+    await predict(bob, qualifying.id, backmarkers);
     await predict(carol, qualifying.id, [...q].reverse());
     await predict(alice, race.id, r);
     await predict(bob, race.id, [...r].reverse());
@@ -82,7 +85,7 @@ describe('racing tournaments through the SDK', () => {
     expect(locked.prediction.lockedEarly).toBe(true);
 
     // Past the race of the first weekend: both sessions finish, the sweep job settles them.
-    clock.advance(DAY_START + 14 * HOUR - clock.now());
+    await server.advanceTo(Math.max(...round1.events.map((e) => ms(e.endTime))) + 60_000);
     const weekend = await until(
       () => f1(alice).weekendLeaderboard({ params: { tournamentId, roundId: round1.id } }),
       (w) => (w.rows[0]?.totalPoints ?? 0) > 21,
@@ -106,7 +109,7 @@ describe('racing tournaments through the SDK', () => {
     });
 
     // The rest of the season runs without predictions; the season closes and the root is published.
-    clock.advance(DAY_START + 23 * HOUR + HOUR / 2 - clock.now());
+    await server.advanceTo(Math.max(...rounds.flatMap((w) => w.events.map((e) => ms(e.endTime)))) + HOUR / 2);
     const payouts = await until(
       () => f1(alice).payouts({ params: { tournamentId } }),
       (p) => p.status === 'published',
@@ -132,24 +135,21 @@ describe('racing tournaments through the SDK', () => {
     const mine = await f1(alice).myPayout({ params: { tournamentId }, query: {} });
     expect(mine).toMatchObject({ placement: 1, claimable: true, amount: proof.amount });
     // Anyone with gas may send the vault's claim; the money goes to the leaf's account.
-    const rpc = http((server.container.chain as ViemChainAdapter).embeddedRpcUrl as string);
     const sender = privateKeyToAccount(generatePrivateKey());
-    await server.container.chain.fundGas(sender.address, UNIT);
-    const before = await server.container.chain.collateralBalance('credits', alice.address);
-    const hash = await createWalletClient({ transport: rpc, account: sender }).sendTransaction({
+    await server.fundGas(sender.address);
+    const before = await server.balance(alice.address);
+    const hash = await createWalletClient({ transport: http(server.rpcUrl), account: sender }).sendTransaction({
       to: proof.call.to as Address,
       data: proof.call.data as Hex,
       chain: null,
     });
-    await createPublicClient({ transport: rpc }).waitForTransactionReceipt({ hash });
+    await server.chain.waitForTransactionReceipt({ hash });
     const confirmed = await alice.client.tournaments.payouts.confirmClaim({
       params: { tournamentId },
       body: { txHash: hash },
     });
     expect(confirmed).toMatchObject({ claimed: true, amount: proof.amount });
-    expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(
-      BigInt(proof.amount),
-    );
+    expect((await server.balance(alice.address)) - before).toBe(BigInt(proof.amount));
     expect(await f1(alice).myPayout({ params: { tournamentId }, query: {} })).toMatchObject({ claimed: true });
   }, 180_000);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPublicClient, erc20Abi, http, parseAbi, type Address, type PublicClient } from 'viem';
+import { createPublicClient, erc20Abi, http, numberToHex, parseAbi, type Address, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient } from '@duelkit/sdk';
 
@@ -79,6 +79,10 @@ export interface ServerProcess extends E2eServer {
   operator<T>(path: string, body: unknown): Promise<T>;
   /** A new builder key of a new builder app (`pnpm keys:create`). */
   createKey(tier?: 'team' | 'selfserve'): Promise<string>;
+  /** How the local sports simulator will end these fixtures and sessions (`pnpm sports:script`). */
+  sportsScript(ids: { fixtureIds?: number[]; eventIds?: number[] }): Promise<SportsScript>;
+  /** Gives an address native gas on the embedded chain (its development method, over the RPC port). */
+  fundGas(address: Address, wei?: bigint): Promise<void>;
   /** Collateral balance of an address, read from the token contract. */
   balance(address: Address, stack?: 'credits' | 'usdc'): Promise<bigint>;
   /** Outcome shares `holder` owns of `duelId`'s `option`, read from the market contract. */
@@ -88,6 +92,17 @@ export interface ServerProcess extends E2eServer {
   /** Whether the market contract has paid `holder` what `duelId` owed them. */
   paid(duelId: string, holder: Address): Promise<boolean>;
   stop(): Promise<number | null>;
+}
+
+/** What `POST /operator/sports/script` answers (docs/tournaments.md, "The provider"). */
+export interface SportsScript {
+  readonly fixtures: readonly {
+    readonly id: number;
+    readonly kickoffAt: string;
+    readonly state: 'finished' | 'cancelled';
+    readonly outcome: 'HOME' | 'DRAW' | 'AWAY' | null;
+  }[];
+  readonly events: readonly { readonly id: number; readonly order: readonly number[] }[];
 }
 
 /** The public reads of the market contract the tests use. */
@@ -306,6 +321,11 @@ export async function startServer(
     async createKey(tier = 'team') {
       return (await operator<{ key: string }>('/operator/builder-keys', { name: `e2e-${tier}`, tier })).key;
     },
+    sportsScript: ({ fixtureIds = [], eventIds = [] }) =>
+      operator<SportsScript>('/operator/sports/script', { fixtureIds, eventIds }),
+    async fundGas(address, wei = UNIT) {
+      await chain.request({ method: 'hardhat_setBalance' as never, params: [address, numberToHex(wei)] as never });
+    },
     balance(address, stack = 'credits') {
       return chain.readContract({
         address: contracts[stack],
@@ -349,37 +369,17 @@ export async function startServer(
 }
 
 /**
- * Setup for the tournaments files, which still run the server in process (they inject a test clock
- * for the sports fake's calendar): the same operations, done on its container.
+ * The first even hour from the server's now after which the local simulator's next seven football
+ * fixtures all finish (none cancelled), so that a tournament's picks on them count. The calendar
+ * kicks off fixture `50000000 + slot` at every even hour (`slot` = kick-off / 2 h; docs/tournaments.md).
  */
-export function inProcess(server: {
-  marketsUrl: string;
-  tournamentsUrl: string;
-  builderKey: string;
-  container: {
-    chain: { mint(stack: 'credits', to: Address, amount: bigint): Promise<unknown>; embeddedRpcUrl?: string };
-    identity: { admins: { create(email: string, password: string): Promise<unknown> } };
-    time: { advance(seconds: number): Promise<unknown> } | undefined;
-    clock: { now(): number };
-  };
-}): E2eServer {
-  return {
-    marketsUrl: server.marketsUrl,
-    tournamentsUrl: server.tournamentsUrl,
-    builderKey: server.builderKey,
-    rpcUrl: server.container.chain.embeddedRpcUrl ?? '',
-    grantCredits: async (address, amount) => void (await server.container.chain.mint('credits', address, amount)),
-    createAdmin: async (email, password) => void (await server.container.identity.admins.create(email, password)),
-    async advanceTime(seconds) {
-      if (!server.container.time) throw new Error('this server cannot move time (its clock is not adjustable)');
-      await server.container.time.advance(seconds);
-    },
-    async advanceTo(t) {
-      const seconds = Math.ceil((t - server.container.clock.now()) / 1000);
-      if (seconds > 0) await this.advanceTime(seconds);
-    },
-    now: () => server.container.clock.now(),
-  };
+export async function calmHour(server: Pick<ServerProcess, 'now' | 'sportsScript'>): Promise<number> {
+  const SLOT = 2 * 3_600_000;
+  for (let slot = Math.ceil(server.now() / SLOT); ; slot++) {
+    const fixtureIds = Array.from({ length: 7 }, (_, i) => 50_000_000 + slot + 1 + i);
+    const { fixtures } = await server.sportsScript({ fixtureIds });
+    if (fixtures.every((f) => f.state === 'finished')) return slot * SLOT;
+  }
 }
 
 /**

@@ -1,36 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
-import { ManualClock } from '../server/src/platform/clock.js';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import { ApiError, type DuelkitClient } from '@duelkit/sdk';
-import { inProcess, signedInAdmin, signedInClient, UNIT, until } from './support.js';
+import { type ServerProcess, signedInAdmin, signedInClient, startServer, UNIT, until } from './support.js';
 
 const HOUR = 3_600_000;
-const T0 = Date.UTC(2026, 11, 1, 8);
-const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
-const clock = new ManualClock(T0);
-let server: TestServer;
+let server: ServerProcess;
 let ops: DuelkitClient;
+const at = (h: number) => new Date(server.now() + h * HOUR).toISOString();
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
-      TOURNAMENT_FIXTURES_PER_STAGE: '2',
-      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-      RATE_LIMIT_TEAM_PER_MIN: '100000',
-    },
-    { clock },
-  );
-  ops = await signedInAdmin(inProcess(server), 'tce_ops');
+  server = await startServer({
+    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    TOURNAMENT_FIXTURES_PER_STAGE: '2',
+    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+    RATE_LIMIT_TEAM_PER_MIN: '100000',
+  });
+  ops = await signedInAdmin(server, 'tce_ops');
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
-const rpcUrl = () => (server.container.chain as ViemChainAdapter).embeddedRpcUrl as string;
-const balance = (a: string) => server.container.chain.collateralBalance('credits', a as Address);
+const balance = (a: string) => server.balance(a as Address);
 
 async function enter(client: DuelkitClient, tournamentId: string) {
   const deposit = await client.tournaments.play.deposit({ params: { tournamentId }, body: { execute: true } });
@@ -39,8 +30,8 @@ async function enter(client: DuelkitClient, tournamentId: string) {
 
 describe('tournament cancellation through the SDK', () => {
   it('create → enter → ask to cancel → admin cancels → refund root on chain → the entrant sends the served claim call', async () => {
-    const creator = await signedInClient(inProcess(server), 'tce_creator');
-    const alice = await signedInClient(inProcess(server), 'tce_alice');
+    const creator = await signedInClient(server, 'tce_creator');
+    const alice = await signedInClient(server, 'tce_alice');
     await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
     const tournamentId = randomBytes(12).toString('hex');
     const deposit = await creator.client.tournaments.play.deposit({
@@ -100,15 +91,15 @@ describe('tournament cancellation through the SDK', () => {
 
     // Anyone may send the claim; the vault pays the leaf's wallet.
     const sender = privateKeyToAccount(generatePrivateKey());
-    await server.container.chain.fundGas(sender.address, UNIT);
-    const wallet = createWalletClient({ transport: http(rpcUrl()), account: sender });
+    await server.fundGas(sender.address);
+    const wallet = createWalletClient({ transport: http(server.rpcUrl), account: sender });
     const before = await balance(alice.address);
     const hash = await wallet.sendTransaction({
       to: proof.call.to as Address,
       data: proof.call.data as Hex,
       chain: null,
     });
-    const receipt = await createPublicClient({ transport: http(rpcUrl()) }).waitForTransactionReceipt({ hash });
+    const receipt = await server.chain.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     expect((await balance(alice.address)) - before).toBe(10n * UNIT);
     expect(

@@ -1,49 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarResult } from '../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
-import type { ViemChainAdapter } from '../server/src/adapters/chain/viem-chain.adapter.js';
-import { ManualClock } from '../server/src/platform/clock.js';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { inProcess, signedInAdmin, signedInClient, UNIT, until } from './support.js';
+import { calmHour, type ServerProcess, signedInAdmin, signedInClient, startServer, UNIT, until } from './support.js';
 
 const HOUR = 3_600_000;
-const T0 = Date.UTC(2026, 11, 1, 8);
-const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
-const clock = new ManualClock(T0);
-let server: TestServer;
+let server: ServerProcess;
 let ops: DuelkitClient;
+/** The stage's hour 0 (its fixtures kick off at hours 2, 4 and 6, none cancelled). */
+let T0: number;
+const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      JOBS_ENABLED: 'true',
-      TOURNAMENT_RESULTS_INTERVAL_MS: '300',
-      TOURNAMENT_AUTOMATION_INTERVAL_MS: '500',
-      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
-      TOURNAMENT_FIXTURES_PER_STAGE: '2',
-      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-      RATE_LIMIT_TEAM_PER_MIN: '100000',
-    },
-    { clock },
-  );
-  ops = await signedInAdmin(inProcess(server), 'tce_ops');
+  server = await startServer({
+    JOBS_ENABLED: 'true',
+    TOURNAMENT_RESULTS_INTERVAL_MS: '300',
+    TOURNAMENT_AUTOMATION_INTERVAL_MS: '500',
+    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    TOURNAMENT_FIXTURES_PER_STAGE: '2',
+    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+    RATE_LIMIT_TEAM_PER_MIN: '100000',
+  });
+  T0 = await calmHour(server);
+  await server.advanceTo(T0);
+  ops = await signedInAdmin(server, 'tce_ops');
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 type Outcome = 'HOME' | 'DRAW' | 'AWAY';
-const resultOf = (providerFixtureId: number): Outcome | 'VOID' => {
-  const r = calendarResult(providerFixtureId);
-  if (r.state === 'cancelled') return 'VOID';
-  return r.homeGoals > r.awayGoals ? 'HOME' : r.homeGoals < r.awayGoals ? 'AWAY' : 'DRAW';
-};
 
 describe('closing a tournament through the SDK', () => {
   it('result → dispute rejected → stage settled by the automation → final window → root on the vault → claim → confirm', async () => {
-    const creator = await signedInClient(inProcess(server), 'tce_creator');
-    const alice = await signedInClient(inProcess(server), 'tce_alice');
+    const creator = await signedInClient(server, 'tce_creator');
+    const alice = await signedInClient(server, 'tce_alice');
     await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
     const tournamentId = randomBytes(12).toString('hex');
     const deposit = await creator.client.tournaments.play.deposit({
@@ -75,17 +65,17 @@ describe('closing a tournament through the SDK', () => {
     );
     const { stages } = await alice.client.tournaments.play.get({ params: { tournamentId } });
     const stage = stages[0];
-    // A fixture that is played (the fake calendar cancels about one in 31).
-    const f1 = stage?.fixtures.find((f) => resultOf(f.providerFixtureId) !== 'VOID');
-    if (!stage || !f1) throw new Error('a stage with a played fixture expected');
-    const right = resultOf(f1.providerFixtureId) as Outcome;
+    const f1 = stage?.fixtures[0];
+    if (!stage || !f1) throw new Error('a stage with a fixture expected');
+    const script = await server.sportsScript({ fixtureIds: [f1.providerFixtureId] });
+    const right = script.fixtures[0]?.outcome as Outcome;
     const wrong: Outcome = right === 'HOME' ? 'AWAY' : 'HOME';
     await alice.client.tournaments.play.createPick({
       params: { tournamentId, stageId: stage.id },
       body: { fixtureId: f1.id, outcome: right, stake: 500 },
     });
 
-    clock.advance(7 * HOUR);
+    await server.advanceTo(T0 + 7 * HOUR);
     await until(
       () => alice.client.tournaments.play.get({ params: { tournamentId } }),
       (d) => d.tournament.status === 'COMPLETED',
@@ -105,7 +95,7 @@ describe('closing a tournament through the SDK', () => {
     expect(decided).toMatchObject({ changed: false, dispute: { status: 'REJECTED' } });
 
     // Past the stage's window: the automation job settles it; then the final window runs.
-    clock.advance(25 * HOUR);
+    await server.advanceTo(T0 + 32 * HOUR);
     const settled = await until(
       () => ops.tournaments.admin.canProceed({ params: { stageId: stage.id } }),
       (p) => p.settled,
@@ -131,22 +121,21 @@ describe('closing a tournament through the SDK', () => {
       (p) => p.published,
     );
     // Anyone with gas may send the vault's claim; the money goes to the leaf's account.
-    const rpc = http((server.container.chain as ViemChainAdapter).embeddedRpcUrl as string);
     const sender = privateKeyToAccount(generatePrivateKey());
-    await server.container.chain.fundGas(sender.address, UNIT);
-    const before = await server.container.chain.collateralBalance('credits', alice.address);
-    const hash = await createWalletClient({ transport: rpc, account: sender }).sendTransaction({
+    await server.fundGas(sender.address);
+    const before = await server.balance(alice.address);
+    const hash = await createWalletClient({ transport: http(server.rpcUrl), account: sender }).sendTransaction({
       to: proof.call.to as Address,
       data: proof.call.data as Hex,
       chain: null,
     });
-    await createPublicClient({ transport: rpc }).waitForTransactionReceipt({ hash });
+    await server.chain.waitForTransactionReceipt({ hash });
     const confirmed = await alice.client.tournaments.payouts.confirmClaim({
       params: { tournamentId },
       body: { txHash: hash },
     });
     expect(confirmed).toMatchObject({ claimed: true, recorded: true, amount: aliceShare.toString() });
-    expect((await server.container.chain.collateralBalance('credits', alice.address)) - before).toBe(aliceShare);
+    expect((await server.balance(alice.address)) - before).toBe(aliceShare);
     const payoutStatus = await alice.client.tournaments.payouts.payoutStatus({ params: { tournamentId } });
     expect(payoutStatus).toMatchObject({ rootOnChain: true, complete: false, leavesClaimed: 1 });
     expect(payoutStatus.leaves.find((l) => l.wallet === alice.address)).toMatchObject({

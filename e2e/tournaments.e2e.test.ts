@@ -1,43 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarResult } from '../server/src/adapters/sports-provider/fake-sportmonks.calendar.js';
-import { ManualClock } from '../server/src/platform/clock.js';
-import { startTestServer, type TestServer } from '../server/test/support/test-server.js';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { inProcess, signedInClient, until, UNIT } from './support.js';
+import { calmHour, type ServerProcess, signedInClient, startServer, until, UNIT } from './support.js';
 
 const HOUR = 3_600_000;
-const T0 = Date.UTC(2026, 11, 1, 8);
+let server: ServerProcess;
+/** The stages' hour 0 (their fixtures kick off from hour 2 to hour 14, none cancelled). */
+let T0: number;
 const at = (h: number) => new Date(T0 + h * HOUR).toISOString();
-const clock = new ManualClock(T0);
-let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      JOBS_ENABLED: 'true',
-      TOURNAMENT_RESULTS_INTERVAL_MS: '300',
-      TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
-      TOURNAMENT_FIXTURES_PER_STAGE: '2',
-      TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-      RATE_LIMIT_TEAM_PER_MIN: '100000',
-    },
-    { clock },
-  );
+  server = await startServer({
+    JOBS_ENABLED: 'true',
+    TOURNAMENT_RESULTS_INTERVAL_MS: '300',
+    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    TOURNAMENT_FIXTURES_PER_STAGE: '2',
+    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+    RATE_LIMIT_TEAM_PER_MIN: '100000',
+  });
+  T0 = await calmHour(server);
+  await server.advanceTo(T0);
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(() => server?.stop());
 
 type Fixture = { id: string; providerFixtureId: number };
 type Outcome = 'HOME' | 'DRAW' | 'AWAY';
 
-/** The result the sports provider's fake calendar plays for a fixture (tests know the script). */
-function resultOf(f: Fixture): Outcome | 'VOID' {
-  const r = calendarResult(f.providerFixtureId);
-  if (r.state === 'cancelled') return 'VOID';
-  return r.homeGoals > r.awayGoals ? 'HOME' : r.homeGoals < r.awayGoals ? 'AWAY' : 'DRAW';
+/** A right and a wrong pick for each fixture, from how the simulator will end it (a void fixture counts neither). */
+async function picksFor(fixtures: readonly Fixture[]) {
+  const { fixtures: script } = await server.sportsScript({ fixtureIds: fixtures.map((f) => f.providerFixtureId) });
+  const outcome = new Map(script.map((f) => [f.id, f.outcome ?? 'HOME']));
+  const right = (f: Fixture): Outcome => outcome.get(f.providerFixtureId) as Outcome;
+  return { right, wrong: (f: Fixture): Outcome => (right(f) === 'HOME' ? 'AWAY' : 'HOME') };
 }
-const right = (f: Fixture): Outcome => (resultOf(f) === 'VOID' ? 'HOME' : (resultOf(f) as Outcome));
-const wrong = (f: Fixture): Outcome => (right(f) === 'HOME' ? 'AWAY' : 'HOME');
 
 /** Deposits a stage buy-in from the managed wallet through the API, then enters with it. */
 async function enter(client: DuelkitClient, tournamentId: string) {
@@ -51,9 +46,9 @@ async function enter(client: DuelkitClient, tournamentId: string) {
 
 describe('tournaments through the SDK', () => {
   it('bond → paid create → entries → group-stage picks → results → bracket → final → leaderboard and stats', async () => {
-    const creator = await signedInClient(inProcess(server), 'te_creator');
-    const alice = await signedInClient(inProcess(server), 'te_alice');
-    const bob = await signedInClient(inProcess(server), 'te_bob');
+    const creator = await signedInClient(server, 'te_creator');
+    const alice = await signedInClient(server, 'te_alice');
+    const bob = await signedInClient(server, 'te_bob');
 
     const bond = await creator.client.tournaments.catalog.depositBond({ body: { execute: true } });
     expect(bond.bond).toMatchObject({ sufficient: true, deposited: (10n * UNIT).toString() });
@@ -98,6 +93,8 @@ describe('tournaments through the SDK', () => {
     const [group, final] = stages;
     if (!group || !final) throw new Error('two stages expected');
     const [f1, f2] = group.fixtures as unknown as [Fixture, Fixture];
+    const [f3] = final.fixtures as unknown as [Fixture];
+    const { right, wrong } = await picksFor([f1, f2, f3]);
     const pick = (client: DuelkitClient, stageId: string, f: Fixture, outcome: Outcome, stake: number) =>
       client.tournaments.play.createPick({
         params: { tournamentId, stageId },
@@ -107,7 +104,7 @@ describe('tournaments through the SDK', () => {
     await pick(alice.client, group.id, f2, right(f2), 500);
     await pick(bob.client, group.id, f1, wrong(f1), 800);
 
-    clock.advance(7 * HOUR);
+    await server.advanceTo(T0 + 7 * HOUR);
     const standings = await until(
       () => bob.client.tournaments.play.standings({ params: { tournamentId, stageId: group.id }, query: {} }),
       (s) => s.final,
@@ -130,10 +127,9 @@ describe('tournaments through the SDK', () => {
       eliminatedAtStage: 1,
     });
 
-    const [f3] = final.fixtures as unknown as [Fixture];
     await pick(alice.client, final.id, f3, right(f3), 1_000);
     await pick(creator.client, final.id, f3, wrong(f3), 1_000);
-    clock.advance(10 * HOUR);
+    await server.advanceTo(T0 + 17 * HOUR);
     const done = await until(
       () => bob.client.tournaments.play.get({ params: { tournamentId } }),
       (d) => d.tournament.status === 'COMPLETED',

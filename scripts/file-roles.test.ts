@@ -51,6 +51,7 @@ export const ROLE_SUFFIXES = [
   'wiring',
   'season',
   'rules',
+  'script',
 ] as const;
 
 const SUFFIXED = new RegExp(`\\.(${ROLE_SUFFIXES.join('|')})\\.ts$`);

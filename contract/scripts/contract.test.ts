@@ -10,6 +10,12 @@ describe('contract against the spec endpoint list', () => {
     expect(readFileSync(vendoredSpecFile, 'utf8')).toBe(readFileSync(sharedSpecFile, 'utf8'));
   });
 
+  it('is counted in the README as `pnpm spec:coverage` counts it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const { covered, total, extensions } = coverage();
+    expect(readme).toContain(`**${covered} of ${total}** (and ${extensions.length} documented extension routes`);
+  });
+
   it('has no route that is not in endpoints.tsv', () => {
     expect(coverage().extra).toEqual([]);
   });

@@ -148,6 +148,7 @@ import { createTournaments, type Tournaments } from './areas/tournaments/tournam
 import { TournamentAdminLinkService } from './areas/tournaments/tournament-admin-link.service.js';
 import { createRacing, type Racing } from './areas/racing/racing.wiring.js';
 import { FakeMotorsportSeason } from './adapters/sports-provider/fake-motorsport.season.js';
+import { fakeSportsScript, type SportsScript } from './adapters/sports-provider/fake-sports.script.js';
 import type { MotorsportPort } from './adapters/sports-provider/motorsport.port.js';
 import { SportmonksMotorsportAdapter } from './adapters/sports-provider/sportmonks-motorsport.adapter.js';
 import { ParlayTournamentsAdminService } from './areas/parlay-tournaments-admin/parlay-tournaments-admin.service.js';
@@ -282,6 +283,11 @@ export interface Container {
   readonly events: Events;
   /** The time every domain rule is judged by (markets, settlement, packs, money, tournaments, the local sports fake). */
   readonly clock: Clock;
+  /**
+   * What the local sports simulator will play (fixture results, session classifications), for the
+   * operator's `sports/script`; undefined when a real provider (or a test's own port) serves sports.
+   */
+  readonly sportsScript: SportsScript | undefined;
   /**
    * Moves the rules' clock and the embedded chain's time forward together (the operator's
    * `time/advance`); undefined on a real chain, whose time nobody moves.
@@ -1035,6 +1041,10 @@ export async function createContainer(
       markets: new ParlayTournamentsAdminService(tournamentsAdminLink, systemClock),
     },
     clock,
+    sportsScript:
+      config.sports.provider === 'fake' && !overrides.sportsProvider && !overrides.fixtures && !overrides.motorsport
+        ? fakeSportsScript
+        : undefined,
     time,
     async close() {
       for (const close of closers) await close();

@@ -121,6 +121,7 @@ export async function startDuelkit(
       admins: c.identity.admins,
       chain: c.chain,
       time: c.time,
+      sportsScript: c.sportsScript,
       canonical: {
         markCanonical: (duelId, pairing) => c.markets.repo.markCanonical(duelId, pairing),
         invalidateLists: () => c.markets.listCache.invalidate(),

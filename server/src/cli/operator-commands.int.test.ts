@@ -5,6 +5,8 @@ import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViemChainAdapter } from '../adapters/chain/viem-chain.adapter.js';
+import { fakeClassification, fakeSeason } from '../adapters/sports-provider/fake-motorsport.season.js';
+import { CALENDAR_FIRST_ID, calendarResult } from '../adapters/sports-provider/fake-sportmonks.calendar.js';
 import { confirmedMarket, fundedUser } from '../../test/support/market-fixtures.js';
 import { runCli, startServerProcess } from '../../test/support/server-process.js';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
@@ -169,5 +171,30 @@ describe('the operator surface', () => {
     expect(await block()).toBe(headBefore + 1n);
     const refused = await runCli('time-advance', ['--seconds', '0'], env);
     expect(refused.code).toBe(2);
+  }, 60_000);
+
+  it('sports:script prints how the simulator ends a fixture and a race session; ids it never plays are refused', async () => {
+    // A finished fixture and a cancelled one of the calendar, and the first session of a season.
+    const ids = Array.from({ length: 200 }, (_, i) => CALENDAR_FIRST_ID + 245_000 + i);
+    const finished = ids.find((id) => calendarResult(id).state === 'finished') as number;
+    const cancelled = ids.find((id) => calendarResult(id).state === 'cancelled') as number;
+    const event = fakeSeason(20_500).rounds[0]?.events[0];
+    if (!event) throw new Error('the fake season has sessions');
+    const args = ['--fixture', String(finished), '--fixture', String(cancelled), '--event', String(event.id)];
+    const out = await runCli('sports-script', args, env);
+    expect(out.code, out.stderr).toBe(0);
+    const score = calendarResult(finished) as { homeGoals: number; awayGoals: number };
+    expect(out.stdout).toMatch(
+      new RegExp(`fixture ${finished} .*: ${score.homeGoals}–${score.awayGoals} \\((HOME|DRAW|AWAY)\\)`),
+    );
+    expect(out.stdout).toMatch(new RegExp(`fixture ${cancelled} .*: cancelled`));
+    expect(out.stdout).toContain(
+      `event ${event.id}  ${event.startsAt.toISOString()}  ${event.eventType}: ${fakeClassification(event).order.join(', ')}`,
+    );
+
+    const unknown = await runCli('sports-script', ['--fixture', '12', '--event', '5'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/NOT_FOUND: .*fixture 12, event 5/);
+    expect((await runCli('sports-script', [], env)).code).toBe(2);
   }, 60_000);
 });

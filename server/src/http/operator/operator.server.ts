@@ -31,6 +31,11 @@ export interface OperatorDeps {
   };
   /** `time:advance`: moves the rules' clock and the embedded chain's time forward together; undefined on a real chain. */
   readonly time: { advance(seconds: number): Promise<Date> } | undefined;
+  /**
+   * `sports:script`: what the local sports simulator will play (pure functions of the ids); undefined
+   * when a real provider serves sports data, whose results nobody knows ahead.
+   */
+  readonly sportsScript: SportsScriptReader | undefined;
   /** `duels:canonical`: marks a duel canonical (or not) and drops the cached duel lists. */
   readonly canonical: {
     markCanonical(
@@ -39,6 +44,34 @@ export interface OperatorDeps {
     ): Promise<'ok' | 'not_found' | 'not_credits'>;
     invalidateLists(): void;
   };
+}
+
+/** The simulator's script as the operator surface serves it (the container's `sportsScript`). */
+export interface SportsScriptReader {
+  fixture(id: number): ScriptedFixture | null;
+  raceEvent(id: number): ScriptedRaceEvent | null;
+}
+interface ScriptedFixture {
+  readonly id: number;
+  readonly home: string;
+  readonly away: string;
+  readonly kickoffAt: string;
+  readonly fullTimeAt: string;
+  readonly state: 'finished' | 'cancelled';
+  readonly homeGoals: number | null;
+  readonly awayGoals: number | null;
+  readonly outcome: 'HOME' | 'DRAW' | 'AWAY' | null;
+}
+interface ScriptedRaceEvent {
+  readonly id: number;
+  readonly roundId: number;
+  readonly eventType: string;
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly order: readonly number[];
+  readonly fastestLapDriverId: number | null;
+  readonly dnfDriverIds: readonly number[];
+  readonly safetyCar: boolean;
 }
 
 export interface OperatorSurface {
@@ -61,6 +94,11 @@ const AdvanceBody = z
       .max(366 * 24 * 3600),
   })
   .strict();
+const ScriptIds = z.array(z.number().int().positive()).max(100).default([]);
+const ScriptBody = z
+  .object({ fixtureIds: ScriptIds, eventIds: ScriptIds })
+  .strict()
+  .refine((b) => b.fixtureIds.length + b.eventIds.length > 0, { message: 'name at least one fixture or event' });
 const AdminBody = z.object({ email: z.string().email(), password: z.string().min(12) }).strict();
 const DeactivateBody = z.object({ email: z.string().email() }).strict();
 const CreditsBody = z
@@ -207,6 +245,30 @@ function operatorApp(c: OperatorDeps, token: string, logger: Logger): express.Ex
       const now = await c.time.advance(seconds);
       logger.warn({ seconds, now: now.toISOString() }, 'operator: time moved forward');
       res.json({ seconds, now: now.toISOString() });
+    }),
+  );
+  app.post(
+    '/operator/sports/script',
+    route(async (req, res) => {
+      const { fixtureIds, eventIds } = parse(ScriptBody, req.body);
+      const script = c.sportsScript;
+      if (!script) {
+        throw new DomainError(
+          'INVALID_STATE',
+          'Only the local sports simulator has a script; a real provider’s results are not known ahead',
+        );
+      }
+      const unknown = [
+        ...fixtureIds.filter((id) => !script.fixture(id)).map((id) => `fixture ${id}`),
+        ...eventIds.filter((id) => !script.raceEvent(id)).map((id) => `event ${id}`),
+      ];
+      if (unknown.length > 0) {
+        throw new DomainError('NOT_FOUND', `The simulator plays no ${unknown.join(', ')}`);
+      }
+      res.json({
+        fixtures: fixtureIds.map((id) => script.fixture(id)),
+        events: eventIds.map((id) => script.raceEvent(id)),
+      });
     }),
   );
   app.use((req, _res, next) => next(new DomainError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
