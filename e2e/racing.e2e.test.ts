@@ -3,7 +3,7 @@ import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { type ServerProcess, signedInClient, startServer, UNIT, until } from './support.js';
+import { type ServerProcess, signedInClient, startServer, TOURNAMENT_ENV, UNIT, until } from './support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -13,9 +13,7 @@ beforeAll(async () => {
   server = await startServer({
     JOBS_ENABLED: 'true',
     RACING_SWEEP_INTERVAL_MS: '300',
-    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
-    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-    RATE_LIMIT_TEAM_PER_MIN: '100000',
+    ...TOURNAMENT_ENV,
   });
   // 08:00 UTC, before the simulator's season of the day begins (its sessions run 10:00–23:00 UTC),
   // so a tournament created now plays that whole season.

@@ -94,6 +94,16 @@ export interface ServerProcess extends E2eServer {
   stop(): Promise<number | null>;
 }
 
+/**
+ * What the tournaments and racing files run their server with: a 10-unit creator bond, and the
+ * per-IP and per-key limits out of the way (none of them is under test there).
+ */
+export const TOURNAMENT_ENV = {
+  TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+  TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
+  RATE_LIMIT_TEAM_PER_MIN: '100000',
+} as const;
+
 /** What `POST /operator/sports/script` answers (docs/tournaments.md, "The provider"). */
 export interface SportsScript {
   readonly fixtures: readonly {

@@ -3,7 +3,15 @@ import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type DuelkitClient } from '@duelkit/sdk';
-import { type ServerProcess, signedInAdmin, signedInClient, startServer, UNIT, until } from './support.js';
+import {
+  type ServerProcess,
+  signedInAdmin,
+  signedInClient,
+  startServer,
+  TOURNAMENT_ENV,
+  UNIT,
+  until,
+} from './support.js';
 
 const HOUR = 3_600_000;
 let server: ServerProcess;
@@ -12,10 +20,8 @@ const at = (h: number) => new Date(server.now() + h * HOUR).toISOString();
 
 beforeAll(async () => {
   server = await startServer({
-    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    ...TOURNAMENT_ENV,
     TOURNAMENT_FIXTURES_PER_STAGE: '2',
-    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-    RATE_LIMIT_TEAM_PER_MIN: '100000',
   });
   ops = await signedInAdmin(server, 'tce_ops');
 }, 120_000);

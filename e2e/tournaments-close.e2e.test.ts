@@ -3,7 +3,16 @@ import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { calmHour, type ServerProcess, signedInAdmin, signedInClient, startServer, UNIT, until } from './support.js';
+import {
+  calmHour,
+  type ServerProcess,
+  signedInAdmin,
+  signedInClient,
+  startServer,
+  TOURNAMENT_ENV,
+  UNIT,
+  until,
+} from './support.js';
 
 const HOUR = 3_600_000;
 let server: ServerProcess;
@@ -17,10 +26,8 @@ beforeAll(async () => {
     JOBS_ENABLED: 'true',
     TOURNAMENT_RESULTS_INTERVAL_MS: '300',
     TOURNAMENT_AUTOMATION_INTERVAL_MS: '500',
-    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    ...TOURNAMENT_ENV,
     TOURNAMENT_FIXTURES_PER_STAGE: '2',
-    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-    RATE_LIMIT_TEAM_PER_MIN: '100000',
   });
   T0 = await calmHour(server);
   await server.advanceTo(T0);

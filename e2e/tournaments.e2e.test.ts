@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuelkitClient } from '@duelkit/sdk';
-import { calmHour, type ServerProcess, signedInClient, startServer, until, UNIT } from './support.js';
+import { calmHour, type ServerProcess, signedInClient, startServer, TOURNAMENT_ENV, until, UNIT } from './support.js';
 
 const HOUR = 3_600_000;
 let server: ServerProcess;
@@ -13,10 +13,8 @@ beforeAll(async () => {
   server = await startServer({
     JOBS_ENABLED: 'true',
     TOURNAMENT_RESULTS_INTERVAL_MS: '300',
-    TOURNAMENT_BOND_AMOUNT: (10n * UNIT).toString(),
+    ...TOURNAMENT_ENV,
     TOURNAMENT_FIXTURES_PER_STAGE: '2',
-    TOURNAMENTS_IP_LIMIT_PER_MIN: '100000',
-    RATE_LIMIT_TEAM_PER_MIN: '100000',
   });
   T0 = await calmHour(server);
   await server.advanceTo(T0);

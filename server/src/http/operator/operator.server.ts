@@ -46,32 +46,13 @@ export interface OperatorDeps {
   };
 }
 
-/** The simulator's script as the operator surface serves it (the container's `sportsScript`). */
+/**
+ * The simulator's script as the operator surface serves it (the container's `sportsScript`): a
+ * fixture's or a session's ending as JSON, or null for an id the simulator never plays.
+ */
 export interface SportsScriptReader {
-  fixture(id: number): ScriptedFixture | null;
-  raceEvent(id: number): ScriptedRaceEvent | null;
-}
-interface ScriptedFixture {
-  readonly id: number;
-  readonly home: string;
-  readonly away: string;
-  readonly kickoffAt: string;
-  readonly fullTimeAt: string;
-  readonly state: 'finished' | 'cancelled';
-  readonly homeGoals: number | null;
-  readonly awayGoals: number | null;
-  readonly outcome: 'HOME' | 'DRAW' | 'AWAY' | null;
-}
-interface ScriptedRaceEvent {
-  readonly id: number;
-  readonly roundId: number;
-  readonly eventType: string;
-  readonly startsAt: string;
-  readonly endsAt: string;
-  readonly order: readonly number[];
-  readonly fastestLapDriverId: number | null;
-  readonly dnfDriverIds: readonly number[];
-  readonly safetyCar: boolean;
+  fixture(id: number): object | null;
+  raceEvent(id: number): object | null;
 }
 
 export interface OperatorSurface {
