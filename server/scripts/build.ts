@@ -5,6 +5,7 @@
  */
 import { cpSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { prepareClusterCopy } from '../src/platform/db/embedded-postgres.js';
 import { transpile } from './transpile.js';
 
 const server = fileURLToPath(new URL('../', import.meta.url));
@@ -21,3 +22,6 @@ const count = await transpile({ from: `${server}src`, to: dist, skip: NOT_SHIPPE
 cpSync(`${docs}openapi`, `${dist}/openapi`, { recursive: true });
 cpSync(docs, `${dist}/guides`, { recursive: true, filter: (f) => !f.includes('openapi') });
 console.log(`built ${count} modules into dist/ in ${Date.now() - started} ms`);
+// The embedded database's first start on this machine then skips initdb (docs/deployment.md).
+const copy = await prepareClusterCopy();
+console.log(`embedded database: empty cluster copy ${copy.outcome} (${copy.path})`);

@@ -14,7 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { extract } from 'tar';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { prepareClusterCopy, startEmbeddedPostgres } from './embedded-postgres.js';
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -32,6 +32,24 @@ function copyFile(d: string): string | undefined {
   const name = existsSync(folder) ? readdirSync(folder).find((f) => /^pglite-.+-initdb\.tar$/.test(f)) : undefined;
   return name ? join(folder, name) : undefined;
 }
+
+describe('the cluster copy `pnpm build` prepares', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('is made where the first start looks for it, once: a later build keeps it as it is', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'duelkit-build-copy-'));
+    vi.stubEnv('TMPDIR', tmp);
+    try {
+      const made = await prepareClusterCopy();
+      expect(made).toEqual({ path: copyFile(tmp), outcome: 'made' });
+      const written = statSync(made.path).mtimeMs;
+      expect(await prepareClusterCopy()).toEqual({ path: made.path, outcome: 'kept' });
+      expect(statSync(made.path).mtimeMs).toBe(written);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
 
 describe('an embedded database in memory', () => {
   let dir: string;

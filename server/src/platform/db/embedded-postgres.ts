@@ -160,6 +160,19 @@ async function onDisk(dataDir: string): Promise<PGlite> {
   return PGlite.create({ dataDir, ...SETTINGS });
 }
 
+/**
+ * Makes the kept copy of an empty cluster when there is none yet, so that the first start on a
+ * machine skips initdb too: `pnpm build` runs it. 'kept' when a copy was there already.
+ */
+export async function prepareClusterCopy(): Promise<{
+  readonly path: string;
+  readonly outcome: 'kept' | 'made' | 'failed';
+}> {
+  const path = clusterCopyPath();
+  if (existsSync(path)) return { path, outcome: 'kept' };
+  return { path, outcome: (await newClusterCopy()) ? 'made' : 'failed' };
+}
+
 /** Runs initdb in memory and keeps the empty cluster (see keepClusterCopy); true once it is kept. */
 async function newClusterCopy(): Promise<boolean> {
   const db = await PGlite.create(SETTINGS);
