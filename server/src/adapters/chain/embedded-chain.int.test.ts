@@ -140,6 +140,29 @@ describe('the embedded chain', () => {
     expect(second.journaledHead()).toBe(receipt.blockNumber);
   }, 60_000);
 
+  it('starts on a genesis dated after the wall clock (a clock set back since) and runs that far ahead', async () => {
+    const store = new MemoryStore();
+    const hour = 3_600_000;
+    const first = await startEmbeddedChain({ chainId: 31337, operator, store, logger, now: () => Date.now() + hour });
+    await first.flush();
+    // Restarted on this machine's clock, an hour behind the recorded genesis.
+    const second = await startEmbeddedChain({ chainId: 31337, operator, store, logger });
+    expect(second.replayed).toBe(true);
+    expect(Math.abs(second.aheadMs() - hour)).toBeLessThan(5_000);
+    const before = await head(second.provider);
+    const client = createPublicClient({ transport: custom(second.provider) });
+    const hash = await createWalletClient({ transport: custom(second.provider), account: operator }).sendTransaction({
+      to: operator.address,
+      value: 1n,
+      chain: null,
+    });
+    const block = await client.getBlock({
+      blockNumber: (await client.waitForTransactionReceipt({ hash })).blockNumber,
+    });
+    expect(block.timestamp).toBeGreaterThanOrEqual(BigInt(before.timestamp));
+    expect(Math.abs(Number(block.timestamp) * 1000 - (Date.now() + hour))).toBeLessThan(5_000);
+  }, 60_000);
+
   it('gives a data directory recorded before the prize vaults its vaults, once', async () => {
     const store = new MemoryStore();
     const first = await startEmbeddedChain({ chainId: 31337, operator, store, logger });

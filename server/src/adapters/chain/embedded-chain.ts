@@ -220,17 +220,21 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions): Promise
 }
 
 /**
- * Chain time = wall-clock time, or the time of the newest block when the chain was moved ahead of
- * the wall clock (`advanceTime`) before a restart: removes whatever offset the genesis date or a
- * replay left, then keeps the chain where its history reached. Returns how far ahead it runs (ms).
+ * Chain time = wall-clock time, or the time of the newest block when the chain is ahead of the
+ * wall clock (moved by `advanceTime` before a restart, or a genesis dated after this machine's
+ * clock: a clock set back, a data directory from another machine): removes whatever offset
+ * behind the wall clock the genesis date or a replay left, then keeps the chain where its history
+ * reached. Returns how far ahead it runs (ms). An offset ahead is kept, never undone: EDR refuses
+ * a negative increase, and block times never go back.
  */
 async function alignClock(raw: RawProvider, wallMs: number): Promise<number> {
   const offset = Number(await raw.request({ method: 'evm_increaseTime', params: [0] }));
-  if (offset !== 0) await raw.request({ method: 'evm_increaseTime', params: [-offset] });
+  if (offset < 0) await raw.request({ method: 'evm_increaseTime', params: [-offset] });
+  const kept = Math.max(offset, 0);
   const latest = (await raw.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock;
   const aheadSeconds = Number(BigInt(latest.timestamp)) - Math.floor(wallMs / 1000);
-  if (aheadSeconds <= 1) return 0;
-  await raw.request({ method: 'evm_increaseTime', params: [aheadSeconds] });
+  if (aheadSeconds - kept <= 1) return kept * 1000;
+  await raw.request({ method: 'evm_increaseTime', params: [aheadSeconds - kept] });
   return aheadSeconds * 1000;
 }
 
