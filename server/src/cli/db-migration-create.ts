@@ -12,7 +12,9 @@ const config = loadConfig();
 if (!config.database.url) throw new Error('DATABASE_URL must point at a scratch database');
 const base = ormOptions(entities, config.database.url, 2);
 const { migrationsList: _committed, ...discovered } = base.migrations ?? {};
-const orm = await MikroORM.init({ ...base, migrations: discovered });
+// Discovered from the folder instead of the committed list, so the new file is written there; only
+// the migration files (the folder also holds index.ts, the list itself).
+const orm = await MikroORM.init({ ...base, migrations: { ...discovered, glob: 'Migration*.{js,ts}' } });
 const migrator = orm.getMigrator();
 await migrator.up();
 const result = await migrator.createMigration(undefined, false, false, process.argv[2] ?? 'Change');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { createEmptyDatabase, createTestDatabase } from '../../../test/support/database.js';
+import { runCli } from '../../../test/support/server-process.js';
 import { initOrm } from './orm.js';
 import { entities } from '../../entities.js';
 
@@ -15,4 +16,16 @@ describe('migrations', () => {
       await db.drop();
     }
   });
+
+  it('db:migration:create applies the committed migrations to an empty database and finds nothing to add', async () => {
+    const db = await createEmptyDatabase();
+    try {
+      const out = await runCli('db-migration-create', ['Probe'], { DATABASE_URL: db.url });
+      expect(out.stderr).toBe('');
+      expect(out.code).toBe(0);
+      expect(out.stdout.trim()).toBe('no schema changes');
+    } finally {
+      await db.drop();
+    }
+  }, 60_000);
 });
