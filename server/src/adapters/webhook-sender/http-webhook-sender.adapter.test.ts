@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpWebhookSenderAdapter, isForbiddenAddress } from './http-webhook-sender.adapter.js';
+import { HttpWebhookSenderAdapter, isForbiddenAddress, type ResolveAll } from './http-webhook-sender.adapter.js';
 
 describe('webhook targets (SSRF)', () => {
   it('knows private, loopback, link-local and mapped addresses', () => {
@@ -36,5 +36,22 @@ describe('webhook targets (SSRF)', () => {
     const embedded = new HttpWebhookSenderAdapter({ allowPrivate: true, timeoutMs: 1_000 });
     expect(await embedded.checkTarget('http://127.0.0.1:9/hook')).toBeNull();
     expect(await embedded.checkTarget('file:///etc/passwd')).toMatch(/http\(s\)/);
+  });
+
+  it('refuses at connect time a host whose record changed to a private address after the check (DNS rebinding)', async () => {
+    // Public when the target is checked, loopback when the connection looks it up.
+    const answers = ['93.184.216.34', '127.0.0.1'];
+    const asked: string[] = [];
+    const resolve: ResolveAll = (hostname, _options, callback) => {
+      asked.push(hostname);
+      const address = answers.shift() ?? '127.0.0.1';
+      queueMicrotask(() => callback(null, [{ address, family: 4 }]));
+    };
+    const production = new HttpWebhookSenderAdapter({ allowPrivate: false, timeoutMs: 2_000, resolve });
+    const sent = production.post('https://rebind.example/hook', {}, '{}');
+    await expect(sent).rejects.toThrow();
+    const cause = await sent.catch((err: Error & { cause?: Error }) => err.cause?.message ?? err.message);
+    expect(cause).toMatch(/rebind\.example resolves to a private, loopback or link-local address \(127\.0\.0\.1\)/);
+    expect(asked).toEqual(['rebind.example', 'rebind.example']);
   });
 });

@@ -1,5 +1,6 @@
-import { lookup } from 'node:dns/promises';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { Agent, fetch } from 'undici';
 import type { WebhookResponse, WebhookSenderPort } from './webhook-sender.port.js';
 
 /** Addresses a production server never sends to: private, loopback, link-local, CGNAT, unspecified, multicast. */
@@ -38,19 +39,68 @@ export function isForbiddenAddress(address: string): boolean {
   return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** `dns.lookup` with `all: true`: every address of a host (tests give their own resolver). */
+export type ResolveAll = (hostname: string, options: LookupAllOptions, callback: LookupAllCallback) => void;
+type LookupAllCallback = (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void;
+
 export interface HttpWebhookSenderOptions {
   /** Embedded defaults: loopback and private targets allowed (local receivers, tests). */
   readonly allowPrivate: boolean;
   readonly timeoutMs: number;
+  readonly resolve?: ResolveAll;
 }
+
+const systemResolve: ResolveAll = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+const forbiddenIn = (addresses: readonly LookupAddress[]) => addresses.find((a) => isForbiddenAddress(a.address));
 
 /**
  * Deliveries with fetch. SSRF: in production the target's every resolved address is checked
- * before each send (not only at registration, so a DNS record changed later is caught), only
- * http(s) is allowed (https only in production), and redirects are never followed.
+ * before each send (not only at registration, so a DNS record changed later is caught), and again
+ * in the connection's own lookup, the addresses it connects to: a record that changes between the
+ * check and the connection (DNS rebinding) cannot reach a private address. Only http(s) is allowed
+ * (https only in production), and redirects are never followed.
  */
 export class HttpWebhookSenderAdapter implements WebhookSenderPort {
-  constructor(private readonly options: HttpWebhookSenderOptions) {}
+  private readonly resolve: ResolveAll;
+  /** Production connections, whose lookup refuses a forbidden address. */
+  private readonly guarded: Agent | undefined;
+
+  constructor(private readonly options: HttpWebhookSenderOptions) {
+    this.resolve = options.resolve ?? systemResolve;
+    this.guarded = options.allowPrivate
+      ? undefined
+      : new Agent({ connect: { lookup: (hostname, opts, callback) => this.guardedLookup(hostname, opts, callback) } });
+  }
+
+  /** The connection's lookup: the host's addresses, or an error when any of them is forbidden. */
+  private guardedLookup(
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void {
+    this.resolve(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const bad = forbiddenIn(addresses);
+      if (bad) {
+        const refused: NodeJS.ErrnoException = new Error(
+          `target refused: ${hostname} resolves to a private, loopback or link-local address (${bad.address})`,
+        );
+        refused.code = 'EADDRNOTAVAIL';
+        return callback(refused, []);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  }
+
+  private resolveAll(host: string): Promise<LookupAddress[]> {
+    return new Promise((resolve, reject) =>
+      this.resolve(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+    );
+  }
 
   async checkTarget(raw: string): Promise<string | null> {
     let url: URL;
@@ -64,20 +114,21 @@ export class HttpWebhookSenderAdapter implements WebhookSenderPort {
     if (this.options.allowPrivate) return null;
     if (url.protocol !== 'https:') return 'production endpoints must use https';
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
+    let addresses: LookupAddress[];
     try {
-      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+      addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await this.resolveAll(host);
     } catch {
       return `the host ${host} does not resolve`;
     }
-    const bad = addresses.find(isForbiddenAddress);
-    return bad ? `the host resolves to a private, loopback or link-local address (${bad})` : null;
+    const bad = forbiddenIn(addresses);
+    return bad ? `the host resolves to a private, loopback or link-local address (${bad.address})` : null;
   }
 
   async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<WebhookResponse> {
     const refusal = await this.checkTarget(url);
     if (refusal) throw new Error(`target refused: ${refusal}`);
     const res = await fetch(url, {
+      ...(this.guarded ? { dispatcher: this.guarded } : {}),
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'Duelkit-Webhooks/1', ...headers },
       body,
