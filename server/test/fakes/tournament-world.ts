@@ -368,6 +368,7 @@ export class TournamentWorld {
     const read = (rows: TournamentRow[]) => rows.map((x) => this.tournament(x.id)!);
     return {
       byId: (id) => ok(this.tournament(id)),
+      statusShared: (id) => ok(this.tournament(id)?.status ?? null),
       lock: (id) => {
         this.locks.push(id);
         if (this.onLock) {

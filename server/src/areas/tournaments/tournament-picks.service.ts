@@ -75,6 +75,14 @@ export class PicksService {
       throw new DomainError('ALREADY_PICKED', 'You have a pick on this fixture; delete it first to change it');
     }
     return this.db.transaction(async (r) => {
+      // Checked again under the row's share lock: a cancellation that committed since the read above
+      // is seen here, and one still running waits for this pick.
+      const live = await r.tournaments.statusShared(t.id);
+      if (live !== 'LIVE') {
+        throw new DomainError('STAGE_NOT_OPEN', `Stage ${stage.stageIndex} is not taking picks (${live})`, {
+          details: { status: live },
+        });
+      }
       const locked = await r.play.stageEntry(stage.id, entry.id, true);
       this.assertUnlocked(fixture, new Date(this.clock.now()));
       if (!locked || locked.available < body.stake) {

@@ -126,6 +126,19 @@ export class TournamentRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The tournament's status under a share lock held for the rest of the transaction: a pick made
+   * against it commits before a cancellation or settlement (which take the row for update) changes
+   * it, or sees the change. Concurrent picks share the lock.
+   */
+  async statusShared(id: string): Promise<TournamentRow['status'] | null> {
+    const [row] = await this.sql<Pick<TournamentRow, 'status'>>(
+      'select "status" from "tournaments" where "id" = ? for share',
+      [id],
+    );
+    return row?.status ?? null;
+  }
+
   async list(filter: TournamentFilter, limit: number, offset: number): Promise<TournamentRow[]> {
     const w = where(filter);
     return this.sql<TournamentRow>(

@@ -108,4 +108,43 @@ describe('concurrent writes', () => {
     const status = await api(`/api/tournaments/${id}/my-status`, { token: creator.token });
     expect(status.body['stage']['chips']).toEqual({ available: 200, stack: 1000 });
   });
+
+  it('takes no pick on a tournament whose cancellation commits while the pick is being made', async () => {
+    const { id } = await paidCreate(api, creator, { config: { minEntriesToActivate: 2, fixturesPerStage: 2 } });
+    const detail = await api(`/api/tournaments/${id}`);
+    const stage = (detail.body['stages'] as Body[])[0] as Body;
+    const fixture = (stage['fixtures'] as Body[])[0] as Body;
+    // A cancellation in its transaction: the tournament's row held for update and its status set.
+    const knex = server.container.orm.em.getConnection().getKnex();
+    const cancelling = await knex.transaction();
+    let answer: Awaited<ReturnType<typeof api>> | undefined;
+    try {
+      await cancelling.raw('select "id" from "tournaments" where "id" = ? for update', [id]);
+      await cancelling.raw(`update "tournaments" set "status" = 'CANCELED' where "id" = ?`, [id]);
+      const pick = api(`/api/tournaments/${id}/stages/${stage['id'] as string}/picks`, {
+        token: creator.token,
+        body: { fixtureId: fixture['id'], outcome: 'DRAW', stake: 100 },
+      }).then((a) => (answer = a));
+      // The pick waits on the tournament's row, unanswered, until the cancellation commits.
+      const waiting = async () =>
+        (
+          await knex.raw<{ rows: { n: number }[] }>(
+            `select count(*)::int as "n" from pg_stat_activity where "datname" = current_database() and "wait_event_type" = 'Lock'`,
+          )
+        ).rows[0]?.n ?? 0;
+      for (let i = 0; i < 200 && (await waiting()) === 0 && !answer; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(answer).toBeUndefined();
+      await cancelling.commit();
+      await pick;
+    } finally {
+      if (!cancelling.isCompleted()) await cancelling.rollback();
+    }
+    expect(answer?.status).toBe(409);
+    expect(answer?.body).toMatchObject({ code: 'STAGE_NOT_OPEN', details: { status: 'CANCELED' } });
+    const [row] = await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as "n" from "tournament_picks" where "tournament_id" = ?', [id]);
+    expect(row?.n).toBe(0);
+  });
 });
