@@ -1,6 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
-import { Agent, fetch } from 'undici';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { WebhookResponse, WebhookSenderPort } from './webhook-sender.port.js';
 
 /** Addresses a production server never sends to: private, loopback, link-local, CGNAT, unspecified, multicast. */
@@ -55,30 +56,22 @@ const systemResolve: ResolveAll = (hostname, options, callback) => dnsLookup(hos
 const forbiddenIn = (addresses: readonly LookupAddress[]) => addresses.find((a) => isForbiddenAddress(a.address));
 
 /**
- * Deliveries with fetch. SSRF: in production the target's every resolved address is checked
- * before each send (not only at registration, so a DNS record changed later is caught), and again
- * in the connection's own lookup, the addresses it connects to: a record that changes between the
- * check and the connection (DNS rebinding) cannot reach a private address. Only http(s) is allowed
- * (https only in production), and redirects are never followed.
+ * Deliveries over node:http(s), not fetch from the undici package: loading that package makes its
+ * own agent the dispatcher of Node's global fetch for the whole process. SSRF: in production the target's every resolved address is
+ * checked before each send (not only at registration, so a DNS record changed later is caught),
+ * and again in the connection's own lookup, on the addresses it connects to: a record that changes
+ * between the check and the connection (DNS rebinding) cannot reach a private address. Only
+ * http(s) is allowed (https only in production), and redirects are never followed.
  */
 export class HttpWebhookSenderAdapter implements WebhookSenderPort {
   private readonly resolve: ResolveAll;
-  /** Production connections, whose lookup refuses a forbidden address. */
-  private readonly guarded: Agent | undefined;
 
   constructor(private readonly options: HttpWebhookSenderOptions) {
     this.resolve = options.resolve ?? systemResolve;
-    this.guarded = options.allowPrivate
-      ? undefined
-      : new Agent({ connect: { lookup: (hostname, opts, callback) => this.guardedLookup(hostname, opts, callback) } });
   }
 
   /** The connection's lookup: the host's addresses, or an error when any of them is forbidden. */
-  private guardedLookup(
-    hostname: string,
-    options: LookupOptions,
-    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ): void {
+  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
     this.resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const bad = forbiddenIn(addresses);
@@ -94,7 +87,7 @@ export class HttpWebhookSenderAdapter implements WebhookSenderPort {
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       callback(null, first.address, first.family);
     });
-  }
+  };
 
   private resolveAll(host: string): Promise<LookupAddress[]> {
     return new Promise((resolve, reject) =>
@@ -127,15 +120,30 @@ export class HttpWebhookSenderAdapter implements WebhookSenderPort {
   async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<WebhookResponse> {
     const refusal = await this.checkTarget(url);
     if (refusal) throw new Error(`target refused: ${refusal}`);
-    const res = await fetch(url, {
-      ...(this.guarded ? { dispatcher: this.guarded } : {}),
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Duelkit-Webhooks/1', ...headers },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        target,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Duelkit-Webhooks/1',
+            ...headers,
+            'content-length': Buffer.byteLength(body),
+          },
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+          ...(this.options.allowPrivate ? {} : { lookup: this.guardedLookup }),
+        },
+        (res) => {
+          // Only the status counts; the body is read and dropped so the connection can be reused.
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
     });
-    await res.body?.cancel().catch(() => undefined);
-    return { status: res.status };
   }
 }
