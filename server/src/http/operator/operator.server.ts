@@ -239,17 +239,16 @@ function operatorApp(c: OperatorDeps, token: string, logger: Logger): express.Ex
           'Only the local sports simulator has a script; a real provider’s results are not known ahead',
         );
       }
+      const fixtures = fixtureIds.map((id) => script.fixture(id));
+      const events = eventIds.map((id) => script.raceEvent(id));
       const unknown = [
-        ...fixtureIds.filter((id) => !script.fixture(id)).map((id) => `fixture ${id}`),
-        ...eventIds.filter((id) => !script.raceEvent(id)).map((id) => `event ${id}`),
+        ...fixtureIds.filter((_, i) => !fixtures[i]).map((id) => `fixture ${id}`),
+        ...eventIds.filter((_, i) => !events[i]).map((id) => `event ${id}`),
       ];
       if (unknown.length > 0) {
         throw new DomainError('NOT_FOUND', `The simulator plays no ${unknown.join(', ')}`);
       }
-      res.json({
-        fixtures: fixtureIds.map((id) => script.fixture(id)),
-        events: eventIds.map((id) => script.raceEvent(id)),
-      });
+      res.json({ fixtures, events });
     }),
   );
   app.use((req, _res, next) => next(new DomainError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
