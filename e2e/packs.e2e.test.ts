@@ -4,7 +4,6 @@ import {
   createPublicClient,
   createWalletClient,
   http,
-  numberToHex,
   parseAbi,
   type Address,
   type Hex,
@@ -62,8 +61,7 @@ async function relayer() {
   const account = privateKeyToAccount(generatePrivateKey());
   const wallet = createWalletClient({ transport: http(rpcUrl()), account });
   const pub = createPublicClient({ transport: http(rpcUrl()) });
-  // Gas from the embedded chain itself (a development chain's own method, over its RPC port).
-  await pub.request({ method: 'hardhat_setBalance' as never, params: [account.address, numberToHex(UNIT)] as never });
+  await server.fundGas(account.address);
   return {
     /** Sends the served claim call as it is: undefined when it was mined and succeeded. */
     async send(call: { to: string; data: string }) {

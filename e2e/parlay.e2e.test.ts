@@ -46,10 +46,7 @@ afterAll(() => server?.stop());
 /** A fresh EOA with gas on the embedded chain and `credits` of collateral. */
 async function fundedWallet(credits: bigint): Promise<PrivateKeyAccount> {
   const account = privateKeyToAccount(generatePrivateKey());
-  await server.chain.request({
-    method: 'hardhat_setBalance' as never,
-    params: [account.address, `0x${(10n ** 18n).toString(16)}`] as never,
-  });
+  await server.fundGas(account.address);
   await server.grantCredits(account.address, credits);
   return account;
 }
