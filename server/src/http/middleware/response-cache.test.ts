@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import type { Request, Response } from 'express';
-import { earlyCacheHit, ResponseCache, type SharedAnswerStore } from './response-cache.js';
+import { EventEmitter } from 'node:events';
+import { marketsContract } from '@duelkit/contract';
+import { earlyCacheHit, responseCache, ResponseCache, type SharedAnswerStore } from './response-cache.js';
 
 /** A shared store in memory, standing in for Redis between two instances. */
 function memoryStore(): SharedAnswerStore & { entries: Map<string, { body: unknown; fetchedAt: number }> } {
@@ -114,5 +116,86 @@ describe('earlyCacheHit', () => {
     expect(run(cache, 'markets', { method: 'POST', url })).toEqual({ sent: undefined, passed: true });
     clock.advance(2_000);
     expect(run(cache, 'markets', { method: 'GET', url })).toEqual({ sent: undefined, passed: true });
+  });
+});
+
+describe('responseCache: concurrent misses of one key', () => {
+  const route = marketsContract.duels.canonical;
+  const url = '/svc/user/duels/canonical?limit=20';
+
+  /** A request to the cacheable route through the middleware; `route()` is what the route would do. */
+  function request(cache: ResponseCache) {
+    const res = Object.assign(new EventEmitter(), {
+      statusCode: 200,
+      sent: undefined as string | undefined,
+      status(code: number) {
+        res.statusCode = code;
+        return res;
+      },
+      type: () => res,
+      send(body: string) {
+        res.sent = body;
+        res.emit('close');
+        return res;
+      },
+      json(body: unknown) {
+        return res.send(JSON.stringify(body));
+      },
+    });
+    const req = { method: 'GET', originalUrl: url, headers: {}, tsRestRoute: route };
+    let ran = false;
+    responseCache(cache, 'markets')(req as unknown as Request, res as unknown as Response, () => {
+      ran = true;
+    });
+    return {
+      res,
+      ran: () => ran,
+      answer: (status: number, body: unknown) => res.status(status).json(body),
+    };
+  }
+
+  it('runs the route once and gives every waiting request its answer', async () => {
+    const cache = new ResponseCache(2_000, new ManualClock());
+    const first = request(cache);
+    const second = request(cache);
+    const third = request(cache);
+    expect([first.ran(), second.ran(), third.ran()]).toEqual([true, false, false]);
+    first.answer(200, { data: [1, 2] });
+    await flush();
+    expect(second.res.sent).toBe('{"data":[1,2]}');
+    expect(third.res.sent).toBe('{"data":[1,2]}');
+    expect(second.ran() || third.ran()).toBe(false);
+  });
+
+  it('lets the waiting requests run the route themselves when the first gives no answer to share', async () => {
+    const cache = new ResponseCache(2_000, new ManualClock());
+    const failing = request(cache);
+    const waiting = request(cache);
+    failing.answer(503, { code: 'DATABASE_UNAVAILABLE' });
+    await flush();
+    expect(waiting.ran()).toBe(true);
+    expect(waiting.res.sent).toBeUndefined();
+
+    const leaving = request(cache);
+    const next = request(cache);
+    leaving.res.emit('close');
+    await flush();
+    expect(next.ran()).toBe(true);
+  });
+
+  it('does not let a request that arrives after an invalidation join a flight started before it', async () => {
+    const cache = new ResponseCache(2_000, new ManualClock());
+    const before = request(cache);
+    const joined = request(cache);
+    cache.invalidate();
+    const after = request(cache);
+    expect(after.ran()).toBe(true);
+    before.answer(200, { read: 'before the write' });
+    after.answer(200, { read: 'after the write' });
+    await flush();
+    expect(joined.res.sent).toBe('{"read":"before the write"}');
+    expect(after.res.sent).toBe('{"read":"after the write"}');
+    // Only the answer read after the write is kept.
+    expect(cache.get(`markets:${url}`)).toBe('{"read":"after the write"}');
   });
 });

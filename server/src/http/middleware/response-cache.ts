@@ -23,6 +23,13 @@ export interface SharedAnswerStore {
   ): Promise<void>;
 }
 
+/** An answer being computed by one request, which concurrent misses of the same key wait for. */
+interface Flight {
+  readonly answer: Promise<string | undefined>;
+  /** Ends the flight with the answer, or undefined when it gave none to share (not a 200, failed). */
+  readonly land: (body: string | undefined) => void;
+}
+
 /**
  * A micro-cache of serialised 200 answers of routes the contract marks `cacheable`: hot public
  * reads (duel lists) skip the handler, response validation and JSON serialisation. An answer is
@@ -32,9 +39,14 @@ export interface SharedAnswerStore {
  * every change this instance writes) drops this instance's answers and makes it ignore shared
  * ones read before, so an instance never serves a list older than its own last write; other
  * instances converge within `ttlMs`.
+ *
+ * Concurrent misses of one key are coalesced: the first runs the route, the others wait for its
+ * answer (`inFlight`), so a key that expires under load is computed once, not once per waiting
+ * request. A flight started before an invalidation is not joined after it.
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, StoredAnswer>;
+  private readonly flights = new Map<string, Flight>();
   private generation = 0;
   private invalidatedAt = Number.NEGATIVE_INFINITY;
 
@@ -85,6 +97,29 @@ export class ResponseCache {
     }
   }
 
+  /** The answer another request is computing for `key`, if one is (see `lead`). */
+  inFlight(key: string): Promise<string | undefined> | undefined {
+    return this.flights.get(key)?.answer;
+  }
+
+  /**
+   * Makes the caller the one computing `key`'s answer: later misses wait for it. The returned
+   * function ends the flight (once; later calls do nothing) with the answer to share, or
+   * undefined, after which the waiters run the route themselves.
+   */
+  lead(key: string): (body: string | undefined) => void {
+    let resolve!: (body: string | undefined) => void;
+    const flight: Flight = {
+      answer: new Promise<string | undefined>((r) => (resolve = r)),
+      land: (body) => {
+        if (this.flights.get(key) === flight) this.flights.delete(key);
+        resolve(body);
+      },
+    };
+    this.flights.set(key, flight);
+    return flight.land;
+  }
+
   get currentGeneration(): number {
     return this.generation;
   }
@@ -103,6 +138,8 @@ export class ResponseCache {
     this.generation += 1;
     this.invalidatedAt = this.clock.now();
     this.entries.clear();
+    // Requests from now on compute afresh; those already waiting get the answer they waited for.
+    this.flights.clear();
   }
 }
 
@@ -130,14 +167,33 @@ export function responseCache(cache: ResponseCache, scope: string): RequestHandl
       res.status(200).type('application/json').send(hit);
       return;
     }
+    const running = cache.inFlight(key);
+    if (running) {
+      // Another request is computing this answer: share it, or run the route if it gives none.
+      running.then(
+        (body) => {
+          if (body === undefined) next();
+          else res.status(200).type('application/json').send(body);
+        },
+        () => next(),
+      );
+      return;
+    }
+    const land = cache.lead(key);
+    // Whatever ends this request (an error, the client leaving) ends the flight: waiters never hang.
+    res.once('close', () => land(undefined));
     const generation = cache.currentGeneration;
     const startedAt = cache.now();
     const run = () => {
       const json = res.json.bind(res);
       res.json = (body: unknown) => {
-        if (res.statusCode !== 200) return json(body);
+        if (res.statusCode !== 200) {
+          land(undefined);
+          return json(body);
+        }
         const text = JSON.stringify(body);
         cache.set(key, text, generation, startedAt);
+        land(text);
         return res.type('application/json').send(text);
       };
       next();
@@ -148,8 +204,12 @@ export function responseCache(cache: ResponseCache, scope: string): RequestHandl
     }
     cache.getShared(key).then(
       (shared) => {
-        if (shared === undefined) run();
-        else res.status(200).type('application/json').send(shared);
+        if (shared === undefined) {
+          run();
+          return;
+        }
+        land(shared);
+        res.status(200).type('application/json').send(shared);
       },
       () => run(),
     );
