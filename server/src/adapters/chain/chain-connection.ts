@@ -20,6 +20,7 @@ import { ChainWriter } from './chain-writer.js';
 import { startEmbeddedChain, type EmbeddedChain, type ParlayBookDeployment } from './embedded-chain.js';
 import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { ViemTxNode } from './viem-tx-node.js';
+import { rpcFetch, type RpcFetch } from './rpc-fetch.js';
 
 export interface ChainConfig {
   /** JSON-RPC URL of a real node; unset → an in-process EVM (hardhat's EDR) with contracts deployed at boot. */
@@ -82,10 +83,13 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
   let finalHead: (() => bigint) | undefined;
   let flush = () => Promise.resolve();
   let time: ChainConnection['time'];
+  let rpcConnections: RpcFetch | undefined;
   if (config.rpcUrl) {
-    transport = http(config.rpcUrl);
+    rpcConnections = rpcFetch();
+    const { fetchFn } = rpcConnections;
+    transport = http(config.rpcUrl, { fetchFn });
     // One attempt per broadcast: the pipeline decides what a timeout means.
-    broadcastTransport = http(config.rpcUrl, { retryCount: 0, timeout: config.broadcastTimeoutMs });
+    broadcastTransport = http(config.rpcUrl, { fetchFn, retryCount: 0, timeout: config.broadcastTimeoutMs });
   } else {
     const chain = await startEmbeddedChain({
       chainId: config.chainId,
@@ -146,6 +150,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     async close() {
       await served?.close();
       await flush();
+      rpcConnections?.close();
     },
   };
 }
