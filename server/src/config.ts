@@ -438,6 +438,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       addresses: contracts?.success ? (contracts.data as ChainAddresses) : undefined,
       confirmations: e.CHAIN_CONFIRMATIONS,
       embeddedRpcPort: e.CHAIN_EMBEDDED_RPC_PORT === 'off' ? null : e.CHAIN_EMBEDDED_RPC_PORT,
+      rpcBatchSize: e.CHAIN_RPC_BATCH_SIZE,
       broadcastTimeoutMs: e.CHAIN_BROADCAST_TIMEOUT_MS,
       reconcileIntervalMs: e.CHAIN_RECONCILE_INTERVAL_MS,
       rebroadcastAfterMs: e.CHAIN_REBROADCAST_AFTER_MS,

@@ -155,6 +155,11 @@ export const EnvSchema = z.object({
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(64).default(2),
   /** Loopback port serving the embedded EVM as JSON-RPC for operator commands (0: any; off: none). */
   CHAIN_EMBEDDED_RPC_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(8545),
+  /**
+   * Reads made in the same tick go to CHAIN_RPC_URL as one JSON-RPC batch of at most this many
+   * calls (0: one HTTP request per call, for a node that refuses batches). Broadcasts are never batched.
+   */
+  CHAIN_RPC_BATCH_SIZE: z.coerce.number().int().min(0).max(1_000).default(100),
   /** How long a broadcast may take before the write is answered as pending (the reconciler sends it again). */
   CHAIN_BROADCAST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   /** How often recorded chain writes that are not final are checked, and sent again when due, ms. */

@@ -34,6 +34,8 @@ export interface ChainConfig {
   readonly embeddedRpcPort: number | null;
   /** How long a broadcast may take before the write is answered as pending. */
   readonly broadcastTimeoutMs: number;
+  /** Reads batched into one JSON-RPC request to `rpcUrl`, at most this many (0: no batching; default 100). */
+  readonly rpcBatchSize?: number;
   /** Native balance below which a managed account is topped up, and by how much (wei). */
   readonly gasFloor: bigint;
   readonly gasTopUp: bigint;
@@ -87,7 +89,12 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
   if (config.rpcUrl) {
     rpcConnections = rpcFetch();
     const { fetchFn } = rpcConnections;
-    transport = http(config.rpcUrl, { fetchFn });
+    // Reads issued together (a balance and a nonce at one block, a bet's quote reads) share one
+    // HTTP request; a node that refuses batches takes CHAIN_RPC_BATCH_SIZE=0.
+    transport = http(config.rpcUrl, {
+      fetchFn,
+      batch: (config.rpcBatchSize ?? 100) > 0 ? { batchSize: config.rpcBatchSize ?? 100 } : false,
+    });
     // One attempt per broadcast: the pipeline decides what a timeout means.
     broadcastTransport = http(config.rpcUrl, { fetchFn, retryCount: 0, timeout: config.broadcastTimeoutMs });
   } else {
