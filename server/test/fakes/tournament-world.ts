@@ -428,7 +428,6 @@ export class TournamentWorld {
           activatedAt: null,
           completedAt: null,
           championWallet: null,
-          createdAt: at(0),
           cancelledAt: null,
           cancelReason: null,
           cancelledBy: null,

@@ -197,6 +197,7 @@ export class RacingService {
         poolId: tournamentPoolId(id),
         startsAt: first.startsAt,
         endsAt: last.endsAt,
+        createdAt: now,
       });
       if (!inserted) {
         const winner = await r.t.tournaments.byId(id);

@@ -80,7 +80,7 @@ export class CreateTournamentService {
 
     const created = await this.db.transaction(async (r) => {
       await this.bonds.assertSufficient(r, actor.wallet);
-      const inserted = await this.insert(r, actor, body, plan, scheduled);
+      const inserted = await this.insert(r, actor, body, plan, scheduled, now);
       if (!inserted) {
         const winner = await r.tournaments.byId(plan.id);
         if (winner) return this.replayed(winner, actor, plan);
@@ -199,6 +199,7 @@ export class CreateTournamentService {
     body: CreateTournamentRequest,
     plan: Plan,
     scheduled: readonly ScheduledStage[],
+    now: Date,
   ): Promise<boolean> {
     const first = scheduled[0];
     const last = scheduled[scheduled.length - 1];
@@ -232,6 +233,7 @@ export class CreateTournamentService {
       poolId: tournamentPoolId(plan.id),
       startsAt: first.startsAt,
       endsAt: last.endsAt,
+      createdAt: now,
     });
     if (!inserted) return false;
     if (

@@ -43,7 +43,6 @@ export type NewTournament = Omit<
   | 'activatedAt'
   | 'completedAt'
   | 'championWallet'
-  | 'createdAt'
   | 'cancelledAt'
   | 'cancelReason'
   | 'cancelledBy'
@@ -79,7 +78,7 @@ export class TournamentRepository {
          "type", "status", "stake_asset", "owner_wallet", "owner_user_id", "total_stages", "min_entries", "max_entrants",
          "chips_per_stage", "group_size", "advance_per_group", "fixtures_per_stage", "league_id", "fee_bps", "payout_bps",
          "creator_deposit_tx_hash", "pool_id", "starts_at", "ends_at", "created_at", "updated_at")
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, now(), now())
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning "id"`,
       [
         t.id,
@@ -110,6 +109,9 @@ export class TournamentRepository {
         t.poolId,
         t.startsAt,
         t.endsAt,
+        // The operation's time, not the database's: rules read it (a racing entry's first period).
+        t.createdAt,
+        t.createdAt,
       ],
     );
     return rows.length > 0;
