@@ -20,7 +20,7 @@ import { ChainWriter } from './chain-writer.js';
 import { startEmbeddedChain, type EmbeddedChain, type ParlayBookDeployment } from './embedded-chain.js';
 import { serveEmbeddedRpc } from './embedded-rpc.server.js';
 import { ViemTxNode } from './viem-tx-node.js';
-import { rpcFetch, type RpcFetch } from './rpc-fetch.js';
+import { rpcFetch, type RpcFetch } from './rpc-http.client.js';
 
 export interface ChainConfig {
   /** JSON-RPC URL of a real node; unset → an in-process EVM (hardhat's EDR) with contracts deployed at boot. */

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, http, HttpRequestError, TimeoutError } from 'viem';
-import { rpcFetch } from './rpc-fetch.js';
+import { rpcFetch } from './rpc-http.client.js';
 
 /** A JSON-RPC node on loopback whose answer each test decides. */
 let answer: (req: IncomingMessage, body: string, res: ServerResponse) => void;
