@@ -12,6 +12,9 @@ beforeAll(async () => {
     INDEXER_INTERVAL_MS: '200',
     JOBS_ENABLED: 'true',
     WITHDRAW_DAILY_LIMIT_CREDITS: (50n * UNIT).toString(),
+    // The per-key limit is not under test here; polling for confirmations on a slow machine can pass
+    // the default 120 requests a minute (server/src/http/rate-limit.int.test.ts covers the limits).
+    RATE_LIMIT_TEAM_PER_MIN: '100000',
   });
 }, 120_000);
 afterAll(() => server?.stop());
