@@ -21,6 +21,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SPORTS_UPSTREAM_CONCURRENCY: '0' })).toThrow(/SPORTS_UPSTREAM_CONCURRENCY/);
   });
 
+  it('batches chain reads by 100 calls unless CHAIN_RPC_BATCH_SIZE says otherwise (0: off, at most 1,000)', () => {
+    expect(loadConfig({}).chain.rpcBatchSize).toBe(100);
+    expect(loadConfig({ CHAIN_RPC_BATCH_SIZE: '0' }).chain.rpcBatchSize).toBe(0);
+    expect(() => loadConfig({ CHAIN_RPC_BATCH_SIZE: '1001' })).toThrow(/CHAIN_RPC_BATCH_SIZE/);
+    expect(() => loadConfig({ CHAIN_RPC_BATCH_SIZE: '-1' })).toThrow(/CHAIN_RPC_BATCH_SIZE/);
+  });
+
   it('lists every bad key in one message', () => {
     let error: unknown;
     try {

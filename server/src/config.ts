@@ -76,6 +76,8 @@ export interface Config {
     readonly addresses: ChainAddresses | undefined;
     readonly confirmations: number;
     readonly embeddedRpcPort: number | null;
+    /** Reads batched into one JSON-RPC request to `rpcUrl`, at most this many (0: no batching). */
+    readonly rpcBatchSize: number;
     readonly broadcastTimeoutMs: number;
     readonly reconcileIntervalMs: number;
     readonly rebroadcastAfterMs: number;
