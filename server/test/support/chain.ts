@@ -43,6 +43,7 @@ export function chainConfig(overrides: Partial<ChainConfig> = {}): ChainConfig {
     addresses: undefined,
     confirmations: 0,
     embeddedRpcPort: 0,
+    rpcBatchSize: 100,
     broadcastTimeoutMs: 5_000,
     gasFloor: 10n ** 16n,
     gasTopUp: 10n ** 17n,

@@ -34,8 +34,8 @@ export interface ChainConfig {
   readonly embeddedRpcPort: number | null;
   /** How long a broadcast may take before the write is answered as pending. */
   readonly broadcastTimeoutMs: number;
-  /** Reads batched into one JSON-RPC request to `rpcUrl`, at most this many (0: no batching; default 100). */
-  readonly rpcBatchSize?: number;
+  /** Reads batched into one JSON-RPC request to `rpcUrl`, at most this many (0: no batching). */
+  readonly rpcBatchSize: number;
   /** Native balance below which a managed account is topped up, and by how much (wei). */
   readonly gasFloor: bigint;
   readonly gasTopUp: bigint;
@@ -93,7 +93,7 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     // HTTP request; a node that refuses batches takes CHAIN_RPC_BATCH_SIZE=0.
     transport = http(config.rpcUrl, {
       fetchFn,
-      batch: (config.rpcBatchSize ?? 100) > 0 ? { batchSize: config.rpcBatchSize ?? 100 } : false,
+      batch: config.rpcBatchSize > 0 ? { batchSize: config.rpcBatchSize } : false,
     });
     // One attempt per broadcast: the pipeline decides what a timeout means.
     broadcastTransport = http(config.rpcUrl, { fetchFn, retryCount: 0, timeout: config.broadcastTimeoutMs });
