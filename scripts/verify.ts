@@ -5,34 +5,16 @@
  *
  *   tsx scripts/verify.ts
  */
-import { spawn } from 'node:child_process';
+import { printCheck, runCheck, staticChecks } from './checks.js';
 
-const checks: { name: string; command: string }[] = [
-  { name: 'types', command: 'tsc --noEmit -p tsconfig.json' },
-  { name: 'lint', command: 'pnpm run lint' },
-  { name: 'format', command: 'prettier --check .' },
-  { name: 'packages', command: 'pnpm run pack:check' },
-];
-
-function run(check: { name: string; command: string }): Promise<boolean> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(check.command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => output.push(c));
-    child.stderr.on('data', (c: Buffer) => output.push(c));
-    child.on('close', (code) => {
-      const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      const verdict = code === 0 ? 'passed' : `FAILED (exit ${code ?? 'signal'})`;
-      process.stdout.write(`\n── ${check.name}: ${check.command} — ${verdict} in ${seconds} s\n`);
-      process.stdout.write(Buffer.concat(output));
-      resolve(code === 0);
-    });
-  });
-}
-
-const results = await Promise.all(checks.map(run));
-const failed = checks.filter((_, i) => !results[i]).map((c) => c.name);
+const results = await Promise.all(
+  staticChecks(false).map(async (check) => {
+    const result = await runCheck(check);
+    printCheck(result);
+    return result;
+  }),
+);
+const failed = results.filter((r) => !r.passed).map((r) => r.check.name);
 if (failed.length) {
   console.error(`\nverify: ${failed.join(', ')} failed`);
   process.exit(1);
