@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuelkitClient } from '@duelkit/sdk';
-import { builtAfter, SERVER_DIR, startServer, until, type ServerProcess } from './support.js';
+import { builtAfter, packagesBuilt, SERVER_DIR, startServer, until, type ServerProcess } from './support.js';
 
 const run = promisify(execFile);
 const DIST = join(SERVER_DIR, 'dist');
@@ -29,6 +29,7 @@ describe('the production build', () => {
   let server: ServerProcess;
   const key = `dk_built_${Date.now().toString(36)}_smoke`;
   beforeAll(async () => {
+    await packagesBuilt();
     const packages = contractDistIsFresh() ? ['@duelkit/server'] : ['@duelkit/contract', '@duelkit/server'];
     await run('pnpm', [...packages.flatMap((p) => ['--filter', p]), 'build'], { cwd: join(SERVER_DIR, '..') });
     server = await startServer({ DUELKIT_DEV_BUILDER_KEY: key }, { entry: ['dist/main.js'], database: 'embedded' });

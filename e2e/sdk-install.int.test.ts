@@ -12,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DuelkitClient } from '@duelkit/sdk';
-import { builtAfter, confirmedDuel, type ServerProcess, signedInClient, startServer, UNIT } from './support.js';
+import {
+  builtAfter,
+  confirmedDuel,
+  packagesBuilt,
+  type ServerProcess,
+  signedInClient,
+  startServer,
+  UNIT,
+} from './support.js';
 
 const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 /** What the SDK's bundle is built from: its own source and configuration, and the contract it bundles. */
@@ -20,7 +28,7 @@ const SDK_INPUTS = ['../sdk/src', '../sdk/package.json', '../sdk/tsup.config.ts'
   fileURLToPath(new URL(p, import.meta.url)),
 );
 
-/** `sdk/dist` is packed as it is when it was built after its inputs last changed (right after `pnpm verify`). */
+/** `sdk/dist` is packed as it is when it was built after its inputs last changed (right after `pnpm test` or `pnpm verify` built it). */
 const sdkDistIsFresh = () => builtAfter(join(SDK_DIR, 'dist'), SDK_INPUTS);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
@@ -115,6 +123,7 @@ beforeAll(async () => {
     INDEXER_INTERVAL_MS: '200',
     JOBS_ENABLED: 'true',
   });
+  await packagesBuilt();
   if (!sdkDistIsFresh()) await ok('pnpm', ['run', 'build'], SDK_DIR, {}, 180_000);
   await ok('pnpm', ['pack', '--pack-destination', packed], SDK_DIR);
   const tarball = join(

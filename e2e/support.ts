@@ -132,12 +132,36 @@ function mtimes(path: string): number[] {
 
 /**
  * True when every file under `dist` was written after every file under `inputs` last changed, as
- * a package's `dist` is right after `pnpm verify` (whose package check builds the same): building
- * it again would make the same files.
+ * a package's `dist` is right after `pnpm test` or `pnpm verify` (both build the packages first):
+ * building it again would make the same files.
  */
 export function builtAfter(dist: string, inputs: readonly string[]): boolean {
   const built = mtimes(dist);
   return built.length > 0 && Math.min(...built) > Math.max(...inputs.flatMap(mtimes));
+}
+
+/**
+ * Under `pnpm test` the published packages are built while the tests start (scripts/test.ts): it
+ * names a file in `DUELKIT_PACKAGES_READY` and writes `ok` or `failed` into it when the builds end.
+ * A test that packs or runs a package's `dist` waits for that before it looks at the folder, so it
+ * never reads one that is being written. Run any other way, there is nothing to wait for.
+ */
+export async function packagesBuilt(timeoutMs = 600_000): Promise<void> {
+  const signal = process.env['DUELKIT_PACKAGES_READY'];
+  if (!signal) return;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let state = '';
+    try {
+      state = readFileSync(signal, 'utf8').trim();
+    } catch {
+      // Not written yet.
+    }
+    if (state === 'ok') return;
+    if (state === 'failed') throw new Error('the package builds of `pnpm test` failed; their output is in its log');
+    if (Date.now() > deadline) throw new Error(`the package builds did not end within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** A free loopback port (for a child process that must be told its port before it starts). */

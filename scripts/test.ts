@@ -1,21 +1,22 @@
 /**
- * `pnpm test`: everything CI runs, in the order that keeps a two-core machine busy.
+ * `pnpm test`: everything CI runs, arranged so a two-core machine is never left waiting on one step.
  *
- *   1. The published packages are built (contract and SDK, side by side): the package check
- *      inspects these `dist/` folders and the install tests pack them.
- *   2. The tests (`vitest run`, with the route-hit ledger on) and the static checks run at the same
- *      time. The checks run one after another, so the tests keep at least a core; the test run is
- *      mostly waiting on child processes, PostgreSQL and the chain at its start and its end, which
- *      is where the checks' CPU goes instead of before the tests.
- *   3. `routes:check` compares the ledger with the contract once the tests passed.
+ * The tests (`vitest run`, with the route-hit ledger on) start at once. Beside them, one after
+ * another so the tests keep at least a core: the published packages' builds (contract and SDK side
+ * by side), then type-check and lint, the format check and the package check of the builds. The two
+ * tests that pack or run a package's `dist` wait for its build (`packagesBuilt` in e2e/support.ts,
+ * through the file named in `DUELKIT_PACKAGES_READY`). `routes:check` compares the ledger with the
+ * contract once the tests passed.
  *
- * Each check's output is printed in one piece at the end; its verdict line as soon as it ends.
- * The exit code is non-zero when anything failed.
+ * Each check's verdict is printed when it ends and its output in one piece after the tests, so no
+ * line of it lands inside the test report. The exit code is non-zero when anything failed.
  *
  *   tsx scripts/test.ts
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PACKAGE_BUILDS, printCheck, runCheck, staticChecks, type CheckResult } from './checks.js';
 import { LEDGER_DIR } from './route-ledger.js';
 
@@ -26,28 +27,37 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   });
 }
 
-const builds = await Promise.all(PACKAGE_BUILDS.map((b) => runCheck(b)));
-for (const build of builds) if (!build.passed) printCheck(build);
-if (builds.some((b) => !b.passed)) {
-  console.error('\ntest: the package builds failed');
-  process.exit(1);
+function announce(result: CheckResult): CheckResult {
+  process.stdout.write(
+    `── ${result.check.name}: ${result.passed ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(0)} s\n`,
+  );
+  return result;
 }
-console.log(`packages built in ${Math.max(...builds.map((b) => b.seconds)).toFixed(0)} s`);
 
-rmSync(LEDGER_DIR, { recursive: true, force: true });
+const signalDir = mkdtempSync(join(tmpdir(), 'duelkit-test-'));
+const packagesReady = join(signalDir, 'packages-ready');
+
 const checks = (async () => {
-  const results: CheckResult[] = [];
+  const builds = (await Promise.all(PACKAGE_BUILDS.map((b) => runCheck(b)))).map(announce);
+  const built = builds.every((b) => b.passed);
+  writeFileSync(packagesReady, built ? 'ok' : 'failed');
+  const results = [...builds];
   for (const check of staticChecks(true)) {
-    const result = await runCheck(check);
-    process.stdout.write(
-      `── ${check.name}: ${result.passed ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(0)} s\n`,
-    );
-    results.push(result);
+    // Without builds there is nothing to inspect; the failed builds are reported instead.
+    if (!built && check.name === 'packages') continue;
+    results.push(announce(await runCheck(check)));
   }
   return results;
 })();
-const testsPassed = await run('vitest', ['run'], { ...process.env, DUELKIT_ROUTE_LEDGER: LEDGER_DIR });
+
+rmSync(LEDGER_DIR, { recursive: true, force: true });
+const testsPassed = await run('vitest', ['run'], {
+  ...process.env,
+  DUELKIT_ROUTE_LEDGER: LEDGER_DIR,
+  DUELKIT_PACKAGES_READY: packagesReady,
+});
 const results = await checks;
+rmSync(signalDir, { recursive: true, force: true });
 results.forEach(printCheck);
 const routesPassed = testsPassed && (await run('tsx', ['scripts/routes-check.ts']));
 

@@ -33,9 +33,16 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const orm = await initOrm(entities, db.url, 4, false);
     orms.push(orm);
-    // The default broadcast timeout: a shorter one, on a loaded machine, gives up on sends the node
-    // is only slow to take; no reconciler runs here to send them again, and every later nonce waits.
-    const config = chainConfig({ rpcUrl: proxy.url, addresses: dev.addresses, embeddedRpcPort: null });
+    // A broadcast timeout well above the default: 60 sends at once queue on a node that mines each
+    // in turn, and on a loaded machine the last wait longer than 5 s. A send given up leaves its
+    // nonce open, no reconciler runs here to send it again, and every later nonce would wait. (The
+    // faults below close the connection, so none of them waits for this timeout.)
+    const config = chainConfig({
+      rpcUrl: proxy.url,
+      addresses: dev.addresses,
+      embeddedRpcPort: null,
+      broadcastTimeoutMs: 30_000,
+    });
     adapters.push(await ViemChainAdapter.connect(config, logger, chainStores(orm)));
   }
 }, 60_000);
