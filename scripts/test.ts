@@ -2,8 +2,8 @@
  * `pnpm test`: everything CI runs, arranged so a two-core machine is never left waiting on one step.
  *
  * The tests (`vitest run`, with the route-hit ledger on) start at once. Beside them, one after
- * another so the tests keep at least a core: the published packages' builds (contract and SDK side
- * by side), then type-check and lint, the format check and the package check of the builds. The two
+ * another: the published packages' builds (contract and SDK side by side), then, at a lower
+ * priority, type-check and lint, the format check and the package check of the builds. The two
  * tests that pack or run a package's `dist` wait for its build (`packagesBuilt` in e2e/support.ts,
  * through the file named in `DUELKIT_PACKAGES_READY`). `routes:check` compares the ledger with the
  * contract once the tests passed.
@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_BUILDS, printCheck, runCheck, staticChecks, type CheckResult } from './checks.js';
+import { PACKAGE_BUILDS, printCheck, runCheck, staticChecks, type Check, type CheckResult } from './checks.js';
 import { LEDGER_DIR } from './route-ledger.js';
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
@@ -34,6 +34,15 @@ function announce(result: CheckResult): CheckResult {
   return result;
 }
 
+/**
+ * The static checks yield the CPU to the tests (nice 10): some tests wait on real deadlines (a
+ * broadcast timeout, a child's start), and a check loses nothing by finishing later. The builds
+ * keep the normal priority, as two tests wait for them.
+ */
+function lowPriority(check: Check): Check {
+  return process.platform === 'win32' ? check : { ...check, command: `nice -n 10 ${check.command}` };
+}
+
 const signalDir = mkdtempSync(join(tmpdir(), 'duelkit-test-'));
 const packagesReady = join(signalDir, 'packages-ready');
 
@@ -45,7 +54,7 @@ const checks = (async () => {
   for (const check of staticChecks(true)) {
     // Without builds there is nothing to inspect; the failed builds are reported instead.
     if (!built && check.name === 'packages') continue;
-    results.push(announce(await runCheck(check)));
+    results.push(announce(await runCheck(lowPriority(check))));
   }
   return results;
 })();
