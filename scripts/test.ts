@@ -1,5 +1,5 @@
 /**
- * `pnpm test`: everything CI runs, arranged so a two-core machine is never left waiting on one step.
+ * `pnpm test`: everything CI runs, with the static checks beside the tests rather than before them.
  *
  * The tests (`vitest run`, with the route-hit ledger on) start at once. Beside them, one after
  * another: the published packages' builds (contract and SDK side by side), then, at a lower
