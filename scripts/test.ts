@@ -51,9 +51,8 @@ const checks = (async () => {
   const built = builds.every((b) => b.passed);
   writeFileSync(packagesReady, built ? 'ok' : 'failed');
   const results = [...builds];
-  for (const check of staticChecks(true)) {
-    // Without builds there is nothing to inspect; the failed builds are reported instead.
-    if (!built && check.name === 'packages') continue;
+  // Without builds there is nothing to inspect; the failed builds are reported instead.
+  for (const check of staticChecks(built ? 'inspect' : 'skip')) {
     results.push(announce(await runCheck(lowPriority(check))));
   }
   return results;

@@ -8,7 +8,7 @@
 import { printCheck, runCheck, staticChecks } from './checks.js';
 
 const results = await Promise.all(
-  staticChecks(false).map(async (check) => {
+  staticChecks('build').map(async (check) => {
     const result = await runCheck(check);
     printCheck(result);
     return result;
