@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,19 @@ export const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 export interface Target {
   proc: ChildProcess;
   info: { url: string; key?: string; marketsUrl?: string };
+}
+
+/**
+ * Builds the server's `dist/` (a transpile, about a second): the full-stack target of the kernel
+ * and sports benches runs the JavaScript production runs, not the source through tsx, whose
+ * transform adds work to every function it creates (`__name`).
+ */
+export function buildServer(): void {
+  const build = spawnSync('pnpm', ['--filter', '@duelkit/server', 'build'], {
+    cwd: fileURLToPath(new URL('../', import.meta.url)),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0) throw new Error('pnpm --filter @duelkit/server build failed');
 }
 
 /** Starts a bench target in its own process; it prints one JSON line when ready. */

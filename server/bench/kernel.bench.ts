@@ -1,4 +1,4 @@
-import { CONNECTIONS, DURATION, measure, print, startTarget, type Measured } from './harness.js';
+import { buildServer, CONNECTIONS, DURATION, measure, print, startTarget, type Measured } from './harness.js';
 
 /** A trivial authenticated route through the full stack vs bare node:http and bare Express. */
 export interface KernelRows {
@@ -8,6 +8,7 @@ export interface KernelRows {
 }
 
 export async function kernelBench(): Promise<KernelRows> {
+  buildServer();
   const bare = await startTarget('./targets/bare.ts');
   const floor = await startTarget('./targets/bare-express.ts');
   const stack = await startTarget('./targets/stack.ts');

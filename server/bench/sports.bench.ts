@@ -2,10 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSportmonks } from '../src/adapters/sports-provider/fake-sportmonks.server.js';
-import { measure, print, startTarget } from './harness.js';
+import { buildServer, measure, print, startTarget } from './harness.js';
 
 /** Fresh-cache hits through the full stack vs bare bytes; 1,000 concurrent cold requests → upstream calls. */
 export async function sportsBench(): Promise<void> {
+  buildServer();
   const fake = await startFakeSportmonks();
   const stack = await startTarget('./targets/stack.ts', {
     SPORTS_PROVIDER: 'sportmonks',

@@ -28,6 +28,7 @@ import { tournamentsRouter } from './http/routes/tournaments.router.js';
 import { INTERNAL_ADMIN_PREFIX, tournamentsAdminInternalRouter } from './http/internal/tournaments-admin.internal.js';
 import { withOrmRequestContext } from './platform/db/orm-request.context.js';
 import { requestLog } from './http/middleware/request-log.js';
+import { installJsonResponder } from './http/middleware/json-response.js';
 import { securityHeaders } from './http/middleware/security-headers.js';
 import { referencePage } from './http/docs/reference-page.js';
 
@@ -70,12 +71,13 @@ export function createHostApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', c.config.http.trustProxy);
+  installJsonResponder(app);
 
   app.use(
     chain([
       requestId(),
       // One line per request, the host bound once (not a child logger per request).
-      requestLog(c.logger.child({ host })),
+      requestLog(c.logger, host),
       securityHeaders({
         corsOrigins: c.config.http.corsOrigins,
         exposedHeaders: [
@@ -124,7 +126,7 @@ export function createHostApp(
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
   });
-  app.use(referencePage(host));
+  app.use('/docs', referencePage(host));
 
   if (host === 'tournaments') {
     // The markets host's calls when the hosts run apart: a service credential, no builder key.

@@ -1,9 +1,12 @@
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.js';
-import { startDuelkit } from '../../src/server.js';
 
-// The full stack on embedded defaults (or DATABASE_URL/REDIS_URL when set), logging at info to
-// /dev/null so serialisation cost is counted but the terminal is not flooded.
+// The full stack on embedded defaults (or DATABASE_URL/REDIS_URL when set), from the server's
+// built `dist/` (harness.ts `buildServer`), logging at info to /dev/null through the server's own
+// logger settings, so building and writing each line is counted but the terminal is not flooded.
+const dist = new URL('../../dist/', import.meta.url);
+const { loadConfig } = (await import(new URL('config.js', dist).href)) as typeof import('../../src/config.js');
+const { startDuelkit } = (await import(new URL('server.js', dist).href)) as typeof import('../../src/server.js');
+const { createLogger } = (await import(new URL('logger.js', dist).href)) as typeof import('../../src/logger.js');
 const key = 'dk_bench_key_0123456789abcdef';
 const config = loadConfig({
   ...process.env,
@@ -21,7 +24,7 @@ const config = loadConfig({
   // Answers checked as production checks them (docs/kernel.md, "Response validation").
   RESPONSE_VALIDATION: process.env['RESPONSE_VALIDATION'] ?? 'shaping',
 });
-const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
+const logger = createLogger('info', pino.destination('/dev/null'));
 const running = await startDuelkit(config, { logger });
 process.stdout.write(`${JSON.stringify({ url: running.tournamentsUrl, marketsUrl: running.marketsUrl, key })}\n`);
 process.on('SIGTERM', () => {

@@ -4,6 +4,13 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 /** A keep-alive connection idle this long during a drain is closed; a busier one gets `Connection: close`. */
 const IDLE_CLOSE_MS = 1_000;
 
+/** A listener for the events of many responses: `this` is the response that emitted. */
+function eachResponse(handle: (res: ServerResponse) => void): (this: ServerResponse) => void {
+  return function (this: ServerResponse) {
+    handle(this);
+  };
+}
+
 /**
  * Graceful drain of one HTTP server under keep-alive load. Closing idle keep-alive connections at
  * once cuts requests a client is writing at that instant; closing busy ones at the deadline cuts
@@ -17,9 +24,13 @@ export class HttpDrain {
   private draining = false;
   private readonly idleSince = new Map<Socket, number>();
   private readonly active = new Map<Socket, number>();
+  /** Responses not yet closed. */
   private readonly responses = new Set<ServerResponse>();
-  private handlersRunning = 0;
+  /** Responses whose client went away before their handler ended them: the handler may still be at work. */
+  private readonly abandoned = new Set<ServerResponse>();
   private readonly waiters = new Set<() => void>();
+  /** One listener for every response (`this` is the response), not a closure per request. */
+  private readonly closed: (this: ServerResponse) => void;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
@@ -30,38 +41,27 @@ export class HttpDrain {
         this.notify();
       });
     });
+    this.closed = eachResponse((res) => this.settle(res));
   }
 
-  /** Wraps the app so every request is tracked from arrival until its handler ends the response. */
   track(app: RequestListener): RequestListener {
     return (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.socket;
       this.idleSince.delete(socket);
       this.active.set(socket, (this.active.get(socket) ?? 0) + 1);
-      this.handlersRunning += 1;
       if (this.draining) res.setHeader('Connection', 'close');
       this.responses.add(res);
-      let ended = false;
-      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-      res.end = ((...args: unknown[]) => {
-        if (!ended) {
-          ended = true;
-          this.handlersRunning -= 1;
-        }
-        const out = end(...args);
-        this.notify();
-        return out;
-      }) as ServerResponse['end'];
-      const settle = () => {
-        if (this.responses.delete(res)) this.settle(socket);
-      };
-      res.once('finish', settle);
-      res.once('close', settle);
+      // A response always closes: after its last byte, or when its client goes away.
+      res.on('close', this.closed);
       app(req, res);
     };
   }
 
-  private settle(socket: Socket): void {
+  private settle(res: ServerResponse): void {
+    if (!this.responses.delete(res)) return;
+    // `writableEnded` turns true when the handler calls `end()`, even after its client left.
+    if (!res.writableEnded) this.abandoned.add(res);
+    const socket = res.req.socket;
     const left = (this.active.get(socket) ?? 1) - 1;
     if (left > 0) this.active.set(socket, left);
     else {
@@ -71,12 +71,23 @@ export class HttpDrain {
     this.notify();
   }
 
+  /** Handlers that have not ended their response yet. */
+  private handlersRunning(): number {
+    let running = 0;
+    for (const res of this.responses) if (!res.writableEnded) running += 1;
+    for (const res of this.abandoned) {
+      if (res.writableEnded) this.abandoned.delete(res);
+      else running += 1;
+    }
+    return running;
+  }
+
   private notify(): void {
     for (const wake of this.waiters) wake();
   }
 
   private get done(): boolean {
-    return this.handlersRunning === 0 && this.idleSince.size === 0 && this.active.size === 0;
+    return this.handlersRunning() === 0 && this.idleSince.size === 0 && this.active.size === 0;
   }
 
   /**
@@ -119,6 +130,6 @@ export class HttpDrain {
     await stopped;
     // Clears http.Server's own connection-checking timer; the listener is already closed.
     this.server.close(() => undefined);
-    return this.handlersRunning;
+    return this.handlersRunning();
   }
 }

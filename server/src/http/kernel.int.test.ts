@@ -102,6 +102,59 @@ describe('builder keys', () => {
   });
 });
 
+describe('security headers and CORS', () => {
+  it('gives an API answer the API security headers, not a document policy', async () => {
+    const res = await call(`${server.tournamentsUrl}/api/tournaments/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    // Nothing keeps a builder's web app on another origin from showing an uploaded image.
+    expect(res.headers.get('cross-origin-resource-policy')).toBeNull();
+    expect(res.headers.get('vary')).toBe('Origin');
+  });
+
+  it('allows a cross-origin caller and exposes the headers it needs; a same-origin answer carries neither', async () => {
+    const cross = await call(`${server.tournamentsUrl}/api/tournaments/health`, {
+      headers: { origin: 'https://app.example' },
+    });
+    expect(cross.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(cross.headers.get('access-control-expose-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['x-request-id', 'Retry-After', 'RateLimit-Remaining', 'Idempotent-Replayed']),
+    );
+    const same = await call(`${server.tournamentsUrl}/api/tournaments/health`);
+    expect(same.headers.get('access-control-allow-origin')).toBeNull();
+    expect(same.headers.get('access-control-expose-headers')).toBeNull();
+  });
+
+  it('answers a preflight', async () => {
+    const res = await fetch(`${server.marketsUrl}/svc/public/duels/all`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-builder-api-key',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(res.headers.get('access-control-allow-headers')).toContain('x-builder-api-key');
+  });
+
+  it('keeps the document policy on the reference pages', async () => {
+    const res = await fetch(`${server.marketsUrl}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    const guide = await fetch(`${server.marketsUrl}/docs/init.js`);
+    expect(guide.status).toBe(200);
+    expect(guide.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
+
 describe('parlay health probes', () => {
   it('answers liveness and readiness with the builder key, and refuses both without it', async () => {
     const live = await call(`${server.tournamentsUrl}/api/parlay/health/live`);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
+import { documentHeaders } from '../middleware/security-headers.js';
 
 /** A page of docs/ (or of docs/guides/), served as Markdown beside the reference. */
 interface Guide {
@@ -119,6 +120,7 @@ const INIT = `window.ui = SwaggerUIBundle({
  * GET /docs: an interactive reference of this host's OpenAPI document (Swagger UI, served from
  * the package, nothing from a CDN), with the builder guides of docs/guides/ linked first, then
  * the pages of docs/, all served as Markdown under /docs/guides/. Public like /openapi.json: no builder key needed to read it.
+ * Mounted at `/docs` (its paths below are relative to it), so no other request walks its routes.
  */
 export function referencePage(host: 'markets' | 'tournaments'): Router {
   const router = Router();
@@ -126,20 +128,22 @@ export function referencePage(host: 'markets' | 'tournaments'): Router {
   const dir = guidesDir();
   const pages = readGuides(dir);
   const html = page(host, pages);
-  router.get('/docs', (_req, res) => {
+  // Pages, not data: helmet's document headers replace the API's (its script and style policy).
+  router.use(documentHeaders());
+  router.get('/', (_req, res) => {
     res.type('html').send(html);
   });
-  router.get('/docs/init.js', (_req, res) => {
+  router.get('/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT);
   });
   for (const asset of ASSETS) {
-    router.get(`/docs/assets/${asset}`, (_req, res) => {
+    router.get(`/assets/${asset}`, (_req, res) => {
       res.sendFile(join(assets, asset), { maxAge: '1d' });
     });
   }
   for (const guide of [...pages.guides, ...pages.reference]) {
     const text = dir ? readFileSync(join(dir, guide.file), 'utf8') : '';
-    router.get(`/docs/guides/${guide.file}`, (_req, res) => {
+    router.get(`/guides/${guide.file}`, (_req, res) => {
       res.type('text/markdown; charset=utf-8').send(text);
     });
   }
