@@ -162,12 +162,14 @@ export function createHostApp(
       // route authentication (raiseDeferredError), so a guarded route refuses a caller without
       // credentials with 401 whatever the body.
       deferClientError(
-        express.json({
-          limit: c.config.http.jsonBodyLimit,
-          verify: (req: Request, _res, buf) => {
-            if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
-          },
-        }),
+        onlyWithBody(
+          express.json({
+            limit: c.config.http.jsonBodyLimit,
+            verify: (req: Request, _res, buf) => {
+              if (isWebhookRequest(webhooks, req)) req.rawBody = Buffer.from(buf);
+            },
+          }),
+        ),
       ),
       pathGuard(),
       deferClientError(inputGuard({ path: false })),
@@ -224,6 +226,21 @@ function marketsRouterDeps(c: Container): MarketsRouterDeps {
     webhooks: c.events.webhooks,
     eventStream: c.events.stream,
     eventVisibility: c.markets.eventVisibility,
+  };
+}
+
+/**
+ * A body parser run only for a request that has a body: one with neither `Content-Length` nor
+ * `Transfer-Encoding` has none (the parser's own test), and gets the empty body it would set.
+ */
+function onlyWithBody(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      req.body ??= {};
+      next();
+      return;
+    }
+    parser(req, res, next);
   };
 }
 

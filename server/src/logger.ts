@@ -21,7 +21,8 @@ const SECRET_QUERY = /([?&](?:api_token|token|apikey|api_key|access_token|id_tok
 
 /** Removes secret-looking query parameter values from a URL before it is logged. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[REDACTED]');
+  // Every secret parameter has a value: a URL without '=' has nothing to redact.
+  return url.includes('=') ? url.replace(SECRET_QUERY, '$1[REDACTED]') : url;
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -59,11 +59,14 @@ function bodyProblem(body: unknown): { path: string; message: string } | null {
 
 /** The path's refusal: malformed percent-encoding or control characters; null when it is fine. */
 function pathProblem(req: Request): DomainError | null {
-  let path: string;
-  try {
-    path = decodeURIComponent(req.path);
-  } catch {
-    return refuse('The path is not valid percent-encoding', { params: ['malformed percent-encoding'] });
+  let path = req.path;
+  // Only a percent sign can make a path decode to something else, or fail to decode.
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return refuse('The path is not valid percent-encoding', { params: ['malformed percent-encoding'] });
+    }
   }
   if (CONTROL.test(path)) {
     return refuse('The path contains control characters', { params: ['must not contain control characters'] });
