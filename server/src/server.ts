@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createMarketsApp, createTournamentsApp } from './app.js';
 import { withListeningPort, type Config } from './config.js';
 import { createContainer, type Container, type ContainerOverrides } from './container.js';
 import { HttpDrain } from './http/drain.js';
+import { expressShaped } from './http/express-shaped.server.js';
 import { startOperatorSurface, type OperatorSurface } from './http/operator/operator.server.js';
 import { createLogger, type Logger } from './logger.js';
 import { answerClientError } from './http/client-error.js';
@@ -34,8 +36,10 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** Answers while the container is being built: alive, not ready. */
-const starting: RequestListener = (req, res) => {
+const starting: Listener = (req, res) => {
   res.setHeader('content-type', 'application/json');
   if (req.url === '/health') {
     res.end(JSON.stringify({ status: 'ok', service: 'starting', uptimeSeconds: 0, time: new Date().toISOString() }));
@@ -79,17 +83,25 @@ export async function startDuelkit(
       'embedded mode: a development instance, not for production (DUELKIT_ENV=production; docs/deployment.md)',
     );
   }
-  const hosts: { server: Server; drain: HttpDrain; swap(app: RequestListener): void }[] = [];
+  const hosts: { server: Server; drain: HttpDrain; swap(app: Express): void }[] = [];
   const open = async (port: number) => {
-    const server = createServer();
+    const shaped = expressShaped();
+    const server = createServer({ IncomingMessage: shaped.IncomingMessage, ServerResponse: shaped.ServerResponse });
     server.on('clientError', answerClientError);
     const drain = new HttpDrain(server);
-    let current = starting;
+    let current: Listener = starting;
     server.on(
       'request',
       drain.track((req, res) => current(req, res)),
     );
-    hosts.push({ server, drain, swap: (app) => (current = app) });
+    hosts.push({
+      server,
+      drain,
+      swap: (app) => {
+        shaped.adopt(app);
+        current = app;
+      },
+    });
     return listen(server, port, config.http.host);
   };
   const { serve, host } = config.http;
