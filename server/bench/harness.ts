@@ -13,9 +13,9 @@ export interface Target {
 }
 
 /**
- * Builds the server's `dist/` (a transpile, about a second): the full-stack target of the kernel
- * and sports benches runs the JavaScript production runs, not the source through tsx, whose
- * transform adds work to every function it creates (`__name`).
+ * Builds the server's `dist/` (a transpile, about a second): the full-stack targets of every
+ * bench run the JavaScript production runs, not the source through tsx, whose transform adds work
+ * to every function it creates (`__name`).
  */
 export function buildServer(): void {
   const build = spawnSync('pnpm', ['--filter', '@duelkit/server', 'build'], {

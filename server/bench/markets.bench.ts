@@ -1,7 +1,17 @@
 import pg from 'pg';
 import { initOrm } from '../src/platform/db/orm.js';
 import { entities } from '../src/entities.js';
-import { CONNECTIONS, cpuMs, DURATION, measure, print, startTarget, type Measured, type Target } from './harness.js';
+import {
+  buildServer,
+  CONNECTIONS,
+  cpuMs,
+  DURATION,
+  measure,
+  print,
+  startTarget,
+  type Measured,
+  type Target,
+} from './harness.js';
 import { duelsInsert, type DuelFixture } from '../test/support/duel-fixture.js';
 import type { ChainNodeInfo } from '../test/support/processes.js';
 
@@ -86,6 +96,7 @@ export interface ListRows {
 
 /** The public duel list over 10,000 duels: one URL and the 240-URL mix, naive vs the full stack. */
 export async function listBench(): Promise<ListRows> {
+  buildServer();
   const url = await freshDatabase('dk_bench_duels');
   await seedDuels(url, 10_000);
   const naive = await startTarget('./targets/naive-duels.ts', { DATABASE_URL: url });
@@ -188,6 +199,7 @@ export interface TradingRow {
  * node in its own process (production's shape), where the server's CPU and the node's are apart.
  */
 export async function tradingBench(): Promise<TradingRow[]> {
+  buildServer();
   const rows = [await tradingRun('embedded'), await tradingRun('node')];
   console.log(`\n## Trading (16 users, ${DURATION} s per row; target ≤ 4 ms of server CPU per accepted bet)`);
   console.log(

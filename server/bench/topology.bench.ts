@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
+import { buildServer, CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
 import { freshDatabase, seedDuels } from './markets.bench.js';
 
 const HAPROXY_CFG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
@@ -96,6 +96,7 @@ async function startHaproxy(markets: [string, string]): Promise<{ url: string; s
  * replica, then to two, both on one database and one Redis, as deploy/ runs them.
  */
 export async function topologyBench(): Promise<void> {
+  buildServer();
   const url = await freshDatabase('dk_bench_topology');
   await seedDuels(url, 10_000);
   const redis = await startRedis();

@@ -1,8 +1,14 @@
 import { pino } from 'pino';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { loadConfig } from '../../src/config.js';
-import { startDuelkit } from '../../src/server.js';
-import { testContext } from '../../test/support/operation.js';
+
+// From the server's built `dist/` (harness.ts `buildServer`), as production runs it.
+const dist = new URL('../../dist/', import.meta.url);
+const { loadConfig } = (await import(new URL('config.js', dist).href)) as typeof import('../../src/config.js');
+const { startDuelkit } = (await import(new URL('server.js', dist).href)) as typeof import('../../src/server.js');
+const { createLogger } = (await import(new URL('logger.js', dist).href)) as typeof import('../../src/logger.js');
+const { jobContext } = (await import(
+  new URL('platform/operation.context.js', dist).href
+)) as typeof import('../../src/platform/operation.context.js');
 
 // The full stack against DATABASE_URL with the embedded EVM, plus what the trading benches need:
 // funded users with tokens and one confirmed market.
@@ -23,7 +29,7 @@ const config = loadConfig({
   USER_BET_LIMIT: '0',
   INDEXER_INTERVAL_MS: '200',
 });
-const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
+const logger = createLogger('info', pino.destination('/dev/null'));
 const running = await startDuelkit(config, { logger });
 const c = running.container;
 const users = Number(process.env['BENCH_USERS'] ?? 0);
@@ -46,7 +52,7 @@ if (users > 0) {
   }
   if (!creator) throw new Error('no creator');
   const created = await c.markets.duels.create(
-    testContext(),
+    jobContext(c.clock, 'bench-setup'),
     { userId: creator.id, builderAppId: tenant.builderAppId, address: creator.managedAddress },
     {
       question: 'Bench market',
