@@ -127,31 +127,38 @@ export class MarketIndexRepository {
     );
   }
 
-  /** A holder's position in one option, locked for the update that follows. */
-  async lockPosition(
+  /**
+   * A trade's change to its holder's position in one option, in one statement (the upsert holds
+   * the row's lock): a buy adds its shares and its collateral to the cost basis; a sale removes its
+   * shares and the sold fraction of the cost basis (average cost), rounded toward zero as bigint
+   * division is. A sale with no position row leaves negative shares and no cost, as before.
+   */
+  async applyTradeToPosition(
     em: EntityManager,
     duelId: string,
     holder: string,
     option: number,
-  ): Promise<{ shares: bigint; cost: bigint }> {
-    const [current] = await sqlIn(em)<{ shares: string; cost_basis: string }>(
-      'select shares::text, cost_basis::text from positions where duel_id = ? and holder = ? and option_index = ? for update',
-      [duelId, holder, option],
-    );
-    return { shares: BigInt(current?.shares ?? '0'), cost: BigInt(current?.cost_basis ?? '0') };
-  }
-
-  async savePosition(
-    em: EntityManager,
-    duelId: string,
-    holder: string,
-    option: number,
-    next: { shares: bigint; cost: bigint },
+    trade: { side: 'buy' | 'sell'; shares: bigint; collateral: bigint },
   ): Promise<void> {
+    const buy = trade.side === 'buy';
     await sqlIn(em)(
-      `insert into positions (duel_id, holder, option_index, shares, cost_basis) values (?, ?, ?, ?, ?)
-       on conflict (duel_id, holder, option_index) do update set shares = excluded.shares, cost_basis = excluded.cost_basis`,
-      [duelId, holder, option, next.shares.toString(), next.cost.toString()],
+      `insert into positions as p (duel_id, holder, option_index, shares, cost_basis) values (?, ?, ?, ?, ?)
+       on conflict (duel_id, holder, option_index) do update set
+         shares = p.shares + excluded.shares,
+         cost_basis = case
+           when ?::boolean then p.cost_basis + excluded.cost_basis
+           when p.shares = 0 then 0
+           else p.cost_basis - div(p.cost_basis * ?::numeric, p.shares)
+         end`,
+      [
+        duelId,
+        holder,
+        option,
+        (buy ? trade.shares : -trade.shares).toString(),
+        (buy ? trade.collateral : 0n).toString(),
+        buy,
+        trade.shares.toString(),
+      ],
     );
   }
 }

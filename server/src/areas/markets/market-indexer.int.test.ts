@@ -126,6 +126,34 @@ describe('MarketIndexer', () => {
       expect(pos?.shares).toBe(onChain.toString());
     }
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(3);
+    // Average cost: a buy adds its collateral, a sale removes the sold fraction, rounded toward zero.
+    const conn = orm.em.fork().getConnection();
+    const trades = await conn.execute<{ side: string; option_index: number; shares: string; collateral: string }[]>(
+      'select side, option_index, shares::text, collateral::text from trades where duel_id = ? order by block_number, log_index',
+      [duelId],
+    );
+    for (const option of [0, 1]) {
+      let shares = 0n;
+      let cost = 0n;
+      for (const t of trades.filter((row) => row.option_index === option)) {
+        const n = BigInt(t.shares);
+        if (t.side === 'buy') cost += BigInt(t.collateral);
+        else cost = shares === 0n ? 0n : cost - (cost * n) / shares;
+        shares += t.side === 'buy' ? n : -n;
+      }
+      const [pos] = await conn.execute<{ cost_basis: string }[]>(
+        'select cost_basis::text from positions where duel_id = ? and holder = ? and option_index = ?',
+        [duelId, alice.address, option],
+      );
+      expect(cost).toBeGreaterThan(0n);
+      expect(pos?.cost_basis).toBe(cost.toString());
+    }
+    // The sale's share of the cost is not a whole number here: the rounding is what is checked.
+    const sale = trades.find((t) => t.side === 'sell');
+    const bought = trades.find((t) => t.side === 'buy' && t.option_index === 0);
+    expect((BigInt(bought?.collateral ?? '0') * BigInt(sale?.shares ?? '0')) % BigInt(bought?.shares ?? '1')).not.toBe(
+      0n,
+    );
 
     // Nothing new: nothing applied twice.
     expect((await first.runOnce()).events).toBe(0);

@@ -134,13 +134,10 @@ export class MarketIndexer {
     duelId: string,
     e: Extract<MarketEvent, { kind: 'bought' | 'sold' }>,
   ): Promise<void> {
-    const holder = getAddress(e.trader);
-    const { shares, cost } = await this.repo.lockPosition(em, duelId, holder, e.option);
-    // Average cost: a sale removes the sold fraction of the cost basis.
-    const next =
-      e.kind === 'bought'
-        ? { shares: shares + e.shares, cost: cost + e.collateral }
-        : { shares: shares - e.shares, cost: shares === 0n ? 0n : cost - (cost * e.shares) / shares };
-    await this.repo.savePosition(em, duelId, holder, e.option, next);
+    await this.repo.applyTradeToPosition(em, duelId, getAddress(e.trader), e.option, {
+      side: e.kind === 'bought' ? 'buy' : 'sell',
+      shares: e.shares,
+      collateral: e.collateral,
+    });
   }
 }
