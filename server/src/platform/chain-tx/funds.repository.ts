@@ -50,16 +50,18 @@ export class FundsRepository {
          on conflict (chain_id, account, token) do update set chain_id = excluded.chain_id`,
         wallet,
       );
-      const [own] = await sql<{ n: number }>('select 1 as n from fund_reservations where write_key = ?', [debit.key]);
-      if (own) return { ok: true };
-      const [row] = await sql<{ held: string }>(
-        `select coalesce(sum(r.amount), 0)::text as held from fund_reservations r
+      // Whether this write already holds its reservation, and what the wallet's others hold.
+      const [row] = await sql<{ own: boolean; held: string }>(
+        `select exists (select 1 from fund_reservations where write_key = ?) as own,
+                coalesce(sum(r.amount), 0)::text as held
+           from fund_reservations r
            left join chain_txs t on t.intent_key = r.write_key
           where r.chain_id = ? and r.account = ? and r.token = ?
             and case when t.id is null then r.created_at > ?
                      else t.status in ('signed', 'broadcast', 'mined') and t.nonce >= ? end`,
-        [...wallet, unrecordedSince, snapshot.minedNonce],
+        [debit.key, ...wallet, unrecordedSince, snapshot.minedNonce],
       );
+      if (row?.own) return { ok: true };
       const held = BigInt(row?.held ?? '0');
       if (snapshot.balance - held < debit.amount) return { ok: false, balance: snapshot.balance, held };
       await sql(
