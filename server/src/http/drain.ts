@@ -44,6 +44,7 @@ export class HttpDrain {
     this.closed = eachResponse((res) => this.settle(res));
   }
 
+  /** Wraps the app so every request is tracked from arrival until its handler ends the response. */
   track(app: RequestListener): RequestListener {
     return (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.socket;

@@ -10,14 +10,16 @@ import type { Express } from 'express';
  * into the old generation. For objects that already have that prototype the call does nothing.
  */
 export function expressShaped() {
-  type Construct = (this: object, ...args: unknown[]) => void;
+  // node:http calls `new IncomingMessage(socket)` and `new ServerResponse(req, options)`: fixed
+  // parameters, so a request allocates no arguments array.
+  type Construct = (this: object, first: unknown, second?: unknown) => void;
   const incoming = IncomingMessage as unknown as Construct;
   const outgoing = ServerResponse as unknown as Construct;
-  function Request(this: object, ...args: unknown[]) {
-    incoming.apply(this, args);
+  function Request(this: object, socket: unknown) {
+    incoming.call(this, socket);
   }
-  function Response(this: object, ...args: unknown[]) {
-    outgoing.apply(this, args);
+  function Response(this: object, req: unknown, options: unknown) {
+    outgoing.call(this, req, options);
   }
   Request.prototype = IncomingMessage.prototype as object;
   Response.prototype = ServerResponse.prototype as object;

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { Orm } from '../../platform/db/orm.js';
+import { MarketIndexRepository } from '../markets/market-index.repository.js';
 import { insertDuel, newDuelId } from '../../../test/support/duel-fixture.js';
 
 /** One collateral unit in base units (18 decimals). */
@@ -67,7 +68,7 @@ export class ReadModelWriter {
     });
   }
 
-  /** Inserts the trade and moves the position exactly as the indexer does. */
+  /** Inserts the trade and moves the position with the indexer's own statement. */
   async trade(duelId: string, t: TradeSeed): Promise<void> {
     this.block += 1n;
     const conn = this.conn();
@@ -88,21 +89,11 @@ export class ReadModelWriter {
         t.at,
       ],
     );
-    const [row] = await conn.execute<{ shares: string; cost_basis: string }[]>(
-      'select shares::text, cost_basis::text from positions where duel_id = ? and holder = ? and option_index = ?',
-      [duelId, t.trader, t.optionIndex],
-    );
-    const shares = BigInt(row?.shares ?? '0');
-    const cost = BigInt(row?.cost_basis ?? '0');
-    const next =
-      t.side === 'buy'
-        ? { shares: shares + t.shares, cost: cost + t.collateral }
-        : { shares: shares - t.shares, cost: shares === 0n ? 0n : cost - (cost * t.shares) / shares };
-    await conn.execute(
-      `insert into positions (duel_id, holder, option_index, shares, cost_basis) values (?, ?, ?, ?, ?)
-       on conflict (duel_id, holder, option_index) do update set shares = excluded.shares, cost_basis = excluded.cost_basis`,
-      [duelId, t.trader, t.optionIndex, next.shares.toString(), next.cost.toString()],
-    );
+    await new MarketIndexRepository().applyTradeToPosition(this.orm.em.fork(), duelId, t.trader, t.optionIndex, {
+      side: t.side,
+      shares: t.shares,
+      collateral: t.collateral,
+    });
   }
 
   private conn() {
