@@ -159,8 +159,20 @@ describe('MarketIndexer', () => {
     expect((await first.runOnce()).events).toBe(0);
     // Replaying from an older cursor (a crash before the cursor moved) does not duplicate trades.
     await orm.em.fork().getConnection().execute("update chain_cursors set last_block = 0 where name = 'markets'");
+    const positionsBefore = await conn.execute<{ shares: string; cost_basis: string }[]>(
+      'select shares::text, cost_basis::text from positions where duel_id = ? order by option_index',
+      [duelId],
+    );
     await first.runOnce();
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(3);
+    // Nor does it move a position twice: the position change is additive, so only the trade's
+    // `on conflict do nothing` stands between a replay and a doubled position.
+    expect(
+      await conn.execute(
+        'select shares::text, cost_basis::text from positions where duel_id = ? order by option_index',
+        [duelId],
+      ),
+    ).toEqual(positionsBefore);
 
     // Another instance cannot write while the lease is held; after release it resumes from the cursor.
     const second = new MarketIndexer(orm, chain, new Lease(orm, 'indexer:markets', 'b', 5_000), logger);
