@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { wrk } from './wrk.js';
 
 export const DURATION = Number(process.env['BENCH_SECONDS'] ?? 10);
 export const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
@@ -85,6 +86,8 @@ export interface MeasureOptions {
   target?: Target;
   /** Concurrent connections (default CONNECTIONS). */
   connections?: number;
+  /** `wrk` (C, Debian's package) instead of autocannon; not with `overallRate`. */
+  loadGenerator?: 'autocannon' | 'wrk';
 }
 
 export async function measure(
@@ -93,7 +96,29 @@ export async function measure(
   headers: Record<string, string> = {},
   request: MeasureOptions = {},
 ): Promise<Measured> {
-  const { paths, target, connections, ...rest } = request;
+  const { paths, target, connections, loadGenerator, ...rest } = request;
+  if (loadGenerator === 'wrk') {
+    if (rest.overallRate !== undefined) throw new Error('wrk runs closed-loop: no overallRate');
+    const options = {
+      connections: connections ?? CONNECTIONS,
+      headers,
+      ...(rest.method ? { method: rest.method } : {}),
+      ...(rest.body !== undefined ? { body: rest.body } : {}),
+      ...(paths ? { paths } : {}),
+    };
+    await wrk(url, { ...options, seconds: 2 }); // warm-up
+    const cpuBefore = cpuMs(target?.proc.pid);
+    const r = await wrk(url, { ...options, seconds: DURATION });
+    const cpu = cpuMs(target?.proc.pid) - cpuBefore;
+    return {
+      name,
+      rps: r.requests / r.seconds,
+      p99: Math.round(r.p99 / 100) / 10,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      cpuUsPerRequest: target && r.requests > 0 ? (cpu * 1000) / r.requests : 0,
+    };
+  }
   const options = {
     url,
     connections: connections ?? CONNECTIONS,

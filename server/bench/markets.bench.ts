@@ -200,7 +200,10 @@ export interface TradingRow {
  */
 export async function tradingBench(): Promise<TradingRow[]> {
   buildServer();
-  const rows = [await tradingRun('embedded'), await tradingRun('node')];
+  // BENCH_CHAIN=embedded or node: one row only.
+  const shapes = (['embedded', 'node'] as const).filter((s) => (process.env['BENCH_CHAIN'] ?? s) === s);
+  const rows: TradingRow[] = [];
+  for (const shape of shapes) rows.push(await tradingRun(shape));
   console.log(`\n## Trading (16 users, ${DURATION} s per row; target ≤ 4 ms of server CPU per accepted bet)`);
   console.log(
     '\n| chain | estimate-buy req/s (p99 ms) | accepted/s | server CPU ms/bet | chain node CPU ms/bet | indexed/s |',

@@ -1,13 +1,51 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, CONNECTIONS, DURATION, measure, print, startTarget, type Target } from './harness.js';
+import {
+  buildServer,
+  CONNECTIONS,
+  cpuMs,
+  DURATION,
+  measure,
+  print,
+  startTarget,
+  type Measured,
+  type Target,
+} from './harness.js';
+import { wrkInstalled } from './wrk.js';
 import { freshDatabase, seedDuels } from './markets.bench.js';
 
 const HAPROXY_CFG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
+
+/** CPU ms used so far by every process whose command name is `name` (Linux /proc). */
+function cpuMsByName(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) total += cpuMs(Number(entry));
+    } catch {
+      // gone since the listing
+    }
+  }
+  return total;
+}
+
+/** CPU ms of the load generator: wrk runs as this process's child and is counted once reaped. */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+}
+
+/** All CPU time of the machine that was not idle, ms (/proc/stat). */
+function busyMs(): number {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  return ((cpu.reduce((a, b) => a + b, 0) - idle) * 1000) / 100;
+}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -18,7 +56,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A Redis of the bench's own, so its command count is the replicas' alone. */
-async function startRedis(): Promise<{ url: string; commands(): number; stop(): void }> {
+async function startRedis(): Promise<{ url: string; pid: number | undefined; commands(): number; stop(): void }> {
   const port = await freePort();
   const proc = spawn(
     'redis-server',
@@ -39,6 +77,7 @@ async function startRedis(): Promise<{ url: string; commands(): number; stop(): 
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: proc.pid,
     commands() {
       const info = execFileSync('redis-cli', [...cli, 'info', 'stats'], { encoding: 'utf8' });
       return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? 0);
@@ -114,14 +153,38 @@ export async function topologyBench(): Promise<void> {
     proxies.push(one);
     const two = await startHaproxy([a, b]);
     proxies.push(two);
-    const direct = await measure(`one replica, no proxy: GET ${path}`, `${replicas[0]?.info.url}${path}`, key);
-    const single = await measure('HAProxy → one replica', `${one.url}${path}`, key);
-    const double = await measure('HAProxy → two replicas', `${two.url}${path}`, key);
+    if (!wrkInstalled()) throw new Error('wrk is not installed: apt-get install -y wrk');
+    // Where the cores went during each row (warm-up included), so a ceiling can be told apart
+    // from the replicas' own cost.
+    const groups: [string, () => number][] = [
+      ['replicas', () => replicas.reduce((sum, r) => sum + cpuMs(r.proc.pid), 0)],
+      ['HAProxy', () => cpuMsByName('haproxy')],
+      ['Redis', () => cpuMs(redis.pid)],
+      ['PostgreSQL', () => cpuMsByName('postgres')],
+      ['wrk', childrenCpuMs],
+      ['machine', busyMs],
+    ];
+    const usage: string[] = [];
+    const row = async (name: string, url: string): Promise<Measured> => {
+      const before = groups.map(([, read]) => read());
+      const started = performance.now();
+      const m = await measure(name, url, key, { loadGenerator: 'wrk' });
+      const wall = performance.now() - started;
+      const cores = groups.map(([, read], i) => ((read() - (before[i] ?? 0)) / wall).toFixed(2));
+      usage.push(`| ${name} | ${cores.join(' | ')} |`);
+      return m;
+    };
+    const direct = await row(`one replica, no proxy: GET ${path}`, `${replicas[0]?.info.url}${path}`);
+    const single = await row('HAProxy → one replica', `${one.url}${path}`);
+    const double = await row('HAProxy → two replicas', `${two.url}${path}`);
     console.log(
       `\nTopology: public duel list over 10,000 duels through HAProxy (${CONNECTIONS} connections, ${DURATION} s)`,
     );
     print([direct, single, double], single);
     console.log(`\nratio two/one replicas = ${(double.rps / single.rps).toFixed(2)} (target ≥ 1.4)`);
+    console.log(`\n| cores used during the row | ${groups.map(([label]) => label).join(' | ')} |`);
+    console.log(`|---|${groups.map(() => '---:').join('|')}|`);
+    for (const line of usage) console.log(line);
     // What one request costs Redis (rate limit, caches), counted one request at a time.
     const sample = 500;
     const before = redis.commands();

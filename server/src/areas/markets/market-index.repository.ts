@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlIn } from '../../platform/db/sql.js';
+import { tradeSnapshotInsertSql, type TradeSnapshot } from './price-snapshot.repository.js';
 
 /** A PostgreSQL array literal of decimal strings (the query builder would expand a JS array). */
 function textArray(values: readonly string[]): string {
@@ -20,6 +21,36 @@ export interface IndexedTrade {
   readonly shares: bigint;
   /** Unix seconds. */
   readonly timestamp: number;
+}
+
+/**
+ * A trade's change to its holder's position in one option, as an upsert whose row `source` yields
+ * as (duel_id, holder, option_index, shares, cost_basis) followed by the parameters of
+ * `positionChange` (the upsert holds the row's lock): a buy adds its shares and its collateral to
+ * the cost basis; a sale removes its shares and the sold fraction of the cost basis (average
+ * cost), rounded toward zero as bigint division is. A sale with no position row leaves negative
+ * shares and no cost.
+ */
+function positionUpsertSql(source: string): string {
+  return `insert into positions as p (duel_id, holder, option_index, shares, cost_basis) ${source}
+    on conflict (duel_id, holder, option_index) do update set
+      shares = p.shares + excluded.shares,
+      cost_basis = case
+        when ?::boolean then p.cost_basis + excluded.cost_basis
+        when p.shares = 0 then 0
+        else p.cost_basis - div(p.cost_basis * ?::numeric, p.shares)
+      end`;
+}
+
+/** The position upsert's parameters after its row's duel, holder and option: shares, cost, is-buy, shares sold. */
+function positionChange(trade: { side: 'buy' | 'sell'; shares: bigint; collateral: bigint }): unknown[] {
+  const buy = trade.side === 'buy';
+  return [
+    (buy ? trade.shares : -trade.shares).toString(),
+    (buy ? trade.collateral : 0n).toString(),
+    buy,
+    trade.shares.toString(),
+  ];
 }
 
 /**
@@ -77,12 +108,40 @@ export class MarketIndexRepository {
     await sqlIn(em)(`update duels set status = 'cancelled' where duel_id = ?`, [duelId]);
   }
 
-  /** Inserts the trade once (keyed by txHash, logIndex); its id, or undefined when it was already applied. */
-  async insertTrade(em: EntityManager, duelId: string, t: IndexedTrade): Promise<string | undefined> {
-    const inserted = await sqlIn(em)<{ id: string }>(
-      `insert into trades (id, duel_id, tx_hash, log_index, block_number, trader, side, option_index, collateral, fee, shares, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, to_timestamp(?))
-       on conflict (tx_hash, log_index) do nothing returning id`,
+  /**
+   * A trade applied to the read model in one statement, once (keyed by txHash, logIndex): the
+   * trade row, its holder's position (`positionUpsertSql`), the duel's pools, price, volume and
+   * participants, and the price snapshot it leaves (none when `snapshot` is null). A trade already
+   * applied (a replayed batch) changes nothing. Returns the new trade's id, or undefined when it
+   * was already applied.
+   *
+   * The parts share the statement's snapshot, so none sees the trade row it inserts: "the trader
+   * has another trade in this market" reads only the trades before this one, which is what counts
+   * a new participant once.
+   */
+  async applyTrade(
+    em: EntityManager,
+    duelId: string,
+    t: IndexedTrade,
+    after: { balances: readonly bigint[]; yesBps: number; snapshot: TradeSnapshot | null },
+  ): Promise<string | undefined> {
+    const snapshot = after.snapshot
+      ? `, snapshot as (${tradeSnapshotInsertSql('select t.duel_id, ?::text[], ?::int, to_timestamp(?) from trade t')})`
+      : '';
+    const rows = await sqlIn(em)<{ id: string }>(
+      `with trade as (
+         insert into trades (id, duel_id, tx_hash, log_index, block_number, trader, side, option_index, collateral, fee, shares, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, to_timestamp(?))
+         on conflict (tx_hash, log_index) do nothing returning id, duel_id, trader, option_index
+       ), position as (
+         ${positionUpsertSql('select t.duel_id, t.trader, t.option_index, ?::numeric, ?::numeric from trade t')}
+       ), duel as (
+         update duels set pool_balances = ?::text[], yes_bps = ?, total_volume = total_volume + ?::numeric,
+           unique_participants = unique_participants +
+             case when exists (select 1 from trades where trader = ? and duel_id = ?) then 0 else 1 end
+         where duel_id = ? and exists (select 1 from trade)
+       )${snapshot}
+       select id from trade`,
       [
         randomUUID(),
         duelId,
@@ -96,43 +155,20 @@ export class MarketIndexRepository {
         t.fee.toString(),
         t.shares.toString(),
         t.timestamp,
+        ...positionChange(t),
+        textArray(after.balances.map((b) => b.toString())),
+        after.yesBps,
+        t.collateral.toString(),
+        t.trader,
+        duelId,
+        duelId,
+        ...(after.snapshot ? [after.snapshot.optionPrices, after.snapshot.yesBps, t.timestamp] : []),
       ],
     );
-    return inserted.length ? inserted[0]?.id : undefined;
+    return rows[0]?.id;
   }
 
-  /**
-   * The duel after a trade: its pools, price and volume, and one more participant when the trader
-   * has no other trade in this market (counted without recounting the market's trades).
-   */
-  async applyTradeToDuel(
-    em: EntityManager,
-    duelId: string,
-    trade: { id: string | undefined; trader: string; collateral: bigint; balances: readonly bigint[]; yesBps: number },
-  ): Promise<void> {
-    await sqlIn(em)(
-      `update duels set pool_balances = ?::text[], yes_bps = ?, total_volume = total_volume + ?,
-         unique_participants = unique_participants +
-           case when exists (select 1 from trades where trader = ? and duel_id = ? and id <> ?) then 0 else 1 end
-       where duel_id = ?`,
-      [
-        textArray(trade.balances.map((b) => b.toString())),
-        trade.yesBps,
-        trade.collateral.toString(),
-        trade.trader,
-        duelId,
-        trade.id,
-        duelId,
-      ],
-    );
-  }
-
-  /**
-   * A trade's change to its holder's position in one option, in one statement (the upsert holds
-   * the row's lock): a buy adds its shares and its collateral to the cost basis; a sale removes its
-   * shares and the sold fraction of the cost basis (average cost), rounded toward zero as bigint
-   * division is. A sale with no position row leaves negative shares and no cost, as before.
-   */
+  /** A trade's change to its holder's position in one option, on its own (`positionUpsertSql`). */
   async applyTradeToPosition(
     em: EntityManager,
     duelId: string,
@@ -140,25 +176,11 @@ export class MarketIndexRepository {
     option: number,
     trade: { side: 'buy' | 'sell'; shares: bigint; collateral: bigint },
   ): Promise<void> {
-    const buy = trade.side === 'buy';
-    await sqlIn(em)(
-      `insert into positions as p (duel_id, holder, option_index, shares, cost_basis) values (?, ?, ?, ?, ?)
-       on conflict (duel_id, holder, option_index) do update set
-         shares = p.shares + excluded.shares,
-         cost_basis = case
-           when ?::boolean then p.cost_basis + excluded.cost_basis
-           when p.shares = 0 then 0
-           else p.cost_basis - div(p.cost_basis * ?::numeric, p.shares)
-         end`,
-      [
-        duelId,
-        holder,
-        option,
-        (buy ? trade.shares : -trade.shares).toString(),
-        (buy ? trade.collateral : 0n).toString(),
-        buy,
-        trade.shares.toString(),
-      ],
-    );
+    await sqlIn(em)(positionUpsertSql('values (?, ?, ?::smallint, ?::numeric, ?::numeric)'), [
+      duelId,
+      holder,
+      option,
+      ...positionChange(trade),
+    ]);
   }
 }

@@ -163,7 +163,17 @@ describe('MarketIndexer', () => {
       'select shares::text, cost_basis::text from positions where duel_id = ? order by option_index',
       [duelId],
     );
+    // The duel's volume and the price snapshots are additive too.
+    const totals = () =>
+      conn.execute(
+        `select total_volume::text, (select count(*)::int from price_snapshots where duel_id = ?) as snapshots
+           from duels where duel_id = ?`,
+        [duelId, duelId],
+      );
+    const totalsBefore = await totals();
+    expect(totalsBefore[0]?.['snapshots']).toBe(3);
     await first.runOnce();
+    expect(await totals()).toEqual(totalsBefore);
     expect(await count('select count(*) as n from trades where duel_id = ?', [duelId])).toBe(3);
     // Nor does it move a position twice: the position change is additive, so only the trade's
     // `on conflict do nothing` stands between a replay and a doubled position.

@@ -6,7 +6,7 @@ import type { Orm } from '../../platform/db/orm.js';
 import type { Lease } from '../../platform/jobs/lease.js';
 import type { Logger } from '../../logger.js';
 import { MarketIndexRepository } from './market-index.repository.js';
-import { recordTradeSnapshot } from './price-snapshot.repository.js';
+import { tradeSnapshot } from './price-snapshot.repository.js';
 
 const CURSOR = 'markets';
 
@@ -102,42 +102,25 @@ export class MarketIndexer {
     duelId: string,
     e: Extract<MarketEvent, { kind: 'bought' | 'sold' }>,
   ): Promise<void> {
-    const tradeId = await this.repo.insertTrade(em, duelId, {
-      txHash: e.txHash.toLowerCase(),
-      logIndex: e.logIndex,
-      blockNumber: e.blockNumber,
-      trader: getAddress(e.trader),
-      side: e.kind === 'bought' ? 'buy' : 'sell',
-      option: e.option,
-      collateral: e.collateral,
-      fee: e.fee,
-      shares: e.shares,
-      timestamp: e.timestamp,
-    });
-    if (tradeId === undefined) return; // already applied
-    await this.applyPosition(em, duelId, e);
     const yesBps = Number(((prices(e.balances)[0] ?? 0n) * 10_000n) / ONE);
-    // A new participant is a trader with no other trade in this market: counted once, when their
-    // first trade is applied (a replayed trade returned above), without recounting the market's trades.
-    await this.repo.applyTradeToDuel(em, duelId, {
-      id: tradeId,
-      trader: getAddress(e.trader),
-      collateral: e.collateral,
-      balances: e.balances,
-      yesBps,
-    });
-    await recordTradeSnapshot(em.getConnection(), duelId, e.balances, e.timestamp, em.getTransactionContext());
-  }
-
-  private async applyPosition(
-    em: EntityManager,
-    duelId: string,
-    e: Extract<MarketEvent, { kind: 'bought' | 'sold' }>,
-  ): Promise<void> {
-    await this.repo.applyTradeToPosition(em, duelId, getAddress(e.trader), e.option, {
-      side: e.kind === 'bought' ? 'buy' : 'sell',
-      shares: e.shares,
-      collateral: e.collateral,
-    });
+    // One statement: the trade once (a replayed trade changes nothing), its position, the duel
+    // after it (a new participant counted at their first trade in this market) and its snapshot.
+    await this.repo.applyTrade(
+      em,
+      duelId,
+      {
+        txHash: e.txHash.toLowerCase(),
+        logIndex: e.logIndex,
+        blockNumber: e.blockNumber,
+        trader: getAddress(e.trader),
+        side: e.kind === 'bought' ? 'buy' : 'sell',
+        option: e.option,
+        collateral: e.collateral,
+        fee: e.fee,
+        shares: e.shares,
+        timestamp: e.timestamp,
+      },
+      { balances: e.balances, yesBps, snapshot: tradeSnapshot(e.balances) },
+    );
   }
 }

@@ -21,10 +21,33 @@ function yesBpsOf(optionPrices: readonly bigint[]): number {
   return Number(((optionPrices[0] ?? 0n) * BPS) / ONE);
 }
 
+/** What a trade's snapshot stores: the option prices (an array literal) and the yes price in bps. */
+export interface TradeSnapshot {
+  readonly optionPrices: string;
+  readonly yesBps: number;
+}
+
+/** The snapshot a trade's pools leave behind, or null when the pool is not a live market. */
+export function tradeSnapshot(balances: readonly bigint[]): TradeSnapshot | null {
+  const optionPrices = poolPrices(balances);
+  if (!optionPrices) return null;
+  return { optionPrices: textArray(optionPrices.map((p) => p.toString())), yesBps: yesBpsOf(optionPrices) };
+}
+
 /**
- * Records the prices a trade left behind, at the trade's block time. The indexer calls it once per
- * newly inserted trade; pass the transaction context (`em.getTransactionContext()`) to make it part
- * of the caller's transaction.
+ * The insert of trade snapshots whose rows `source` yields as (duel_id, option_prices text[],
+ * yes_bps int, created_at timestamptz): a `values` list, or a select over a statement's own rows.
+ */
+export function tradeSnapshotInsertSql(source: string): string {
+  return `insert into price_snapshots (duel_id, option_prices, yes_bps, source, bucket_start, created_at)
+     select s.duel_id, s.option_prices, s.yes_bps, 'trade', null, s.created_at
+       from (${source}) as s(duel_id, option_prices, yes_bps, created_at)`;
+}
+
+/**
+ * Records the prices a trade left behind, at the trade's block time (the indexer writes them in
+ * its statement for the trade, `MarketIndexRepository.applyTrade`); pass the transaction context
+ * (`em.getTransactionContext()`) to make it part of the caller's transaction.
  */
 export async function recordTradeSnapshot(
   conn: SqlConnection,
@@ -33,12 +56,11 @@ export async function recordTradeSnapshot(
   timestampSeconds: number,
   ctx?: Transaction,
 ): Promise<void> {
-  const optionPrices = poolPrices(balances);
-  if (!optionPrices) return;
+  const snapshot = tradeSnapshot(balances);
+  if (!snapshot) return;
   await conn.execute(
-    `insert into price_snapshots (duel_id, option_prices, yes_bps, source, bucket_start, created_at)
-     values (?, ?::text[], ?, 'trade', null, to_timestamp(?))`,
-    [duelId.toLowerCase(), textArray(optionPrices.map((p) => p.toString())), yesBpsOf(optionPrices), timestampSeconds],
+    tradeSnapshotInsertSql('values (?::text, ?::text[], ?::int, to_timestamp(?))'),
+    [duelId.toLowerCase(), snapshot.optionPrices, snapshot.yesBps, timestampSeconds],
     'all',
     ctx,
   );

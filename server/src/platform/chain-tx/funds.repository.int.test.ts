@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { initOrm, type Orm } from '../db/orm.js';
@@ -119,5 +120,38 @@ describe('the funds reservation ledger on PostgreSQL', () => {
       ),
     );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+  });
+
+  it('reads what the others hold only once it has the lock: a reservation committed while it waited counts', async () => {
+    const w = wallet();
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      // Another process holds the wallet's lock and is reserving 60 of its 100.
+      await holder.query('begin');
+      await holder.query(
+        `insert into fund_wallets (chain_id, account, token) values (31337, $1, $2)
+         on conflict (chain_id, account, token) do update set chain_id = excluded.chain_id`,
+        [w.toLowerCase(), TOKEN.toLowerCase()],
+      );
+      await holder.query(
+        `insert into fund_reservations (write_key, chain_id, account, token, amount, created_at) values ('f1', 31337, $1, $2, 60, $3)`,
+        [w.toLowerCase(), TOKEN.toLowerCase(), T0],
+      );
+      const waiting = funds.reserve(debit(w, 'f2', 50n), { balance: 100n, minedNonce: 0 }, minutes(-2), T0);
+      // Until the reservation is queued behind the lock (polling the server's view, not a timer).
+      for (;;) {
+        const { rows } = await holder.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query like '%fund_reserve%'`,
+        );
+        if ((rows[0]?.n ?? 0) > 0) break;
+      }
+      await holder.query('commit');
+      // A read with a snapshot from before the wait would have seen nothing held.
+      expect(await waiting).toEqual({ ok: false, balance: 100n, held: 60n });
+    } finally {
+      await holder.end();
+    }
   });
 });

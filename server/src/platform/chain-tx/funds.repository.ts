@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm.js';
-import { directSql, sqlIn, type SqlExec } from '../db/sql.js';
+import { directSql, type SqlExec } from '../db/sql.js';
 import type { Hex } from './chain-tx.types.js';
 
 /** A wallet's token balance and mined transaction count, read at one block. */
@@ -39,37 +39,27 @@ export class FundsRepository {
   /**
    * Reserves `debit` if the wallet can fund it counting every reservation still in flight; under
    * the lock of the wallet's row, so concurrent checks in every process see each other. A retry
-   * of the same write (same key) finds its reservation and passes.
+   * of the same write (same key) finds its reservation and passes. One statement, its own
+   * transaction: the lock, the held-sum read after it and the insert are `fund_reserve`
+   * (migration 20261205000000).
    */
-  reserve(debit: Debit, snapshot: FundsSnapshot, unrecordedSince: Date, now: Date): Promise<ReserveOutcome> {
-    const wallet = [debit.chainId, debit.account.toLowerCase(), debit.token.toLowerCase()];
-    return this.orm.em.fork().transactional(async (em) => {
-      const sql = sqlIn(em);
-      await sql(
-        `insert into fund_wallets (chain_id, account, token) values (?, ?, ?)
-         on conflict (chain_id, account, token) do update set chain_id = excluded.chain_id`,
-        wallet,
-      );
-      // Whether this write already holds its reservation, and what the wallet's others hold.
-      const [row] = await sql<{ own: boolean; held: string }>(
-        `select exists (select 1 from fund_reservations where write_key = ?) as own,
-                coalesce(sum(r.amount), 0)::text as held
-           from fund_reservations r
-           left join chain_txs t on t.intent_key = r.write_key
-          where r.chain_id = ? and r.account = ? and r.token = ?
-            and case when t.id is null then r.created_at > ?
-                     else t.status in ('signed', 'broadcast', 'mined') and t.nonce >= ? end`,
-        [debit.key, ...wallet, unrecordedSince, snapshot.minedNonce],
-      );
-      if (row?.own) return { ok: true };
-      const held = BigInt(row?.held ?? '0');
-      if (snapshot.balance - held < debit.amount) return { ok: false, balance: snapshot.balance, held };
-      await sql(
-        `insert into fund_reservations (write_key, chain_id, account, token, amount, created_at) values (?, ?, ?, ?, ?, ?)`,
-        [debit.key, ...wallet, debit.amount.toString(), now],
-      );
-      return { ok: true };
-    });
+  async reserve(debit: Debit, snapshot: FundsSnapshot, unrecordedSince: Date, now: Date): Promise<ReserveOutcome> {
+    const [row] = await this.direct<{ ok: boolean; held: string }>(
+      'select ok, held from fund_reserve(?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        debit.key,
+        debit.chainId,
+        debit.account.toLowerCase(),
+        debit.token.toLowerCase(),
+        debit.amount.toString(),
+        snapshot.balance.toString(),
+        snapshot.minedNonce,
+        unrecordedSince,
+        now,
+      ],
+    );
+    if (!row) throw new Error('fund_reserve returned no row');
+    return row.ok ? { ok: true } : { ok: false, balance: snapshot.balance, held: BigInt(row.held) };
   }
 
   /** Gives a reservation up when its write was never recorded (the request failed before signing). */

@@ -24,6 +24,7 @@ import { Migration20261128020000Events } from './Migration20261128020000Events.j
 import { Migration20261128010000Racing } from './Migration20261128010000Racing.js';
 import { Migration20261128020000ExtMarketRelayerIntents } from './Migration20261128020000ExtMarketRelayerIntents.js';
 import { Migration20261128020000ParlayTickets } from './Migration20261128020000ParlayTickets.js';
+import { Migration20261205000000FundReserveFunction } from './Migration20261205000000FundReserveFunction.js';
 import { Migration20261127100000FundReservations } from './Migration20261127100000FundReservations.js';
 import { Migration20261128000000Operations } from './Migration20261128000000Operations.js';
 import { Migration20261128010000Parlays } from './Migration20261128010000Parlays.js';
@@ -70,4 +71,5 @@ export const migrationsList = [
   },
   { name: 'Migration20261128020000Events', class: Migration20261128020000Events },
   { name: 'Migration20261128020000ParlayTickets', class: Migration20261128020000ParlayTickets },
+  { name: 'Migration20261205000000FundReserveFunction', class: Migration20261205000000FundReserveFunction },
 ];
