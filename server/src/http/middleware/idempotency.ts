@@ -129,10 +129,16 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
             captureResponse(
               res,
               run,
-              (status, body) =>
-                isStorable(status, body)
+              (status, body) => {
+                // The answer recorded with the chain write completed the key already.
+                if (run.pending && sameAnswer(run.pending, status, body)) {
+                  service.completedWithWrite(scope, outcome.recordId);
+                  return Promise.resolve();
+                }
+                return isStorable(status, body)
                   ? service.complete(scope, outcome.recordId, { status, body })
-                  : service.release(scope, outcome.recordId),
+                  : service.release(scope, outcome.recordId);
+              },
               () => service.release(scope, outcome.recordId),
               logger,
             );
@@ -145,6 +151,11 @@ export function idempotency(service: IdempotencyService, logger: Logger): Reques
       (err: unknown) => next(err),
     );
   };
+}
+
+/** Whether a response is the pending answer stored with the request's chain write (same status, same JSON). */
+function sameAnswer(pending: { status: number; body: unknown }, status: number, body: unknown): boolean {
+  return pending.status === status && (pending.body === body || JSON.stringify(pending.body) === JSON.stringify(body));
 }
 
 /**

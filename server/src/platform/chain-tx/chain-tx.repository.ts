@@ -329,22 +329,27 @@ const FREE_REVERTED = `freed as (
 type Effect = { readonly recordId: string; readonly pending: { status: number; body: unknown } | undefined };
 
 /**
- * A CTE that marks the request's idempotency key "effect started", with its pending answer when
- * the write knows it (a write signed again replaces it), once the `written` CTE has its row.
- * Parameters: `effectParams`.
+ * A CTE that marks the request's idempotency key "effect started" once the `written` CTE has its
+ * row, with its pending answer when the write knows it (a write signed again replaces it). The
+ * pending answer is the route's answer (a write carries one only when it is its request's last
+ * effect, `SubmitHooks.result`), so a key still in flight is completed with it in the same
+ * statement: a duplicate replays it from now on, and the request stores no answer of its own when
+ * it answers the same (`http/middleware/idempotency.ts`). Parameters: `effectParams`.
  */
 const EFFECT_STARTED = `started as (
-  update idempotency_keys set effect_started_at = coalesce(effect_started_at, now()),
-    pending_status = case when ?::boolean then ?::int else pending_status end,
-    pending_body = case when ?::boolean then ?::json else pending_body end
-  where id = ?::bigint and exists (select 1 from written) returning id)`;
+  update idempotency_keys k set effect_started_at = coalesce(k.effect_started_at, now()),
+    pending_status = coalesce(a.status, k.pending_status),
+    pending_body = case when a.status is null then k.pending_body else a.body end,
+    state = case when a.status is not null and k.state = 'in_flight' then 'completed' else k.state end,
+    response_status = case when a.status is not null and k.state = 'in_flight' then a.status else k.response_status end,
+    response_body = case when a.status is not null and k.state = 'in_flight' then a.body else k.response_body end
+  from (select ?::int as status, ?::json as body) a
+  where k.id = ?::bigint and exists (select 1 from written) returning k.id)`;
 
 function effectParams(effect: Effect | undefined): unknown[] {
   const pending = effect?.pending;
   return [
-    pending !== undefined,
     pending?.status ?? null,
-    pending !== undefined,
     pending === undefined ? null : JSON.stringify(pending.body ?? null),
     effect?.recordId ?? null,
   ];

@@ -152,7 +152,7 @@ describe('PostgreSQL failing right after the chain send', () => {
     await pgProxy?.close();
   });
 
-  it('creates one duel: a retry after the lock timeout answers the recorded creation instead of running again', async () => {
+  it('creates one duel: a retry replays the creation recorded with the write instead of running again', async () => {
     const creator = await fundedUser(server.container, server.builderKey, 'pgfail_creator');
     const caller: Caller = { url: server.marketsUrl, builderKey: server.builderKey, token: creator.token };
     // A first market puts gas and the allowance in place, so the next broadcast is the creation.
@@ -171,17 +171,22 @@ describe('PostgreSQL failing right after the chain send', () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ chainState: 'pending' });
     await pgProxy.restore();
-    // The answer could not be stored: the key is still in flight, its effect recorded as started.
+    // The answer went into the statement that recorded the write, before the send: the key is
+    // completed with it although the database was gone when the request answered.
     const direct = new pg.Client({ connectionString: server.database.url });
     await direct.connect();
-    const { rows } = await direct.query<{ state: string; started: boolean; pending_status: number | null }>(
-      `select state, effect_started_at is not null as started, pending_status from idempotency_keys
+    const { rows } = await direct.query<{
+      state: string;
+      started: boolean;
+      pending_status: number | null;
+      response_body: unknown;
+    }>(
+      `select state, effect_started_at is not null as started, pending_status, response_body from idempotency_keys
         where idempotency_key = 'create-once'`,
     );
     await direct.end();
-    expect(rows).toEqual([{ state: 'in_flight', started: true, pending_status: 201 }]);
-    // Retries within IDEMPOTENCY_LOCK_TIMEOUT_MS get the pending answer; the first one after it takes
-    // the key over and answers the recorded creation. None of them creates a second duel.
+    expect(rows).toEqual([{ state: 'completed', started: true, pending_status: 201, response_body: first.body }]);
+    // A retry replays the recorded creation; none of them creates a second duel.
     const retry = await until(
       () => postJson(caller, '/svc/user/duels/create', request, 'create-once'),
       (r) => r.status !== 201 || r.headers.get('idempotent-replayed') === 'true',

@@ -152,6 +152,15 @@ export class IdempotencyService {
   }
 
   /**
+   * Ends an execution whose answer was stored with its chain write (`EFFECT_STARTED` in
+   * chain-tx.repository.ts completes the key with the write's pending answer): nothing to write.
+   */
+  completedWithWrite(scope: IdempotencyScope, recordId: string): void {
+    this.locks.delete(recordId);
+    this.wakeups.emit(scopeKey(scope));
+  }
+
+  /**
    * Forgets a key whose request produced no storable result (5xx, rate limited), so a retry runs
    * — unless its effect started: then the row stays, and a retry gets the recorded outcome.
    */
