@@ -55,21 +55,30 @@ export function registerMarketOutcomes(
   events: MarketEventLogRepository,
 ): void {
   // A trade the server accepted but the chain refused is announced as `bet.failed`.
+  // Only refusals: a mined write is settled without a transaction of its own.
   for (const kind of ['markets.buy', 'markets.sell']) {
-    pipeline.onOutcome(kind, async (sql, tx, outcome) => {
-      if (outcome.status !== 'mined') await events.betFailed(sql, tx, outcome);
-    });
+    pipeline.onOutcome(
+      kind,
+      async (sql, tx, outcome) => {
+        if (outcome.status !== 'mined') await events.betFailed(sql, tx, outcome);
+      },
+      ['reverted', 'failed'],
+    );
   }
-  pipeline.onOutcome('markets.create', async (sql, tx, outcome) => {
-    if (outcome.status === 'mined') return;
-    const duelId = tx.effect?.['duelId'];
-    if (typeof duelId !== 'string') return;
-    const reason =
-      outcome.status === 'reverted'
-        ? 'the creation transaction reverted on chain'
-        : `the creation failed: ${outcome.reason}`;
-    await duels.failPendingCreation(duelId.toLowerCase(), reason, sql);
-  });
+  pipeline.onOutcome(
+    'markets.create',
+    async (sql, tx, outcome) => {
+      if (outcome.status === 'mined') return;
+      const duelId = tx.effect?.['duelId'];
+      if (typeof duelId !== 'string') return;
+      const reason =
+        outcome.status === 'reverted'
+          ? 'the creation transaction reverted on chain'
+          : `the creation failed: ${outcome.reason}`;
+      await duels.failPendingCreation(duelId.toLowerCase(), reason, sql);
+    },
+    ['reverted', 'failed'],
+  );
 }
 
 /**

@@ -77,6 +77,9 @@ class MemoryTxRepository {
   transaction<T>(fn: (sql: SqlExec) => Promise<T>) {
     return fn(() => Promise.resolve([]));
   }
+  alone<T>(fn: (sql: SqlExec) => Promise<T>) {
+    return fn(() => Promise.resolve([]));
+  }
   settle(_sql: SqlExec, id: string, outcome: TxOutcome) {
     const row = this.rows.find((r) => r.id === id);
     if (!row || (row.status !== 'signed' && row.status !== 'broadcast')) return Promise.resolve(false);

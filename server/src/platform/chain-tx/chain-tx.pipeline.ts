@@ -75,7 +75,7 @@ export class ChainTxPipeline {
   private readonly recorder = new SerialQueue();
   /** Each account's next nonce as this process last recorded it: the guess the next record checks. */
   private readonly nextNonces = new Map<string, number>();
-  private readonly handlers = new Map<string, OutcomeHandler[]>();
+  private readonly handlers = new Map<string, { handler: OutcomeHandler; on: ReadonlySet<TxOutcome['status']> }[]>();
   private readonly settings: PipelineSettings;
 
   constructor(
@@ -93,9 +93,21 @@ export class ChainTxPipeline {
     return this.node.chainId;
   }
 
-  /** Registers what happens in the database when a write of `kind` is mined, reverts or fails. */
-  onOutcome(kind: string, handler: OutcomeHandler): void {
-    this.handlers.set(kind, [...(this.handlers.get(kind) ?? []), handler]);
+  /**
+   * Registers what happens in the database when a write of `kind` settles with one of the outcomes
+   * `on` (mined, reverted, failed; all three unless given). A write whose outcome no handler takes
+   * is settled by one statement of its own, or with others in one (`settleReceipts`).
+   */
+  onOutcome(
+    kind: string,
+    handler: OutcomeHandler,
+    on: readonly TxOutcome['status'][] = ['mined', 'reverted', 'failed'],
+  ): void {
+    this.handlers.set(kind, [...(this.handlers.get(kind) ?? []), { handler, on: new Set(on) }]);
+  }
+
+  private handlersOf(kind: string, status: TxOutcome['status']): OutcomeHandler[] {
+    return (this.handlers.get(kind) ?? []).filter((h) => h.on.has(status)).map((h) => h.handler);
   }
 
   /** Records, signs and sends one write; returns its hash once it is recorded (acceptance, not finality). */
@@ -297,30 +309,36 @@ export class ChainTxPipeline {
     return (await this.node.lookup(tx.txHash)) === 'unknown' ? 'unknown' : 'known';
   }
 
-  /** Records a final outcome once and runs the kind's handlers in the same transaction. */
+  /**
+   * Records a final outcome once and runs the handlers of the kind that take it in the same
+   * transaction; without any, the outcome is one statement and needs none.
+   */
   async settle(tx: RecordedTx, outcome: TxOutcome): Promise<boolean> {
+    const handlers = this.handlersOf(tx.kind, outcome.status);
+    if (!handlers.length) return this.repo.alone((sql) => this.repo.settle(sql, tx.id, outcome));
     return this.repo.transaction(async (sql) => {
       if (!(await this.repo.settle(sql, tx.id, outcome))) return false;
-      for (const handler of this.handlers.get(tx.kind) ?? []) await handler(sql, tx, outcome);
+      for (const handler of handlers) await handler(sql, tx, outcome);
       return true;
     });
   }
 
   /**
-   * Records many receipts at once (the reconciler's common case). Writes of kinds with outcome
-   * handlers are settled one by one so each handler runs in the transaction of its write.
+   * Records many receipts at once (the reconciler's common case), in one statement. Writes whose
+   * outcome a handler takes are settled one by one so each handler runs in the transaction of its write.
    */
   async settleReceipts(settled: readonly { tx: RecordedTx; outcome: Extract<TxOutcome, { blockNumber: bigint }> }[]) {
-    const plain = settled.filter((s) => !this.handlers.has(s.tx.kind));
+    const handled = (s: (typeof settled)[number]) => this.handlersOf(s.tx.kind, s.outcome.status).length > 0;
+    const plain = settled.filter((s) => !handled(s));
     if (plain.length) {
-      await this.repo.transaction((sql) =>
+      await this.repo.alone((sql) =>
         this.repo.settleReceipts(
           sql,
           plain.map((s) => ({ id: s.tx.id, status: s.outcome.status, blockNumber: s.outcome.blockNumber })),
         ),
       );
     }
-    for (const s of settled) if (this.handlers.has(s.tx.kind)) await this.settle(s.tx, s.outcome);
+    for (const s of settled) if (handled(s)) await this.settle(s.tx, s.outcome);
   }
 
   /**

@@ -92,6 +92,11 @@ export class ChainTxRepository {
     return this.orm.em.fork().transactional((em) => fn(sqlIn(em), em));
   }
 
+  /** Runs `fn`, one statement, outside any transaction: the statement is its own. */
+  alone<T>(fn: (sql: SqlExec) => Promise<T>): Promise<T> {
+    return fn(this.direct);
+  }
+
   /** The live write under `key` (signed, broadcast or mined), if any. */
   async byKey(key: string): Promise<ChainTxRecord | null> {
     const [row] = await this.sql()<Row>(`select ${COLUMNS} from chain_txs where intent_key = ?`, [key]);
