@@ -39,13 +39,20 @@ export class MarketEventReader {
   }
 
   private async toEvents(logs: readonly DecodedMarketLog[]): Promise<MarketEvent[]> {
-    const times = new Map<bigint, number>();
-    const timeOf = async (block: bigint) => {
-      let t = times.get(block);
-      if (t === undefined) {
-        t = Number((await this.client.getBlock({ blockNumber: block })).timestamp);
-        times.set(block, t);
-      }
+    // Every block's time asked for at once: reads made together go to the node as one JSON-RPC
+    // batch (CHAIN_RPC_BATCH_SIZE), where one block at a time made a request per block.
+    const blocks = [...new Set(logs.flatMap((l) => (l.blockNumber === null ? [] : [l.blockNumber])))];
+    const times = new Map(
+      await Promise.all(
+        blocks.map(async (blockNumber) => {
+          const header = await this.client.getBlock({ blockNumber });
+          return [blockNumber, Number(header.timestamp)] as const;
+        }),
+      ),
+    );
+    const timeOf = (block: bigint) => {
+      const t = times.get(block);
+      if (t === undefined) throw new Error(`no header read for block ${block}`);
       return t;
     };
     const events: MarketEvent[] = [];
@@ -55,7 +62,7 @@ export class MarketEventReader {
         txHash: log.transactionHash,
         logIndex: log.logIndex,
         blockNumber: log.blockNumber,
-        timestamp: await timeOf(log.blockNumber),
+        timestamp: timeOf(log.blockNumber),
       });
       if (event) events.push(event);
     }

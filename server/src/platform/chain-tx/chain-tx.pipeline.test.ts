@@ -359,3 +359,35 @@ describe('named writes of a request', () => {
     expect(repo.rows.every((r) => r.key?.startsWith('once:'))).toBe(true);
   });
 });
+
+describe('the reconciler', () => {
+  it('asks for the receipts of a page of open writes together, so the node gets them as one batch', async () => {
+    const { repo, node, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    const hashes: Hex[] = [];
+    for (let i = 0; i < 5; i++) {
+      const data = `0x40c10f1${i}` as Hex;
+      hashes.push((await pipeline.submit({ ...mint, key: `mint:${i}`, data }, hooks(signings))).txHash);
+    }
+    for (const [i, hash] of hashes.entries()) node.final.set(hash, { status: 'success', blockNumber: BigInt(10 + i) });
+    // Receipts answered on the next turn of the event loop: only calls made before then overlap.
+    let asking = 0;
+    let mostAtOnce = 0;
+    node.receipt = async (hash: Hex) => {
+      asking++;
+      mostAtOnce = Math.max(mostAtOnce, asking);
+      await new Promise((resolve) => setImmediate(resolve));
+      asking--;
+      return node.final.get(hash) ?? null;
+    };
+    await new ChainTxReconciler(
+      repo as unknown as ChainTxRepository,
+      pipeline,
+      logger,
+      { rebroadcastAfterMs: 0, batch: 10 },
+      systemClock,
+    ).runOnce();
+    expect(mostAtOnce).toBe(5);
+    expect(repo.rows.map((r) => r.status)).toEqual(['mined', 'mined', 'mined', 'mined', 'mined']);
+  });
+});

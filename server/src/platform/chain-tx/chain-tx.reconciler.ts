@@ -103,9 +103,12 @@ export class ChainTxReconciler {
     const minedNonces = new Map<string, number>();
     const counts = { open: open.length, mined: 0, reverted: 0, failed: 0, rebroadcast: 0 };
     const receipts: Parameters<ChainTxPipeline['settleReceipts']>[0][number][] = [];
-    for (const tx of open) {
+    // Asked for all at once: reads made together go to the node as one JSON-RPC batch
+    // (CHAIN_RPC_BATCH_SIZE), where one at a time made a request per open write.
+    const found = await Promise.all(open.map((tx) => node.receipt(tx.txHash)));
+    for (const [i, tx] of open.entries()) {
       if (this.stopped) break;
-      const receipt = await node.receipt(tx.txHash);
+      const receipt = found[i];
       if (receipt) {
         const status = receipt.status === 'success' ? 'mined' : 'reverted';
         receipts.push({ tx, outcome: { status, blockNumber: receipt.blockNumber } });
