@@ -17,31 +17,23 @@ export const PACKAGE_BUILDS: readonly Check[] = [
 ];
 
 /**
- * The checks that read only the sources: type-check and lint, which share one TypeScript program
- * (scripts/types-and-lint.ts), and the format. None needs a package build.
+ * Type-check and lint share one TypeScript program (scripts/types-and-lint.ts). The package check
+ * builds both packages first (`build`), inspects the builds just made (`inspect`), or is left out
+ * when there are no builds to inspect (`skip`).
  */
-export function sourceChecks(): Check[] {
+export function staticChecks(packages: 'build' | 'inspect' | 'skip'): Check[] {
   return [
     { name: 'types and lint', command: 'pnpm run types-and-lint' },
     { name: 'format', command: 'prettier --check .' },
+    ...(packages === 'skip'
+      ? []
+      : [
+          {
+            name: 'packages',
+            command: `pnpm --filter @duelkit/contract --filter @duelkit/sdk ${packages === 'build' ? 'pack:check' : 'pack:inspect'}`,
+          },
+        ]),
   ];
-}
-
-/** The package check: builds both packages first (`build`) or inspects the builds just made (`inspect`). */
-export function packageCheck(packages: 'build' | 'inspect'): Check {
-  return {
-    name: 'packages',
-    command: `pnpm --filter @duelkit/contract --filter @duelkit/sdk ${packages === 'build' ? 'pack:check' : 'pack:inspect'}`,
-  };
-}
-
-/**
- * The source checks, then the package check, which builds both packages first (`build`),
- * inspects the builds just made (`inspect`), or is left out when there are no builds to inspect
- * (`skip`).
- */
-export function staticChecks(packages: 'build' | 'inspect' | 'skip'): Check[] {
-  return [...sourceChecks(), ...(packages === 'skip' ? [] : [packageCheck(packages)])];
 }
 
 export interface CheckResult {

@@ -1,14 +1,12 @@
 /**
  * `pnpm test`: everything CI runs, with the static checks beside the tests rather than before them.
  *
- * The tests (`vitest run`, with the route-hit ledger on) start at once. Beside them: the published
- * packages' builds (contract and SDK side by side), then the package check of the builds; and,
- * from the start too, at a lower priority, type-check and lint, then the format check, which read
- * only the sources. Type-check and lint is one thread and the longest check, so it does not wait
- * for the builds: it takes whatever core the tests leave idle. The two tests that pack or run a
- * package's `dist` wait for its build (`packagesBuilt` in e2e/support.ts, through the file named
- * in `DUELKIT_PACKAGES_READY`). `routes:check` compares the ledger with the contract once the
- * tests passed.
+ * The tests (`vitest run`, with the route-hit ledger on) start at once. Beside them, one after
+ * another: the published packages' builds (contract and SDK side by side), then, at a lower
+ * priority, type-check and lint, the format check and the package check of the builds. The two
+ * tests that pack or run a package's `dist` wait for its build (`packagesBuilt` in e2e/support.ts,
+ * through the file named in `DUELKIT_PACKAGES_READY`). `routes:check` compares the ledger with the
+ * contract once the tests passed.
  *
  * Each check's verdict is printed when it ends and its output in one piece after the tests, so no
  * line of it lands inside the test report. The exit code is non-zero when anything failed.
@@ -19,15 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  PACKAGE_BUILDS,
-  packageCheck,
-  printCheck,
-  runCheck,
-  sourceChecks,
-  type Check,
-  type CheckResult,
-} from './checks.js';
+import { PACKAGE_BUILDS, printCheck, runCheck, staticChecks, type Check, type CheckResult } from './checks.js';
 import { LEDGER_DIR } from './route-ledger.js';
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
@@ -56,18 +46,16 @@ function lowPriority(check: Check): Check {
 const signalDir = mkdtempSync(join(tmpdir(), 'duelkit-test-'));
 const packagesReady = join(signalDir, 'packages-ready');
 
-const sources = (async () => {
-  const results: CheckResult[] = [];
-  for (const check of sourceChecks()) results.push(announce(await runCheck(lowPriority(check))));
-  return results;
-})();
 const checks = (async () => {
   const builds = (await Promise.all(PACKAGE_BUILDS.map((b) => runCheck(b)))).map(announce);
   const built = builds.every((b) => b.passed);
   writeFileSync(packagesReady, built ? 'ok' : 'failed');
+  const results = [...builds];
   // Without builds there is nothing to inspect; the failed builds are reported instead.
-  const inspected = built ? [announce(await runCheck(lowPriority(packageCheck('inspect'))))] : [];
-  return [...builds, ...(await sources), ...inspected];
+  for (const check of staticChecks(built ? 'inspect' : 'skip')) {
+    results.push(announce(await runCheck(lowPriority(check))));
+  }
+  return results;
 })();
 
 rmSync(LEDGER_DIR, { recursive: true, force: true });
