@@ -3,8 +3,7 @@
  *
  * The tests (`vitest run`, with the route-hit ledger on) start at once. Beside them, one after
  * another: the published packages' builds (contract and SDK side by side), then, at a lower
- * priority and side by side, type-check and lint, the format check and the package check of the
- * builds. The two
+ * priority, type-check and lint, the format check and the package check of the builds. The two
  * tests that pack or run a package's `dist` wait for its build (`packagesBuilt` in e2e/support.ts,
  * through the file named in `DUELKIT_PACKAGES_READY`). `routes:check` compares the ledger with the
  * contract once the tests passed.
@@ -51,12 +50,12 @@ const checks = (async () => {
   const builds = (await Promise.all(PACKAGE_BUILDS.map((b) => runCheck(b)))).map(announce);
   const built = builds.every((b) => b.passed);
   writeFileSync(packagesReady, built ? 'ok' : 'failed');
-  // Without builds there is nothing to inspect; the failed builds are reported instead. Side by
-  // side: type-check and lint is one thread and ends last, so the small checks finish beside it.
-  const checked = await Promise.all(
-    staticChecks(built ? 'inspect' : 'skip').map((check) => runCheck(lowPriority(check)).then(announce)),
-  );
-  return [...builds, ...checked];
+  const results = [...builds];
+  // Without builds there is nothing to inspect; the failed builds are reported instead.
+  for (const check of staticChecks(built ? 'inspect' : 'skip')) {
+    results.push(announce(await runCheck(lowPriority(check))));
+  }
+  return results;
 })();
 
 rmSync(LEDGER_DIR, { recursive: true, force: true });
