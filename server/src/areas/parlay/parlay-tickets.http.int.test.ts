@@ -10,7 +10,9 @@ import type { Body } from '../../../test/support/http.js';
 import { TOURNAMENT_ENV, UNIT, tournamentsApi } from '../tournaments/tournaments.test-kit.js';
 
 /** Saturday 5 December 2026, 08:00 UTC: the fake calendar kicks off a game every even hour. */
-const T0 = Date.UTC(2026, 11, 5, 8);
+// The server's clock starts at the wall time: the embedded chain stamps its blocks with the wall
+// time, and the contract checks a quote's expiry (the server's time + its TTL) against the block's.
+const T0 = Date.now();
 const clock = new ManualClock(T0);
 let server: TestServer;
 const api = tournamentsApi(() => server);
