@@ -5,7 +5,7 @@
  * imports the server.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectLines, exitOf, freePort, freshDatabase, ROOT, SERVER_DIR, SERVER_ENTRY } from './support.js';
@@ -127,8 +127,25 @@ export interface Proxy {
 /**
  * Runs HAProxy in the foreground on deploy/haproxy.cfg with its public ports and the replicas'
  * addresses replaced (each exactly once, so a change of the shipped file's shape fails here).
+ *
+ * The public ports are free when chosen, but another process of the run may take one before HAProxy
+ * binds it: HAProxy then exits, and that process would answer on the port. So the proxy is ready
+ * only once HAProxy itself holds both listening sockets, and it is started again on new ports when
+ * it could not bind.
  */
 export async function startProxy(replicas: readonly Instance[]): Promise<Proxy> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProxyOnce(replicas);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt >= 3) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startProxyOnce(replicas: readonly Instance[]): Promise<Proxy> {
   const binary = ensureHaproxy();
   const [markets, tournaments] = [await freePort(), await freePort()];
   const hostPort = (url: string) => new URL(url).host;
@@ -165,21 +182,58 @@ export async function startProxy(replicas: readonly Instance[]): Promise<Proxy> 
   };
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const ready = await Promise.all(
-      [proxy.marketsUrl, proxy.tournamentsUrl].map((u) =>
-        fetch(`${u}/ready`).then(
-          (r) => r.status === 200,
-          () => false,
-        ),
-      ),
-    );
-    if (ready.every(Boolean)) return proxy;
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`haproxy did not start (exit ${child.exitCode}):\n${lines.join('\n')}`);
+      await proxy.stop();
+      const message = `haproxy did not start (exit ${child.exitCode}):\n${lines.join('\n')}`;
+      throw lines.some((l) => l.includes('cannot bind socket')) ? new PortTaken(message) : new Error(message);
+    }
+    if (child.pid !== undefined && listensOn(child.pid, [markets, tournaments])) {
+      const ready = await Promise.all(
+        [proxy.marketsUrl, proxy.tournamentsUrl].map((u) =>
+          fetch(`${u}/ready`).then(
+            (r) => r.status === 200,
+            () => false,
+          ),
+        ),
+      );
+      if (ready.every(Boolean)) return proxy;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * True when process `pid` holds a listening TCP socket on each of `ports`, read from Linux's /proc
+ * (the test runs as root, as HAProxy's `user` setting needs). Where /proc cannot be read, HAProxy
+ * having neither exited nor failed to bind is taken as the answer.
+ */
+function listensOn(pid: number, ports: readonly number[]): boolean {
+  const LISTEN = '0A';
+  const listening = new Map<number, string[]>();
+  let fds: string[];
+  try {
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!existsSync(table)) continue;
+      for (const row of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const cols = row.trim().split(/\s+/);
+        const [local, state, inode] = [cols[1], cols[3], cols[9]];
+        if (!local || state !== LISTEN || !inode) continue;
+        const port = parseInt(local.slice(local.lastIndexOf(':') + 1), 16);
+        listening.set(port, [...(listening.get(port) ?? []), `socket:[${inode}]`]);
+      }
+    }
+    fds = readdirSync(`/proc/${pid}/fd`).map((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+  } catch {
+    return true;
+  }
+  return ports.every((port) => (listening.get(port) ?? []).some((socket) => fds.includes(socket)));
 }
 
 /** Deletes every Redis key under `prefix` (the job queues of a test's database) with redis-cli. */

@@ -257,6 +257,13 @@ describe('background jobs backend', () => {
     });
   });
 
+  it('names the rate limits’ and caches’ Redis keys after the database unless REDIS_PREFIX is set', () => {
+    expect(loadConfig({ DATABASE_URL: DB, REDIS_URL: REDIS }).redisPrefix).toBe('duelkit:duelkit_main');
+    expect(loadConfig({ REDIS_URL: REDIS }).redisPrefix).toBe('duelkit:postgres');
+    expect(loadConfig({ DATABASE_URL: DB, REDIS_URL: REDIS, REDIS_PREFIX: 'dk-prod' }).redisPrefix).toBe('dk-prod');
+    expect(problemsOf({ ...PRODUCTION, REDIS_PREFIX: 'has space' }).join('\n')).toMatch(/REDIS_PREFIX/);
+  });
+
   it('refuses JOBS_BACKEND=redis without Redis or a database server, and an unknown backend', () => {
     expect(problemsOf({ DATABASE_URL: DB, JOBS_BACKEND: 'redis' })).toEqual(['JOBS_BACKEND: redis requires REDIS_URL']);
     expect(problemsOf({ REDIS_URL: REDIS, JOBS_BACKEND: 'redis' })).toEqual([

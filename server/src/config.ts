@@ -37,6 +37,8 @@ export interface Config {
     readonly runMigrations: boolean;
   };
   readonly redisUrl: string | undefined;
+  /** Prefix of the rate limits' and caches' Redis keys: one namespace per deployment. */
+  readonly redisPrefix: string;
   readonly rateLimits: {
     readonly teamPerMin: number;
     readonly selfservePerMin: number;
@@ -314,8 +316,13 @@ export function withDefaultDataDir(env: Record<string, string | undefined>): Rec
 function jobsBackend(e: ParsedEnv): Config['markets']['jobsBackend'] {
   const redis = e.JOBS_BACKEND === 'redis' || (e.JOBS_BACKEND === 'auto' && Boolean(e.REDIS_URL && e.DATABASE_URL));
   if (!redis) return { kind: 'postgres' };
+  return { kind: 'redis', prefix: e.JOBS_REDIS_PREFIX ?? `{duelkit:${databaseName(e)}}` };
+}
+
+/** The database's name, which names the deployment's keys on a shared Redis (`postgres` when embedded). */
+function databaseName(e: ParsedEnv): string {
   const database = e.DATABASE_URL ? decodeURIComponent(new URL(e.DATABASE_URL).pathname.slice(1)) : '';
-  return { kind: 'redis', prefix: e.JOBS_REDIS_PREFIX ?? `{duelkit:${database || 'postgres'}}` };
+  return database || 'postgres';
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -400,6 +407,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runMigrations: e.RUN_MIGRATIONS,
     },
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX ?? `duelkit:${databaseName(e)}`,
     rateLimits: {
       teamPerMin: e.RATE_LIMIT_TEAM_PER_MIN,
       selfservePerMin: e.RATE_LIMIT_SELFSERVE_PER_MIN,

@@ -556,8 +556,11 @@ export async function createContainer(
   const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
   if (redis) closers.unshift(async () => void (await redis.quit().catch(() => redis.disconnect())));
 
-  const factory = new RateLimiterFactory(redis, (err) =>
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
+  const factory = new RateLimiterFactory(
+    redis,
+    (err) =>
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter store error; allowing'),
+    `${config.redisPrefix}:rl`,
   );
   const health = new HealthService(orm, redis);
   // On the embedded chain the rules' time can be moved forward with the chain's (see `time`).
@@ -625,7 +628,7 @@ export async function createContainer(
     { critical: false },
   );
   const sportsCache: CachePort = redis
-    ? new RedisCacheAdapter(redis)
+    ? new RedisCacheAdapter(redis, `${config.redisPrefix}:cache:`)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);
   const box = new SecretBox(config.auth.walletMasterKey);
   const tokens = new TokenService(
@@ -681,7 +684,7 @@ export async function createContainer(
   const responseCache = new ResponseCache(
     config.markets.listCacheMs,
     clock,
-    redis ? new RedisCacheAdapter(redis, 'dk:answers:') : undefined,
+    redis ? new RedisCacheAdapter(redis, `${config.redisPrefix}:answers:`) : undefined,
   );
   listCache.onInvalidate(() => responseCache.invalidate());
   const marketSettings = await MarketSettingsStore.open(orm, config.markets);

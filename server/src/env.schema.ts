@@ -51,6 +51,15 @@ export const EnvSchema = z.object({
     .transform((dir) => (dir === ':memory:' ? undefined : dir)),
   /** Redis connection string. Unset: in-memory rate limits and caches (single instance only). */
   REDIS_URL: z.string().url().optional(),
+  /**
+   * The prefix of the rate limits' and caches' keys in Redis. Unset: `duelkit:<database name>`, so
+   * deployments sharing one Redis (staging and production) neither count against each other's
+   * limits nor serve each other's cached answers.
+   */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'letters, digits and _ : . - (at most 64)')
+    .optional(),
   /** Express `trust proxy` setting: false, true, a hop count, or a comma list of subnets. */
   TRUST_PROXY: z.string().default('false'),
   CORS_ORIGINS: z.string().default('*'),

@@ -74,6 +74,37 @@ describe('per-key limits on the shared Redis', () => {
   });
 });
 
+describe('two deployments on one Redis', () => {
+  // Two databases, as staging and production: each is a namespace of its own (REDIS_PREFIX's default).
+  const env = { REDIS_URL: 'redis://127.0.0.1:6379', SPORTS_HELPERS_IP_LIMIT_PER_MIN: '3' };
+  let staging: TestServer;
+  let production: TestServer;
+  beforeAll(async () => {
+    [staging, production] = await Promise.all([startTestServer(env), startTestServer(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([staging?.close(), production?.close()]);
+  });
+
+  const squad = (server: TestServer, team: number) =>
+    get(`${server.tournamentsUrl}/svc/sports/football/team/${team}/squad`, server.builderKey);
+
+  it('count a client against each deployment’s own limit, and cache each deployment’s own answers', async () => {
+    const team = 200_000 + Math.floor(Math.random() * 1_000_000);
+    const meta = async (res: Response) => {
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { _meta: { fromCache: boolean } })._meta.fromCache;
+    };
+    // Staging spends the address's allowance and caches the team…
+    expect(await meta(await squad(staging, team))).toBe(false);
+    expect(await meta(await squad(staging, team))).toBe(true);
+    expect((await squad(staging, team)).status).toBe(200);
+    expect((await squad(staging, team)).status).toBe(429);
+    // …and production still has both: its first request passes and fetches the team itself.
+    expect(await meta(await squad(production, team))).toBe(false);
+  });
+});
+
 describe('when Redis goes away mid-run', () => {
   let server: TestServer;
   let redis: { url: string; proc: ChildProcess };

@@ -8,7 +8,8 @@ const UNLOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call(
 export class RedisCacheAdapter implements CachePort {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'dk:cache:',
+    /** Every key's prefix: the deployment's namespace and the cache's name (`<REDIS_PREFIX>:cache:`). */
+    private readonly prefix: string,
   ) {}
 
   async get(key: string): Promise<CacheEntry | null> {

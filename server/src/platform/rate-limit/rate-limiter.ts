@@ -105,7 +105,8 @@ export class RateLimiterFactory {
   constructor(
     private readonly redis: Redis | undefined,
     private readonly onStoreError: (err: unknown) => void,
-    private readonly prefix = 'dk:rl',
+    /** The deployment's namespace on a shared Redis (`REDIS_PREFIX`). */
+    private readonly prefix: string,
   ) {}
 
   create(name: string, points: number, durationSec = 60): RateLimiter {
