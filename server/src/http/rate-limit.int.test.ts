@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 
@@ -13,6 +13,7 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** A Redis of the test's own on a free port: ready once it answers PING and has not exited (a port taken meanwhile). */
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
   const proc = spawn(
@@ -23,16 +24,22 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
     },
   );
   const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const sock = createServer().listen(port, '127.0.0.1');
-      sock.on('error', () => resolve(true));
-      sock.on('listening', () => sock.close(() => resolve(false)));
+  for (let i = 0; i < 100 && proc.exitCode === null; i++) {
+    const pong = await new Promise<boolean>((resolve) => {
+      const sock = connect(port, '127.0.0.1');
+      sock.setEncoding('utf8');
+      sock.once('connect', () => sock.write('PING\r\n'));
+      sock.once('data', (data: string) => {
+        sock.destroy();
+        resolve(data.startsWith('+PONG'));
+      });
+      sock.once('error', () => resolve(false));
     });
-    if (ok) return { url, proc };
+    if (pong && proc.exitCode === null) return { url, proc };
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('redis-server did not start');
+  proc.kill('SIGKILL');
+  throw new Error(`redis-server did not start on port ${port} (exit ${proc.exitCode})`);
 }
 
 const get = (url: string, key: string, headers: Record<string, string> = {}) =>

@@ -9,9 +9,10 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 import type { Body } from '../../../test/support/http.js';
 import { TOURNAMENT_ENV, UNIT, tournamentsApi } from '../tournaments/tournaments.test-kit.js';
 
-/** Saturday 5 December 2026, 08:00 UTC: the fake calendar kicks off a game every even hour. */
 // The server's clock starts at the wall time: the embedded chain stamps its blocks with the wall
 // time, and the contract checks a quote's expiry (the server's time + its TTL) against the block's.
+// The fake calendar kicks off a game every even hour, so the next game may have closed already
+// (PARLAY_MIN_LEAD_SECONDS before it): the ticket takes open games only.
 const T0 = Date.now();
 const clock = new ManualClock(T0);
 let server: TestServer;
@@ -76,7 +77,7 @@ describe('parlay tickets over HTTP', () => {
   it('places a quoted ticket on chain, indexes it, settles it from posted results and pays its claim once', async () => {
     const markets = (await api('/api/parlay/markets')).body['markets'] as Body[];
     const legs = [];
-    for (const m of markets.slice(0, 2)) {
+    for (const m of markets.filter((x) => x['status'] === 'open').slice(0, 2)) {
       const detail = await api(`/api/parlay/markets/${m['marketId'] as string}`);
       const result = (detail.body['conditions'] as Body[]).find((x) => x['kind'] === 'FULL_TIME_RESULT')!;
       legs.push({ conditionId: result['conditionId'] as Hex, outcomeId: 0 });
