@@ -91,7 +91,11 @@ describe('SIGTERM under keep-alive load (a real process)', () => {
       }
     };
     const loops = Array.from({ length: 16 }, loop);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Under load, whatever the machine's speed: every connection has been used and reused.
+    // (A request lost before the signal ends the wait: the assertions below name it.)
+    while (outcomes.filter((o) => o.kind === 'answered').length < 48 && outcomes.every((o) => o.kind === 'answered')) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     signalled = true;
     server.child.kill('SIGTERM');
     await Promise.all(loops);
@@ -100,7 +104,7 @@ describe('SIGTERM under keep-alive load (a real process)', () => {
 
     const answered = outcomes.filter((o) => o.kind === 'answered');
     expect(outcomes.filter((o) => o.kind === 'cut')).toEqual([]);
-    expect(answered.length).toBeGreaterThan(16);
+    expect(answered.length).toBeGreaterThanOrEqual(48);
     expect(answered.filter((o) => o.status !== 201)).toEqual([]);
     // Exit code 0: the process finished before its own SHUTDOWN_GRACE_MS deadline (that exits 1).
     expect(code).toBe(0);
