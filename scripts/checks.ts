@@ -16,6 +16,9 @@ export const PACKAGE_BUILDS: readonly Check[] = [
   { name: 'sdk build', command: 'pnpm --filter @duelkit/sdk build' },
 ];
 
+/** The check that type-checks and lints the workspace: the longest of them. */
+export const TYPES_AND_LINT = 'types and lint';
+
 /**
  * Type-check and lint share one TypeScript program (scripts/types-and-lint.ts). The package check
  * builds both packages first (`build`), inspects the builds just made (`inspect`), or is left out
@@ -23,7 +26,7 @@ export const PACKAGE_BUILDS: readonly Check[] = [
  */
 export function staticChecks(packages: 'build' | 'inspect' | 'skip'): Check[] {
   return [
-    { name: 'types and lint', command: 'pnpm run types-and-lint' },
+    { name: TYPES_AND_LINT, command: 'pnpm run types-and-lint' },
     { name: 'format', command: 'prettier --check .' },
     ...(packages === 'skip'
       ? []
