@@ -149,9 +149,13 @@ describe('parlay tickets over HTTP', () => {
     await index();
     const settled = await server.container.parlay.settlement!.runOnce();
     expect(settled.settled).toBe(1);
-    await new Promise((r) => setTimeout(r, 200));
-    await index();
-    const won = await api(`/api/parlay/ticket/${ticketId}`);
+    // The settlement is a chain write: read once the indexer has seen it.
+    let won = await api(`/api/parlay/ticket/${ticketId}`);
+    for (let i = 0; i < 100 && won.body['status'] === 'open'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await index();
+      won = await api(`/api/parlay/ticket/${ticketId}`);
+    }
     expect(won.body).toMatchObject({ status: 'won', claimable: true });
     expect((won.body['legs'] as Body[]).map((l): unknown => l['result'])).toEqual(['won', 'void']);
     const owed = BigInt(won.body['owed'] as string);
