@@ -93,7 +93,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.stop();
   await Promise.all([...(replicas ?? []), worker].map((p) => p?.stop()));
-  if (database) deleteRedisKeys(REDIS_URL, `{duelkit:${database.name}}`);
+  if (database) {
+    deleteRedisKeys(REDIS_URL, `{duelkit:${database.name}}`);
+    deleteRedisKeys(REDIS_URL, `duelkit:${database.name}:`);
+  }
   await database?.drop();
   await chainNode?.stop();
 });

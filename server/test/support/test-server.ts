@@ -66,11 +66,12 @@ export async function startTestServer(
       await database.drop();
       const jobs = config.markets.jobsEnabled ? config.markets.jobsBackend : undefined;
       if (jobs?.kind === 'redis' && config.redisUrl) await deleteKeys(config.redisUrl, jobs.prefix);
+      if (config.redisUrl) await deleteKeys(config.redisUrl, `${config.redisPrefix}:`);
     },
   };
 }
 
-/** Removes the job queues a server with REDIS_URL left under its database's prefix. */
+/** Removes what a server with REDIS_URL left under one of its database's prefixes (job queues, limits, caches). */
 async function deleteKeys(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url);
   try {
