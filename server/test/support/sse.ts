@@ -30,11 +30,15 @@ export function readSse(res: Response, messages: SseMessage[]): void {
   })();
 }
 
-/** Waits until `check` holds (up to 10 s), failing with `what`. */
-export async function untilSeen(check: () => boolean, what: string): Promise<void> {
+/**
+ * Waits until `check` holds (up to 10 s), failing with `what` and, when given, what `explain`
+ * finds (the state behind a delivery that did not come: was the event numbered, published?).
+ */
+export async function untilSeen(check: () => boolean, what: string, explain?: () => Promise<string>): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (check()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  const why = explain ? await explain().catch((err: unknown) => `(could not explain: ${String(err)})`) : '';
+  throw new Error(`timed out waiting for ${what}${why ? `: ${why}` : ''}`);
 }

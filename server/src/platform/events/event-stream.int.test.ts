@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse, untilSeen as until, type SseMessage } from '../../../test/support/sse.js';
 import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
@@ -23,6 +24,32 @@ async function betThroughB(duelId: string): Promise<void> {
     duelId,
   ]);
   await b.container.events.relay.runOnce();
+}
+
+/**
+ * What stands behind a bet that did not reach A: whether B's relay numbered it, and whether A's
+ * bus connection is still subscribed to the deployment's channel.
+ */
+async function whyNot(duelId: string, messages: readonly SseMessage[]): Promise<string> {
+  const conn = a.container.orm.em.fork().getConnection();
+  const events = await conn.execute<{ seq: string | null; type: string }[]>(
+    `select seq::text, type from events where duel_id = ? order by created_at`,
+    [duelId],
+  );
+  const [relay] = await conn.execute<{ last_seq: string }[]>(`select last_seq::text from event_relay`);
+  const [db] = await conn.execute<{ name: string }[]>('select current_database() as name');
+  const redis = new Redis(REDIS.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    const numsub = await redis.pubsub('NUMSUB', `duelkit:events:${db?.name ?? ''}`);
+    return JSON.stringify({
+      events,
+      relay: relay?.last_seq,
+      subscribers: numsub[1],
+      received: messages.map((m) => `${m.event ?? ''}#${m.id ?? ''}`),
+    });
+  } finally {
+    redis.disconnect();
+  }
 }
 
 function stream(server: TestServer, query: string, lastEventId?: string) {
@@ -74,7 +101,11 @@ describe('event stream', () => {
     const first = stream(a, '?types=bet.confirmed&prices=true');
     await first.opened;
     await betThroughB(duelId);
-    await until(() => first.messages.some((m) => m.event === 'bet.confirmed'), 'the first bet on A');
+    await until(
+      () => first.messages.some((m) => m.event === 'bet.confirmed'),
+      'the first bet on A',
+      () => whyNot(duelId, first.messages),
+    );
     const seen = first.messages.filter((m) => m.event === 'bet.confirmed');
     expect(seen).toHaveLength(1);
     expect(JSON.parse(seen[0]?.data ?? '{}')).toMatchObject({ type: 'bet.confirmed', builderAppId: app });
@@ -86,7 +117,11 @@ describe('event stream', () => {
     const second = stream(a, '?types=bet.confirmed', seen[0]?.id);
     await second.opened;
     await betThroughB(duelId);
-    await until(() => second.messages.filter((m) => m.event === 'bet.confirmed').length >= 4, 'the resumed bets');
+    await until(
+      () => second.messages.filter((m) => m.event === 'bet.confirmed').length >= 4,
+      'the resumed bets',
+      () => whyNot(duelId, second.messages),
+    );
     await new Promise((r) => setTimeout(r, 300));
     const resumed = second.messages.filter((m) => m.event === 'bet.confirmed').map((m) => BigInt(m.id ?? '0'));
     expect(resumed).toHaveLength(4);
