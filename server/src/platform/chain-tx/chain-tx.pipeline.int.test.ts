@@ -54,13 +54,13 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Runs `work` with a reconciler sending open writes again at once, as a server's does after its delay. */
+/** Runs `work` beside a reconciler with a server's settings (`CHAIN_REBROADCAST_AFTER_MS`, 5 s). */
 async function withReconciler<T>(work: () => Promise<T>): Promise<T> {
   const reconciler = new ChainTxReconciler(
     new ChainTxRepository(orms[0] as Orm),
     (adapters[0] as ViemChainAdapter).pipeline,
     logger,
-    { rebroadcastAfterMs: 0, batch: 100 },
+    { rebroadcastAfterMs: 5_000, batch: 100 },
     systemClock,
   );
   let done = false;
@@ -87,7 +87,8 @@ describe('the chain transaction pipeline', () => {
     expect(new Set(hashes).size).toBe(60);
     // The node refuses a nonce above the next one (it mines as it takes them), and the pipeline
     // retries such a gap for a moment only. On a loaded machine the write below can be later than
-    // that, so the one above stays open until the reconciler sends it again, as in a server.
+    // that, so the one above stays open until the reconciler sends it again (within a second: the
+    // account's later writes wait on it), as in a server.
     const receipts = await withReconciler(() =>
       Promise.all(hashes.map((hash) => dev.client.waitForTransactionReceipt({ hash, pollingInterval: 20 }))),
     );

@@ -8,7 +8,7 @@ import type { IdempotentRun } from '../idempotency/idempotent-run.js';
 import { DuplicateWriteNameError, operationContext } from '../operation.context.js';
 import type { ChainTxRecord, ChainTxRepository, NewChainTx } from './chain-tx.repository.js';
 import type { FundsRepository } from './funds.repository.js';
-import { systemClock } from '../clock.js';
+import { ManualClock, systemClock } from '../clock.js';
 import type {
   BroadcastOutcome,
   Hex,
@@ -26,6 +26,7 @@ const TOKEN: Hex = '0x00000000000000000000000000000000000000bb';
 
 interface Row extends ChainTxRecord {
   status: ChainTxRecord['status'];
+  lastSentAt: Date;
   reason?: string;
 }
 
@@ -389,5 +390,69 @@ describe('the reconciler', () => {
     ).runOnce();
     expect(mostAtOnce).toBe(5);
     expect(repo.rows.map((r) => r.status)).toEqual(['mined', 'mined', 'mined', 'mined', 'mined']);
+  });
+
+  /** A node that takes what it is sent and holds it pending. */
+  const accepting = (node: FakeNode) => (raw: Hex) => {
+    node.known.set(keccak256(raw), 'pending');
+    return { kind: 'accepted' } as const;
+  };
+  const reconcilerAt = (repo: MemoryTxRepository, pipeline: ChainTxPipeline, clock: ManualClock) =>
+    new ChainTxReconciler(
+      repo as unknown as ChainTxRepository,
+      pipeline,
+      logger,
+      { rebroadcastAfterMs: 60_000, batch: 10 },
+      clock,
+    );
+
+  it('sends again within a second the write its account’s next nonce waits on, then the writes behind it', async () => {
+    const { repo, node, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    // Nonce 0's send was lost on the way (the node never saw it); the node refused nonce 1 for the gap.
+    node.answer = () => ({ kind: 'unknown', reason: 'socket hang up' });
+    await pipeline.submit({ ...mint, key: 'mint:a' }, hooks(signings));
+    node.answer = () => ({ kind: 'nonce_gap', reason: 'nonce too high' });
+    await pipeline.submit({ ...mint, key: 'mint:b' }, hooks(signings));
+    expect(repo.rows.map((r) => [r.nonce, r.status])).toEqual([
+      [0, 'signed'],
+      [1, 'signed'],
+    ]);
+    const clock = new ManualClock();
+    for (const row of repo.rows) row.lastSentAt = new Date(clock.now());
+    node.answer = accepting(node);
+    const sentBefore = node.sent.length;
+    const reconciler = reconcilerAt(repo, pipeline, clock);
+
+    clock.advance(999);
+    expect((await reconciler.runOnce()).rebroadcast).toBe(0);
+    clock.advance(1);
+    // Not the minute of `rebroadcastAfterMs`: nonce 0 holds up the account, and nonce 1 is next once it is sent.
+    expect((await reconciler.runOnce()).rebroadcast).toBe(2);
+    expect(node.sent.slice(sentBefore)).toEqual(repo.rows.map((r) => r.rawTx));
+    expect(signings).toHaveLength(2);
+  });
+
+  it('leaves a write above a nonce it knows nothing of to `rebroadcastAfterMs`', async () => {
+    const { repo, node, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    // The node counts nonce 0 as pending elsewhere (another system's transaction): this write takes 1.
+    const after = hooks(signings);
+    const write = {
+      ...after,
+      prepare: () => Promise.resolve({ gas: 50_000n, fees: { gasPrice: 1n }, pendingNonce: 1 }),
+    };
+    node.answer = () => ({ kind: 'nonce_gap', reason: 'nonce too high' });
+    await pipeline.submit(mint, write);
+    expect(repo.rows.map((r) => [r.nonce, r.status])).toEqual([[1, 'signed']]);
+    const clock = new ManualClock();
+    for (const row of repo.rows) row.lastSentAt = new Date(clock.now());
+    node.answer = accepting(node);
+    const reconciler = reconcilerAt(repo, pipeline, clock);
+
+    clock.advance(59_999);
+    expect((await reconciler.runOnce()).rebroadcast).toBe(0);
+    clock.advance(1);
+    expect((await reconciler.runOnce()).rebroadcast).toBe(1);
   });
 });

@@ -3,12 +3,21 @@ import type { ChainTxPipeline } from './chain-tx.pipeline.js';
 import type { ChainTxRepository, OpenCursor } from './chain-tx.repository.js';
 import type { Clock } from '../clock.js';
 
+/** How soon a write the account's next nonce waits on is sent again (`blockingAfterMs`). */
+const BLOCKING_AFTER_MS = 1_000;
+
 /** How long a funds reservation is kept once no open write needs it. */
 const RESERVATIONS_KEPT_MS = 60 * 60 * 1000;
 
 export interface ReconcilerSettings {
   /** An open write not handed to a node for this long is sent again. */
   readonly rebroadcastAfterMs: number;
+  /**
+   * An open write at the nonce its account needs next, which the node does not have, is sent
+   * again this soon (every later write of the account waits on it); 1 s unless given, never later
+   * than `rebroadcastAfterMs`.
+   */
+  readonly blockingAfterMs?: number;
   /** Open writes looked at per run. */
   readonly batch: number;
 }
@@ -101,6 +110,11 @@ export class ChainTxReconciler {
     const node = this.pipeline.node;
     const open = await this.repo.open(this.pipeline.chainId, this.settings.batch, after);
     const minedNonces = new Map<string, number>();
+    // Per account, the lowest nonce this page knows the node still lacks: the mined count, moved
+    // past each of the account's writes (in nonce order) that the node has or has just taken.
+    const frontier = new Map<string, number>();
+    const reached = (account: string, nonce: number) =>
+      frontier.set(account, Math.max(frontier.get(account) ?? 0, nonce + 1));
     const counts = { open: open.length, mined: 0, reverted: 0, failed: 0, rebroadcast: 0 };
     const receipts: Parameters<ChainTxPipeline['settleReceipts']>[0][number][] = [];
     // Asked for all at once: reads made together go to the node as one JSON-RPC batch
@@ -115,9 +129,12 @@ export class ChainTxReconciler {
         counts[status]++;
         continue;
       }
-      // The node has it (pending, or mined above the final head): on its way, nothing to send.
-      if ((await node.lookup(tx.txHash)) !== 'unknown') continue;
       const account = tx.account.toLowerCase();
+      // The node has it (pending, or mined above the final head): on its way, nothing to send.
+      if ((await node.lookup(tx.txHash)) !== 'unknown') {
+        reached(account, tx.nonce);
+        continue;
+      }
       let mined = minedNonces.get(account);
       if (mined === undefined) {
         mined = await node.minedNonce(tx.account);
@@ -130,9 +147,18 @@ export class ChainTxReconciler {
         }
         continue;
       }
-      if (this.clock.now() - tx.lastSentAt.getTime() < this.settings.rebroadcastAfterMs) continue;
+      // A write at the very nonce the node needs next holds up every later write of its account
+      // (a node that mines as it receives refuses the nonces above a gap): it goes again after a
+      // short grace, the others after `rebroadcastAfterMs`. Sending the same bytes twice is harmless.
+      const blocking = tx.nonce === Math.max(mined, frontier.get(account) ?? 0);
+      const rebroadcastAfter = this.settings.rebroadcastAfterMs;
+      const wait = blocking
+        ? Math.min(this.settings.blockingAfterMs ?? BLOCKING_AFTER_MS, rebroadcastAfter)
+        : rebroadcastAfter;
+      if (this.clock.now() - tx.lastSentAt.getTime() < wait) continue;
       counts.rebroadcast++;
-      await this.pipeline.deliver(tx, true);
+      const sent = await this.pipeline.deliver(tx, true);
+      if (sent === 'accepted' || sent === 'settled') reached(account, tx.nonce);
     }
     await this.pipeline.settleReceipts(receipts);
     // Reservations of writes long mined or given up hold nothing: keep the ledger short.
