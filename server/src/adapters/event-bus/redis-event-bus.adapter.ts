@@ -20,8 +20,15 @@ export class RedisEventBusAdapter implements EventBusPort {
     private readonly onError: (err: unknown) => void,
   ) {}
 
+  /** The channel's name, looked up once; a lookup that failed (the database away) is made again next time. */
   private name(): Promise<string> {
-    this.channel ??= this.channelOf().then((n) => `duelkit:events:${n}`);
+    if (!this.channel) {
+      const named = this.channelOf().then((n) => `duelkit:events:${n}`);
+      this.channel = named;
+      named.catch(() => {
+        if (this.channel === named) this.channel = undefined;
+      });
+    }
     return this.channel;
   }
 
@@ -49,7 +56,19 @@ export class RedisEventBusAdapter implements EventBusPort {
       sub.on('error', (err: unknown) => this.onError(err));
       this.subscribed = this.name().then((channel) => sub.subscribe(channel));
     }
-    await this.subscribed;
+    const { subscriber, subscribed } = this;
+    try {
+      await subscribed;
+    } catch (err) {
+      // Not subscribed (the channel's name could not be looked up): the next subscriber starts over.
+      this.handlers.delete(handler);
+      if (this.subscriber === subscriber) {
+        this.subscriber = undefined;
+        this.subscribed = undefined;
+        subscriber?.disconnect();
+      }
+      throw err;
+    }
     return () => void this.handlers.delete(handler);
   }
 

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventBatch } from '../../platform/events/event.types.js';
+import { RedisEventBusAdapter } from './redis-event-bus.adapter.js';
+
+/** The run's Redis (started by `.ci/run`, as the server tests use it). */
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+const opened: { bus: RedisEventBusAdapter; redis: Redis }[] = [];
+
+/**
+ * One instance's bus on the real Redis, for the deployment whose database `name` returns, once its
+ * connection is up (the server's shared client fails fast while it is not, as this one does).
+ */
+async function busFor(name: () => Promise<string>): Promise<RedisEventBusAdapter> {
+  const redis = new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const bus = new RedisEventBusAdapter(redis, name, () => undefined);
+  opened.push({ bus, redis });
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  return bus;
+}
+
+const batch = (last: number): EventBatch => ({ prev: String(last - 1), last: String(last), events: [] });
+
+/** Resolves with the batches `bus` hears once it has heard `count` of them. */
+async function hear(bus: RedisEventBusAdapter, count: number) {
+  const heard: EventBatch[] = [];
+  let done: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  await bus.subscribe((b) => {
+    heard.push(b);
+    if (heard.length === count) done();
+  });
+  return { heard, all };
+}
+
+afterEach(async () => {
+  for (const { bus, redis } of opened.splice(0)) {
+    await bus.close();
+    redis.disconnect();
+  }
+});
+
+describe('the event bus on Redis', () => {
+  it('carries a batch from one instance to another of the same deployment, and to no other deployment', async () => {
+    const database = `dk_bus_${randomBytes(4).toString('hex')}`;
+    const other = `${database}_other`;
+    const publisher = await busFor(() => Promise.resolve(database));
+    const listener = await hear(await busFor(() => Promise.resolve(database)), 1);
+    const elsewhere = await hear(await busFor(() => Promise.resolve(other)), 1);
+
+    await publisher.publish(batch(1));
+    // A marker on the other deployment's channel, published once the batch's PUBLISH has been
+    // answered: Redis queues a message to its subscribers before it answers, so a batch that
+    // crossed over would be heard there before the marker.
+    await (await busFor(() => Promise.resolve(other))).publish(batch(99));
+    await Promise.all([listener.all, elsewhere.all]);
+    expect(listener.heard).toEqual([batch(1)]);
+    expect(elsewhere.heard).toEqual([batch(99)]);
+  });
+
+  it('looks the channel up again after a lookup failed (the database away), instead of failing for good', async () => {
+    const database = `dk_bus_${randomBytes(4).toString('hex')}`;
+    let away = true;
+    const lookup = () => (away ? Promise.reject(new Error('database unavailable')) : Promise.resolve(database));
+    const bus = await busFor(lookup);
+    const heardFirst: EventBatch[] = [];
+    const handler = (b: EventBatch) => void heardFirst.push(b);
+
+    await expect(bus.subscribe(handler)).rejects.toThrow('database unavailable');
+    await expect(bus.publish(batch(1))).rejects.toThrow('database unavailable');
+
+    away = false;
+    const listener = await hear(bus, 1);
+    await bus.publish(batch(2));
+    await listener.all;
+    expect(listener.heard).toEqual([batch(2)]);
+    // The handler of the subscription that failed is not called: it would deliver twice.
+    expect(heardFirst).toEqual([]);
+  });
+});
