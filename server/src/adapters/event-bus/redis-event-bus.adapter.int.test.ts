@@ -13,11 +13,11 @@ const opened: { bus: RedisEventBusAdapter; redis: Redis }[] = [];
  * One instance's bus on the real Redis, for the deployment whose database `name` returns, once its
  * connection is up (the server's shared client fails fast while it is not, as this one does).
  */
-async function busFor(name: () => Promise<string>): Promise<RedisEventBusAdapter> {
+async function busFor(name: () => Promise<string>, up = true): Promise<RedisEventBusAdapter> {
   const redis = new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const bus = new RedisEventBusAdapter(redis, name, () => undefined);
   opened.push({ bus, redis });
-  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  if (up && redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
   return bus;
 }
 
@@ -58,6 +58,16 @@ describe('the event bus on Redis', () => {
     await Promise.all([listener.all, elsewhere.all]);
     expect(listener.heard).toEqual([batch(1)]);
     expect(elsewhere.heard).toEqual([batch(99)]);
+  });
+
+  it('publishes a batch of an instance that is starting, whose connection is not up yet', async () => {
+    const database = `dk_bus_${randomBytes(4).toString('hex')}`;
+    const listener = await hear(await busFor(() => Promise.resolve(database)), 1);
+    // Published at once: the shared client, which fails fast while disconnected, is still connecting.
+    const starting = await busFor(() => Promise.resolve(database), false);
+    await starting.publish(batch(1));
+    await listener.all;
+    expect(listener.heard).toEqual([batch(1)]);
   });
 
   it('looks the channel up again after a lookup failed (the database away), instead of failing for good', async () => {

@@ -2,6 +2,9 @@ import type { Redis } from 'ioredis';
 import type { EventBatch } from '../../platform/events/event.types.js';
 import type { EventBusPort } from './event-bus.port.js';
 
+/** How long a publish waits for a connection being made (`connecting`). */
+const CONNECTING_WAIT_MS = 1_000;
+
 /**
  * Redis pub/sub: the relay of whichever instance numbered a batch publishes it, every instance's
  * streams receive it. A subscriber connection is dedicated (a subscribed ioredis client can do
@@ -33,7 +36,31 @@ export class RedisEventBusAdapter implements EventBusPort {
   }
 
   async publish(batch: EventBatch): Promise<void> {
-    await this.redis.publish(await this.name(), JSON.stringify(batch));
+    const channel = await this.name();
+    await this.connecting();
+    await this.redis.publish(channel, JSON.stringify(batch));
+  }
+
+  /**
+   * Waits, up to `CONNECTING_WAIT_MS`, for a connection of the shared client that is being made
+   * (a starting instance's first one, or a reconnection attempt under way): that client fails
+   * fast while it is not up, and a batch published then would reach the streams only at their
+   * next heartbeat. A client waiting to retry after a failure is not waited for.
+   */
+  private async connecting(): Promise<void> {
+    const { redis } = this;
+    if (redis.status !== 'connecting' && redis.status !== 'connect') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        redis.off('close', done);
+        resolve();
+      };
+      const timer = setTimeout(done, CONNECTING_WAIT_MS);
+      redis.once('ready', done);
+      redis.once('close', done);
+    });
   }
 
   async subscribe(handler: (batch: EventBatch) => void): Promise<() => void> {
