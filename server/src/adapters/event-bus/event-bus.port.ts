@@ -9,8 +9,10 @@ export interface EventBusPort {
   publish(batch: EventBatch): Promise<void>;
   /**
    * Calls `handler` with every batch published, by any instance, once the returned promise has
-   * resolved (the subscription is in place); resolves with the unsubscribe.
+   * resolved (the subscription is in place); resolves with the unsubscribe. `onResumed` is called
+   * when the subscription is in place again after its connection was lost: batches published
+   * meanwhile never arrive, so a subscriber reads the log then.
    */
-  subscribe(handler: (batch: EventBatch) => void): Promise<() => void>;
+  subscribe(handler: (batch: EventBatch) => void, onResumed?: () => void): Promise<() => void>;
   close(): Promise<void>;
 }

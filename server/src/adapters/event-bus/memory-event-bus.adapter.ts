@@ -1,7 +1,7 @@
 import type { EventBatch } from '../../platform/events/event.types.js';
 import type { EventBusPort } from './event-bus.port.js';
 
-/** One process: the relay and the streams share this object. */
+/** One process: the relay and the streams share this object (nothing to lose, nothing to resume). */
 export class MemoryEventBusAdapter implements EventBusPort {
   private readonly handlers = new Set<(batch: EventBatch) => void>();
 

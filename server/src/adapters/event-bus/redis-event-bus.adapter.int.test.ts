@@ -13,8 +13,12 @@ const opened: { bus: RedisEventBusAdapter; redis: Redis }[] = [];
  * One instance's bus on the real Redis, for the deployment whose database `name` returns, once its
  * connection is up (the server's shared client fails fast while it is not, as this one does).
  */
-async function busFor(name: () => Promise<string>, up = true): Promise<RedisEventBusAdapter> {
-  const redis = new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+async function busFor(name: () => Promise<string>, up = true, connectionName?: string): Promise<RedisEventBusAdapter> {
+  const redis = new Redis(REDIS_URL, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    ...(connectionName ? { connectionName } : {}),
+  });
   const bus = new RedisEventBusAdapter(redis, name, () => undefined);
   opened.push({ bus, redis });
   if (up && redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
@@ -68,6 +72,45 @@ describe('the event bus on Redis', () => {
     await starting.publish(batch(1));
     await listener.all;
     expect(listener.heard).toEqual([batch(1)]);
+  });
+
+  it('subscribes again after its connection was cut, then says so: what was published meanwhile never came', async () => {
+    const database = `dk_bus_${randomBytes(4).toString('hex')}`;
+    const name = `dk-bus-test-${randomBytes(4).toString('hex')}`;
+    const bus = await busFor(() => Promise.resolve(database), true, name);
+    let resumed = 0;
+    let onResumed: () => void = () => undefined;
+    const back = new Promise<void>((resolve) => (onResumed = resolve));
+    const heard: EventBatch[] = [];
+    await bus.subscribe(
+      (b) => heard.push(b),
+      () => {
+        resumed++;
+        onResumed();
+      },
+    );
+
+    // Cut this bus's subscriber connection only (the run's other tests share this Redis).
+    const admin = new Redis(REDIS_URL);
+    try {
+      const clients = (await admin.client('LIST')) as string;
+      const ids = clients
+        .split('\n')
+        .filter((line) => line.includes(` name=${name} `) && / flags=P /.test(line))
+        .map((line) => /^id=(\d+) /.exec(line)?.[1]);
+      expect(ids).toHaveLength(1);
+      await admin.client('KILL', 'ID', String(ids[0]));
+    } finally {
+      admin.disconnect();
+    }
+    await back;
+    expect(resumed).toBe(1);
+
+    const listener = await hear(bus, 1);
+    await (await busFor(() => Promise.resolve(database))).publish(batch(7));
+    await listener.all;
+    expect(listener.heard).toEqual([batch(7)]);
+    expect(heard).toEqual([batch(7)]);
   });
 
   it('looks the channel up again after a lookup failed (the database away), instead of failing for good', async () => {

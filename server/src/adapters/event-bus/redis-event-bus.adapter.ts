@@ -13,6 +13,7 @@ const CONNECTING_WAIT_MS = 1_000;
  */
 export class RedisEventBusAdapter implements EventBusPort {
   private readonly handlers = new Set<(batch: EventBatch) => void>();
+  private readonly resumed = new Set<() => void>();
   private subscriber: Redis | undefined;
   private subscribed: Promise<unknown> | undefined;
   private channel: Promise<string> | undefined;
@@ -63,13 +64,32 @@ export class RedisEventBusAdapter implements EventBusPort {
     });
   }
 
-  async subscribe(handler: (batch: EventBatch) => void): Promise<() => void> {
+  async subscribe(handler: (batch: EventBatch) => void, onResumed?: () => void): Promise<() => void> {
     this.handlers.add(handler);
+    if (onResumed) this.resumed.add(onResumed);
     if (!this.subscriber) {
       // The shared client fails fast while disconnected; the subscriber waits for its connection
-      // instead, and re-subscribes by itself after a reconnect.
-      const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+      // instead, and subscribes again itself after a reconnect (below), so it knows when that is done.
+      const sub = this.redis.duplicate({
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        autoResubscribe: false,
+      });
       this.subscriber = sub;
+      let connections = 0;
+      sub.on('ready', () => {
+        // The first connection takes the subscription made below.
+        if (++connections === 1) return;
+        // Back after the connection was lost: what was published meanwhile never came.
+        void this.name()
+          .then((channel) => sub.subscribe(channel))
+          .then(
+            () => {
+              for (const resume of this.resumed) resume();
+            },
+            (err: unknown) => this.onError(err),
+          );
+      });
       sub.on('message', (_channel: string, message: string) => {
         let batch: EventBatch;
         try {
@@ -89,6 +109,7 @@ export class RedisEventBusAdapter implements EventBusPort {
     } catch (err) {
       // Not subscribed (the channel's name could not be looked up): the next subscriber starts over.
       this.handlers.delete(handler);
+      if (onResumed) this.resumed.delete(onResumed);
       if (this.subscriber === subscriber) {
         this.subscriber = undefined;
         this.subscribed = undefined;
@@ -96,11 +117,15 @@ export class RedisEventBusAdapter implements EventBusPort {
       }
       throw err;
     }
-    return () => void this.handlers.delete(handler);
+    return () => {
+      this.handlers.delete(handler);
+      if (onResumed) this.resumed.delete(onResumed);
+    };
   }
 
   async close(): Promise<void> {
     this.handlers.clear();
+    this.resumed.clear();
     const sub = this.subscriber;
     this.subscriber = undefined;
     this.subscribed = undefined;

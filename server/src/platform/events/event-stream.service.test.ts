@@ -29,6 +29,7 @@ function setup() {
     ),
   );
   const handlers = new Set<(batch: EventBatch) => void>();
+  const resumers = new Set<() => void>();
   let subscriptions = 0;
   let subscribeFails = false;
   const bus: EventBusPort = {
@@ -36,11 +37,15 @@ function setup() {
       for (const h of handlers) h(batch);
       return Promise.resolve();
     },
-    subscribe(handler) {
+    subscribe(handler, onResumed) {
       if (subscribeFails) return Promise.reject(new Error('redis down'));
       subscriptions++;
       handlers.add(handler);
-      return Promise.resolve(() => handlers.delete(handler));
+      if (onResumed) resumers.add(onResumed);
+      return Promise.resolve(() => {
+        handlers.delete(handler);
+        if (onResumed) resumers.delete(onResumed);
+      });
     },
     close: () => Promise.resolve(),
   };
@@ -105,6 +110,11 @@ function setup() {
     subscriptions: () => subscriptions,
     listeners: () => handlers.size,
     failSubscribe: (f: boolean) => (subscribeFails = f),
+    /** The bus is subscribed again after losing its connection (what was published meanwhile is lost). */
+    resume: async () => {
+      for (const r of resumers) r();
+      await vi.advanceTimersByTimeAsync(0);
+    },
   };
 }
 
@@ -216,6 +226,26 @@ describe('EventStreamService', () => {
 
     await vi.advanceTimersByTimeAsync(SETTINGS.heartbeatMs);
     expect(s.comments).toEqual(['heartbeat', 'heartbeat']);
+    s.close();
+  });
+
+  it('reads what the bus lost while its connection was down as soon as it is back, not at the next heartbeat', async () => {
+    const { number, open, publish, resume } = setup();
+    const s = await open();
+    const other = await open();
+    other.close();
+    number({}, {}); // published while the bus was away: never delivered
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(s.seen).toEqual([]);
+    await resume();
+    expect(s.seen).toEqual(['1', '2']);
+    expect(other.seen).toEqual([]);
+
+    // And live batches after it, once each.
+    await publish({});
+    await resume();
+    expect(s.seen).toEqual(['1', '2', '3']);
     s.close();
   });
 

@@ -53,11 +53,14 @@ function passes(e: StoredEvent, f: EventFilter): boolean {
  * Last-Event-ID, then the batches the bus brings, each event once and in `seq` order. Events are
  * read and sent strictly after the last `seq` sent, so a reconnect with Last-Event-ID misses
  * nothing and repeats nothing; a batch nobody published (a relay that died after its commit) is
- * read from the log at the next heartbeat.
+ * read from the log at the next heartbeat, and batches the bus lost while its connection was down
+ * as soon as it is back.
  */
 export class EventStreamService {
   private readonly subscribers = new Set<(batch: EventBatch) => void>();
   private readonly streams = new Set<() => void>();
+  /** Each open stream's catch-up from the log, run when the bus lost batches (see `ensureSubscribed`). */
+  private readonly catchUps = new Set<() => void>();
   private subscription: Promise<() => void> | undefined;
 
   constructor(
@@ -142,16 +145,21 @@ export class EventStreamService {
     await this.ensureSubscribed();
     chain = chain.then(catchUp);
     await chain;
+    const queueCatchUp = () => {
+      chain = chain.then(catchUp).catch((err: unknown) => this.logger.warn({ err }, 'event stream catch-up failed'));
+    };
     const heartbeat = setInterval(() => {
       sink.comment('heartbeat');
-      chain = chain.then(catchUp).catch((err: unknown) => this.logger.warn({ err }, 'event stream catch-up failed'));
+      queueCatchUp();
     }, this.settings.heartbeatMs);
     heartbeat.unref();
+    this.catchUps.add(queueCatchUp);
     const close = () => {
       closed = true;
       clearInterval(heartbeat);
       for (const p of prices.values()) clearTimeout(p.timer);
       this.subscribers.delete(onBatch);
+      this.catchUps.delete(queueCatchUp);
       this.streams.delete(end);
     };
     const end = () => {
@@ -168,9 +176,16 @@ export class EventStreamService {
   }
 
   private async ensureSubscribed(): Promise<void> {
-    this.subscription ??= this.bus.subscribe((batch) => {
-      for (const s of this.subscribers) s(batch);
-    });
+    this.subscription ??= this.bus.subscribe(
+      (batch) => {
+        for (const s of this.subscribers) s(batch);
+      },
+      // The bus lost its connection for a while: every stream reads what it missed from the log
+      // now, instead of at the next batch or heartbeat.
+      () => {
+        for (const queueCatchUp of this.catchUps) queueCatchUp();
+      },
+    );
     try {
       await this.subscription;
     } catch (err) {
@@ -184,5 +199,6 @@ export class EventStreamService {
     void this.subscription?.then((unsubscribe) => unsubscribe()).catch(() => undefined);
     this.subscription = undefined;
     this.subscribers.clear();
+    this.catchUps.clear();
   }
 }
