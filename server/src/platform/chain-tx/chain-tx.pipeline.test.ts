@@ -27,6 +27,7 @@ const TOKEN: Hex = '0x00000000000000000000000000000000000000bb';
 interface Row extends ChainTxRecord {
   status: ChainTxRecord['status'];
   lastSentAt: Date;
+  broadcasts: number;
   reason?: string;
 }
 
@@ -72,6 +73,7 @@ class MemoryTxRepository {
   }
   noteBroadcast(id: string, accepted: boolean) {
     const row = this.rows.find((r) => r.id === id);
+    if (row) row.broadcasts++;
     if (row && accepted && row.status === 'signed') row.status = 'broadcast';
     return Promise.resolve();
   }
@@ -431,6 +433,30 @@ describe('the reconciler', () => {
     expect((await reconciler.runOnce()).rebroadcast).toBe(2);
     expect(node.sent.slice(sentBefore)).toEqual(repo.rows.map((r) => r.rawTx));
     expect(signings).toHaveLength(2);
+  });
+
+  it('waits twice as long after each send of that write the node refused, up to `rebroadcastAfterMs`', async () => {
+    const { repo, node, pipeline } = setup();
+    const signings: UnsignedTx[] = [];
+    // Refused outright, every time (the account cannot pay for gas, say).
+    node.answer = () => ({ kind: 'rejected', reason: 'insufficient funds for gas * price + value' });
+    await pipeline.submit(mint, hooks(signings));
+    const row = repo.rows[0] as Row;
+    const clock = new ManualClock();
+    const reconciler = reconcilerAt(repo, pipeline, clock);
+    const sentAfter: number[] = [];
+    for (let waited = 0; sentAfter.length < 4;) {
+      // The node's answer is noted with the send's time, as the repository's `now()` does.
+      row.lastSentAt = new Date(clock.now() - waited);
+      clock.advance(1_000);
+      waited += 1_000;
+      if ((await reconciler.runOnce()).rebroadcast) {
+        sentAfter.push(waited);
+        waited = 0;
+      }
+    }
+    expect(row.broadcasts).toBe(5);
+    expect(sentAfter).toEqual([1_000, 2_000, 4_000, 8_000]);
   });
 
   it('leaves a write above a nonce it knows nothing of to `rebroadcastAfterMs`', async () => {

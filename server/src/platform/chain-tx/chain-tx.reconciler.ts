@@ -14,8 +14,9 @@ export interface ReconcilerSettings {
   readonly rebroadcastAfterMs: number;
   /**
    * An open write at the nonce its account needs next, which the node does not have, is sent
-   * again this soon (every later write of the account waits on it); 1 s unless given, never later
-   * than `rebroadcastAfterMs`.
+   * again this soon after its last send (every later write of the account waits on it); 1 s
+   * unless given, doubled by each further send the node did not take, never later than
+   * `rebroadcastAfterMs`.
    */
   readonly blockingAfterMs?: number;
   /** Open writes looked at per run. */
@@ -152,9 +153,10 @@ export class ChainTxReconciler {
       // short grace, the others after `rebroadcastAfterMs`. Sending the same bytes twice is harmless.
       const blocking = tx.nonce === Math.max(mined, frontier.get(account) ?? 0);
       const rebroadcastAfter = this.settings.rebroadcastAfterMs;
-      const wait = blocking
-        ? Math.min(this.settings.blockingAfterMs ?? BLOCKING_AFTER_MS, rebroadcastAfter)
-        : rebroadcastAfter;
+      // Each send the node did not take doubles the grace (a write it refuses outright, say for
+      // want of gas, is not sent every run), up to `rebroadcastAfterMs`.
+      const grace = (this.settings.blockingAfterMs ?? BLOCKING_AFTER_MS) * 2 ** Math.max(0, tx.broadcasts - 1);
+      const wait = blocking ? Math.min(grace, rebroadcastAfter) : rebroadcastAfter;
       if (this.clock.now() - tx.lastSentAt.getTime() < wait) continue;
       counts.rebroadcast++;
       const sent = await this.pipeline.deliver(tx, true);
