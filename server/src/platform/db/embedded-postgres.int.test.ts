@@ -181,3 +181,38 @@ describe('an embedded database in a new data directory', () => {
     }
   }, 120_000);
 });
+
+describe('the write-ahead log of an embedded database', () => {
+  /** WAL segments in pg_wal, and how far the log has come (bytes). */
+  const wal = async (client: pg.Client) =>
+    (
+      await client.query<{ segments: number; at: string }>(
+        `select count(*)::int as segments, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint::text as at
+           from pg_ls_waldir()`,
+      )
+    ).rows[0] as { segments: number; at: string };
+
+  it('stays a few segments long under writes: the database checkpoints, which PGlite never does by itself', async () => {
+    const db = await startEmbeddedPostgres({ checkpointEveryMs: 200 });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const start = BigInt((await wal(client)).at);
+      await client.query('create table churn (id serial primary key, v text)');
+      // About 100 MB of log: six 16 MB segments' worth, were none dropped.
+      while (BigInt((await wal(client)).at) - start < 100n * 2n ** 20n) {
+        await client.query(`insert into churn (v) select repeat('x', 500) from generate_series(1, 20000)`);
+        await client.query('truncate churn');
+      }
+      let segments = (await wal(client)).segments;
+      for (let i = 0; i < 100 && segments > 4; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        segments = (await wal(client)).segments;
+      }
+      expect(segments).toBeLessThanOrEqual(4);
+    } finally {
+      await client.end();
+      await db.stop();
+    }
+  }, 120_000);
+});

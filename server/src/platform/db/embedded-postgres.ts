@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { extract } from 'tar';
 import { serveEmbeddedSocket } from './embedded-socket.server.js';
 
@@ -60,7 +61,11 @@ function claimDataDir(dataDir: string): () => void {
  * What differs from a real server: one statement at a time (a transaction on one connection makes
  * every other connection wait), and advisory locks that do not exclude — see docs/kernel.md.
  */
-export async function startEmbeddedPostgres(options: { dataDir?: string | undefined }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir?: string | undefined;
+  /** How often the database checkpoints (`CHECKPOINT_EVERY_MS` unless given). */
+  checkpointEveryMs?: number;
+}): Promise<EmbeddedPostgres> {
   const release = options.dataDir ? claimDataDir(options.dataDir) : () => undefined;
   let db: PGlite;
   try {
@@ -74,9 +79,12 @@ export async function startEmbeddedPostgres(options: { dataDir?: string | undefi
   // own schema).
   await db.exec('CREATE SCHEMA IF NOT EXISTS bullmq; SET search_path TO public, bullmq;');
   const server = await serveEmbeddedSocket(db);
+  const url = `postgres://postgres:postgres@${server.address}/postgres?sslmode=disable`;
+  const checkpoints = checkpointEvery(url, options.checkpointEveryMs ?? CHECKPOINT_EVERY_MS);
   return {
-    url: `postgres://postgres:postgres@${server.address}/postgres?sslmode=disable`,
+    url,
     async stop() {
+      await checkpoints.stop();
       await server.stop();
       await db.close();
       release();
@@ -89,6 +97,45 @@ export async function startEmbeddedPostgres(options: { dataDir?: string | undefi
  * holds them whole), for a development database of a few megabytes.
  */
 const SETTINGS = { postgresqlconf: ['shared_buffers = 16MB'] };
+
+/**
+ * PGlite runs no checkpointer, and its one backend never checkpoints by itself, so its write-ahead
+ * log only grows: 16 MB segments kept in memory with `:memory:`, on disk in a data directory. A
+ * `CHECKPOINT` this often (about 10 ms) lets it drop what came before.
+ */
+const CHECKPOINT_EVERY_MS = 60_000;
+
+/** Runs `CHECKPOINT` every `ms` as a client of the socket server, so it waits for open transactions. */
+function checkpointEvery(url: string, ms: number): { stop(): Promise<void> } {
+  let client: pg.Client | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const checkpoint = async () => {
+    try {
+      if (!client) {
+        const connecting = new pg.Client({ connectionString: url });
+        connecting.on('error', () => undefined);
+        await connecting.connect();
+        client = connecting;
+      }
+      await client.query('CHECKPOINT');
+    } catch {
+      // Tried again at the next interval, on a new connection.
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    }
+  };
+  const timer = setInterval(() => {
+    running = running.then(checkpoint);
+  }, ms);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
 
 /**
  * Where a freshly initialised cluster is kept, per PGlite version: `initdb` is most of a new
