@@ -19,7 +19,12 @@ const Pg = withBackend(createPostgresBackend);
 /** What the engine uses of a queue, the same on either backend. */
 interface EngineQueue {
   add(name: string, data: object, opts: object): Promise<Job>;
-  upsertJobScheduler(id: string, repeat: { every: number }, template: { name: string; data: object }): Promise<unknown>;
+  upsertJobScheduler(
+    id: string,
+    repeat: { every: number },
+    template: { name: string; data: object; opts: object },
+  ): Promise<unknown>;
+  getJobCounts(...types: ('completed' | 'failed')[]): Promise<Record<string, number>>;
   on(event: 'error', listener: (err: Error) => void): unknown;
   close(): Promise<void>;
 }
@@ -60,6 +65,9 @@ export interface RedisJobEngineOptions {
 export type JobEngineOptions = PostgresJobEngineOptions | RedisJobEngineOptions;
 
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
+
+/** How many runs of scheduled tasks a queue keeps, per outcome (see `JobEngine.every`). */
+export const SCHEDULED_KEPT = { completed: 20, failed: 1_000 } as const;
 
 export interface WorkerSpec<T> {
   readonly queue: string;
@@ -166,9 +174,31 @@ export class JobEngine {
     });
   }
 
-  /** Runs `name` on `queue` every `everyMs`, once across all instances. */
+  /**
+   * Runs `name` on `queue` every `everyMs`, once across all instances. Of the runs, a queue keeps
+   * its last `SCHEDULED_KEPT.completed` completed ones and failed ones for a week: a task every
+   * second would otherwise leave 86,400 jobs a day in the backend (BullMQ keeps every completed
+   * job of a scheduler unless told otherwise).
+   */
   async every<T extends object>(queue: string, name: string, everyMs: number, data: T): Promise<void> {
-    await this.queue(queue).upsertJobScheduler(name, { every: everyMs }, { name, data });
+    await this.queue(queue).upsertJobScheduler(
+      name,
+      { every: everyMs },
+      {
+        name,
+        data,
+        opts: {
+          removeOnComplete: { count: SCHEDULED_KEPT.completed },
+          removeOnFail: { age: 7 * 24 * 3600, count: SCHEDULED_KEPT.failed },
+        },
+      },
+    );
+  }
+
+  /** How many completed and failed jobs `queue` holds. */
+  async held(queue: string): Promise<{ completed: number; failed: number }> {
+    const counts = await this.queue(queue).getJobCounts('completed', 'failed');
+    return { completed: counts['completed'] ?? 0, failed: counts['failed'] ?? 0 };
   }
 
   work<T>(spec: WorkerSpec<T>): void {

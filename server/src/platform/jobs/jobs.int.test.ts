@@ -6,7 +6,7 @@ import { entities } from '../../entities.js';
 import { createLogger } from '../../logger.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { spawnReady } from '../../../test/support/processes.js';
-import { JobEngine } from './job-engine.js';
+import { JobEngine, SCHEDULED_KEPT } from './job-engine.js';
 import { Lease } from './lease.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -107,6 +107,18 @@ describe.each(backends)('JobEngine on %s', (_name, settings) => {
     await until(() => runs >= 3, 15_000);
     expect(runs).toBeGreaterThanOrEqual(3);
   });
+
+  it('keeps the last runs of a scheduled task, not every run', async () => {
+    let runs = 0;
+    engine.work<object>({ queue: 'kept', handler: async () => void (runs += 1) });
+    await engine.every('kept', 'kept', 50, {});
+    const enough = SCHEDULED_KEPT.completed + 10;
+    await until(() => runs >= enough, 30_000);
+    const held = await engine.held('kept');
+    expect(held.failed).toBe(0);
+    expect(held.completed).toBeGreaterThan(0);
+    expect(held.completed).toBeLessThanOrEqual(SCHEDULED_KEPT.completed);
+  }, 40_000);
 
   it('hands each job of a queue two engines work to exactly one of them', async () => {
     const other = await start();
