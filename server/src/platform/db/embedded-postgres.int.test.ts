@@ -182,7 +182,7 @@ describe('an embedded database in a new data directory', () => {
   }, 120_000);
 });
 
-describe('the write-ahead log of an embedded database', () => {
+describe('the upkeep of an embedded database', () => {
   /** WAL segments in pg_wal, and how far the log has come (bytes). */
   const wal = async (client: pg.Client) =>
     (
@@ -193,7 +193,7 @@ describe('the write-ahead log of an embedded database', () => {
     ).rows[0] as { segments: number; at: string };
 
   it('stays a few segments long under writes: the database checkpoints, which PGlite never does by itself', async () => {
-    const db = await startEmbeddedPostgres({ checkpointEveryMs: 200 });
+    const db = await startEmbeddedPostgres({ maintenance: { everyMs: 200, vacuumEvery: 1_000 } });
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
@@ -210,6 +210,43 @@ describe('the write-ahead log of an embedded database', () => {
         segments = (await wal(client)).segments;
       }
       expect(segments).toBeLessThanOrEqual(4);
+    } finally {
+      await client.end();
+      await db.stop();
+    }
+  }, 120_000);
+
+  it('reuses the space of deleted rows: the database vacuums, which PGlite never does by itself', async () => {
+    const db = await startEmbeddedPostgres({ maintenance: { everyMs: 100, vacuumEvery: 1 } });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const vacuums = async () =>
+      Number(
+        (
+          await client.query<{ n: string }>(
+            `select vacuum_count::text as n from pg_stat_user_tables where relname = 'queue'`,
+          )
+        ).rows[0]?.n ?? 0,
+      );
+    const size = async () =>
+      Number((await client.query<{ b: string }>(`select pg_relation_size('queue')::text as b`)).rows[0]?.b);
+    try {
+      // A queue's churn: rows added, done and deleted, over and over.
+      await client.query('create table queue (id serial primary key, v text)');
+      const round = async () => {
+        await client.query(`insert into queue (v) select repeat('x', 200) from generate_series(1, 2000)`);
+        await client.query('delete from queue');
+      };
+      await round();
+      const oneRound = await size();
+      for (let i = 0; i < 10; i++) {
+        const before = await vacuums();
+        for (let w = 0; w < 100 && (await vacuums()) === before; w++) await new Promise((r) => setTimeout(r, 50));
+        expect(await vacuums()).toBeGreaterThan(before);
+        await round();
+      }
+      // Ten more rounds in the space of the first ones, not ten rounds' more pages.
+      expect(await size()).toBeLessThanOrEqual(2 * oneRound);
     } finally {
       await client.end();
       await db.stop();

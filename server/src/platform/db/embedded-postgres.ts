@@ -63,8 +63,8 @@ function claimDataDir(dataDir: string): () => void {
  */
 export async function startEmbeddedPostgres(options: {
   dataDir?: string | undefined;
-  /** How often the database checkpoints (`CHECKPOINT_EVERY_MS` unless given). */
-  checkpointEveryMs?: number;
+  /** How often the database is looked after (`MAINTENANCE` unless given). */
+  maintenance?: Maintenance;
 }): Promise<EmbeddedPostgres> {
   const release = options.dataDir ? claimDataDir(options.dataDir) : () => undefined;
   let db: PGlite;
@@ -80,11 +80,11 @@ export async function startEmbeddedPostgres(options: {
   await db.exec('CREATE SCHEMA IF NOT EXISTS bullmq; SET search_path TO public, bullmq;');
   const server = await serveEmbeddedSocket(db);
   const url = `postgres://postgres:postgres@${server.address}/postgres?sslmode=disable`;
-  const checkpoints = checkpointEvery(url, options.checkpointEveryMs ?? CHECKPOINT_EVERY_MS);
+  const maintenance = maintain(url, options.maintenance ?? MAINTENANCE);
   return {
     url,
     async stop() {
-      await checkpoints.stop();
+      await maintenance.stop();
       await server.stop();
       await db.close();
       release();
@@ -98,18 +98,29 @@ export async function startEmbeddedPostgres(options: {
  */
 const SETTINGS = { postgresqlconf: ['shared_buffers = 16MB'] };
 
-/**
- * PGlite runs no checkpointer, and its one backend never checkpoints by itself, so its write-ahead
- * log only grows: 16 MB segments kept in memory with `:memory:`, on disk in a data directory. A
- * `CHECKPOINT` this often (about 10 ms) lets it drop what came before.
- */
-const CHECKPOINT_EVERY_MS = 60_000;
+/** How often the embedded database checkpoints, and every how many checkpoints it vacuums first. */
+export interface Maintenance {
+  readonly everyMs: number;
+  readonly vacuumEvery: number;
+}
 
-/** Runs `CHECKPOINT` every `ms` as a client of the socket server, so it waits for open transactions. */
-function checkpointEvery(url: string, ms: number): { stop(): Promise<void> } {
+/**
+ * PGlite runs neither a checkpointer nor autovacuum, and its one backend does neither by itself:
+ * its write-ahead log only grows (16 MB segments, kept in memory with `:memory:`, on disk in a
+ * data directory), and so do tables with many deleted rows (the job queues: about 0.4 MB a minute
+ * on an idle server), since only VACUUM records the space they free. A `CHECKPOINT` a minute
+ * (about 10 ms) lets PostgreSQL drop old log segments; a `VACUUM` every ten minutes (tens of ms on
+ * a development database) lets it reuse the space.
+ */
+const MAINTENANCE: Maintenance = { everyMs: 60_000, vacuumEvery: 10 };
+
+/** Runs the maintenance as a client of the socket server, so it waits for open transactions. */
+function maintain(url: string, { everyMs, vacuumEvery }: Maintenance): { stop(): Promise<void> } {
   let client: pg.Client | undefined;
   let running: Promise<void> = Promise.resolve();
-  const checkpoint = async () => {
+  let runs = 0;
+  const run = async () => {
+    runs++;
     try {
       if (!client) {
         const connecting = new pg.Client({ connectionString: url });
@@ -117,6 +128,7 @@ function checkpointEvery(url: string, ms: number): { stop(): Promise<void> } {
         await connecting.connect();
         client = connecting;
       }
+      if (runs % vacuumEvery === 0) await client.query('VACUUM');
       await client.query('CHECKPOINT');
     } catch {
       // Tried again at the next interval, on a new connection.
@@ -125,8 +137,8 @@ function checkpointEvery(url: string, ms: number): { stop(): Promise<void> } {
     }
   };
   const timer = setInterval(() => {
-    running = running.then(checkpoint);
-  }, ms);
+    running = running.then(run);
+  }, everyMs);
   timer.unref();
   return {
     async stop() {
