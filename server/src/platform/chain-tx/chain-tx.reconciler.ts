@@ -3,7 +3,11 @@ import type { ChainTxPipeline } from './chain-tx.pipeline.js';
 import type { ChainTxRepository, OpenCursor } from './chain-tx.repository.js';
 import type { Clock } from '../clock.js';
 
-/** How soon a write the account's next nonce waits on is sent again (`blockingAfterMs`). */
+/**
+ * How soon an open write at the nonce its account needs next, which the node does not have, is
+ * sent again after its last send (every later write of the account waits on it): doubled by each
+ * further send the node did not take, never later than `rebroadcastAfterMs`.
+ */
 const BLOCKING_AFTER_MS = 1_000;
 
 /** How long a funds reservation is kept once no open write needs it. */
@@ -12,13 +16,6 @@ const RESERVATIONS_KEPT_MS = 60 * 60 * 1000;
 export interface ReconcilerSettings {
   /** An open write not handed to a node for this long is sent again. */
   readonly rebroadcastAfterMs: number;
-  /**
-   * An open write at the nonce its account needs next, which the node does not have, is sent
-   * again this soon after its last send (every later write of the account waits on it); 1 s
-   * unless given, doubled by each further send the node did not take, never later than
-   * `rebroadcastAfterMs`.
-   */
-  readonly blockingAfterMs?: number;
   /** Open writes looked at per run. */
   readonly batch: number;
 }
@@ -155,7 +152,7 @@ export class ChainTxReconciler {
       const rebroadcastAfter = this.settings.rebroadcastAfterMs;
       // Each send the node did not take doubles the grace (a write it refuses outright, say for
       // want of gas, is not sent every run), up to `rebroadcastAfterMs`.
-      const grace = (this.settings.blockingAfterMs ?? BLOCKING_AFTER_MS) * 2 ** Math.max(0, tx.broadcasts - 1);
+      const grace = BLOCKING_AFTER_MS * 2 ** Math.max(0, tx.broadcasts - 1);
       const wait = blocking ? Math.min(grace, rebroadcastAfter) : rebroadcastAfter;
       if (this.clock.now() - tx.lastSentAt.getTime() < wait) continue;
       counts.rebroadcast++;
