@@ -69,6 +69,9 @@ export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 /** How many runs of scheduled tasks a queue keeps, per outcome (see `JobEngine.every`). */
 export const SCHEDULED_KEPT = { completed: 20, failed: 1_000 } as const;
 
+/** How long a failed job is kept, seconds: a week, for any job. */
+const FAILED_KEPT_S = 7 * 24 * 3600;
+
 export interface WorkerSpec<T> {
   readonly queue: string;
   readonly handler: JobHandler<T>;
@@ -169,7 +172,7 @@ export class JobEngine {
       attempts: 8,
       backoff: { type: 'exponential', delay: 1_000 },
       removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      removeOnFail: { age: FAILED_KEPT_S },
       ...opts,
     });
   }
@@ -189,7 +192,7 @@ export class JobEngine {
         data,
         opts: {
           removeOnComplete: { count: SCHEDULED_KEPT.completed },
-          removeOnFail: { age: 7 * 24 * 3600, count: SCHEDULED_KEPT.failed },
+          removeOnFail: { age: FAILED_KEPT_S, count: SCHEDULED_KEPT.failed },
         },
       },
     );
