@@ -7,6 +7,11 @@ import { wrk } from './wrk.js';
 
 export const DURATION = Number(process.env['BENCH_SECONDS'] ?? 10);
 export const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+/**
+ * Load run before every measured row and not counted: a route's code runs unoptimised until V8 has
+ * seen it often enough, and a server that has been up for minutes has long compiled it.
+ */
+export const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 2);
 
 export interface Target {
   proc: ChildProcess;
@@ -106,7 +111,7 @@ export async function measure(
       ...(rest.body !== undefined ? { body: rest.body } : {}),
       ...(paths ? { paths } : {}),
     };
-    await wrk(url, { ...options, seconds: 2 }); // warm-up
+    await wrk(url, { ...options, seconds: WARMUP_SECONDS });
     const cpuBefore = cpuMs(target?.proc.pid);
     const r = await wrk(url, { ...options, seconds: DURATION });
     const cpu = cpuMs(target?.proc.pid) - cpuBefore;
@@ -126,7 +131,7 @@ export async function measure(
     ...rest,
     ...(paths ? { requests: paths.map((path) => ({ path })) } : {}),
   };
-  await autocannon({ ...options, duration: 2 }); // warm-up
+  await autocannon({ ...options, duration: WARMUP_SECONDS });
   const cpuBefore = cpuMs(target?.proc.pid);
   const r = await autocannon({ ...options, duration: DURATION });
   const cpu = cpuMs(target?.proc.pid) - cpuBefore;
