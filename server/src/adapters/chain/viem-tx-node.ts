@@ -142,9 +142,10 @@ export class ViemTxNode implements TxNode {
     return final ?? 'latest';
   }
 
-  async funds(token: Hex, account: Hex): Promise<{ balance: bigint; minedNonce: number }> {
+  async funds(token: Hex, account: Hex, maxAgeMs: number): Promise<{ balance: bigint; minedNonce: number }> {
     // One block for both reads: a write is in the balance exactly when its nonce is below the count.
-    const blockNumber = await this.client.getBlockNumber({ cacheTime: 0 });
+    // viem keeps the last head any caller read (and shares one in flight).
+    const blockNumber = await this.client.getBlockNumber({ cacheTime: maxAgeMs });
     const [balance, minedNonce] = await Promise.all([
       this.client.readContract({
         address: token,

@@ -163,6 +163,36 @@ describe('BetsService', () => {
     });
   });
 
+  it('reads the pools and the wallet’s funds together when placing, so the node gets them in one request', async () => {
+    const { world, bets } = setup();
+    const duel = await world.market(await world.user('creator'));
+    const alice = await world.user('alice', 50n);
+    const estimate = await quote(bets, alice, duel, 20n * UNIT);
+    const steps: string[] = [];
+    const yieldTurns = async () => {
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    };
+    const { trading, collateral } = world.chain;
+    const pools = trading.poolBalances.bind(trading);
+    const funds = collateral.collateralBalance.bind(collateral);
+    trading.poolBalances = async (id) => {
+      steps.push('pools asked');
+      await yieldTurns();
+      steps.push('pools answered');
+      return pools(id);
+    };
+    collateral.collateralBalance = async (stack, owner) => {
+      steps.push('funds asked');
+      await yieldTurns();
+      steps.push('funds answered');
+      return funds(stack, owner);
+    };
+
+    await bets.placeBet(world.context(), trader(alice), placing(duel, estimate));
+
+    expect(steps.slice(0, 2).sort()).toEqual(['funds asked', 'pools asked']);
+  });
+
   it('keeps a private market to its members: a stranger is refused with PRIVATE_MARKET', async () => {
     const { world, bets } = setup();
     const duel = await world.market(await world.user('creator'), { isPrivate: true });

@@ -155,7 +155,12 @@ export class BetsService {
         details: { minimum: MIN_STAKE.toString() },
       });
     }
-    const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader);
+    const { duel, balances, available } = await this.tradableOrThrow(
+      estimate.duelId,
+      estimate.optionIndex,
+      trader,
+      true,
+    );
     const label = duel.options[estimate.optionIndex] ?? '';
     if (label.toLowerCase() !== input.bet.trim().toLowerCase()) {
       throw new DomainError('VALIDATION_FAILED', `Option ${estimate.optionIndex} is "${label}"`, {
@@ -173,7 +178,7 @@ export class BetsService {
         details: { liveSharesOut: live.sharesOut.toString(), minSharesOut: floor.toString() },
       });
     }
-    const available = await this.deps.collateral.collateralBalance(duel.collateralStack, getAddress(trader.address));
+    if (available === undefined) throw new Error('tradable read no funds for a placement');
     if (!ctx.resumed && available < amount) {
       throw new DomainError('INSUFFICIENT_CREDITS', 'Insufficient Credits: the managed wallet cannot cover the stake', {
         details: { required: amount.toString(), available: available.toString() },
@@ -344,20 +349,34 @@ export class BetsService {
   }
 
   /** The duel and its live pool, or a rejection when it does not trade now. */
-  private async tradable(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
+  private async tradable(
+    duelId: string,
+    option: number,
+    caller: string | undefined,
+    trader?: Trader,
+    withFunds = false,
+  ) {
     const duel = await this.deps.duels.requireForTrading(duelId);
     await this.deps.access.assertCanView(duel, caller);
     if (trader) assertCollateralAllowed(trader.region, duel.collateralStack);
     this.assertOption(duel, option);
     const why = this.notTradable(duel);
     if (why) reject('MARKET_NOT_TRADABLE', why, { status: duel.status, chainState: duel.chainState });
-    return { duel, balances: await this.balances(duel) };
+    // A placement's funds check reads the wallet alongside the pools: asked in the same tick, the
+    // two reads go to the node as one request.
+    const [balances, available] = await Promise.all([
+      this.balances(duel),
+      withFunds && trader
+        ? this.deps.collateral.collateralBalance(duel.collateralStack, getAddress(trader.address))
+        : undefined,
+    ]);
+    return { duel, balances, available };
   }
 
   /** Like `tradable`, but a 4xx error: placing a trade is not a quote. */
-  private async tradableOrThrow(duelId: string, option: number, trader: Trader) {
+  private async tradableOrThrow(duelId: string, option: number, trader: Trader, withFunds = false) {
     try {
-      return await this.tradable(duelId, option, trader.address, trader);
+      return await this.tradable(duelId, option, trader.address, trader, withFunds);
     } catch (err) {
       if (err instanceof Rejected) {
         throw new DomainError(err.rejection.code, err.rejection.message, { details: err.rejection.details ?? {} });

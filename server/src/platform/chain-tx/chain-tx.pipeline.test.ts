@@ -130,8 +130,14 @@ class FakeNode implements TxNode {
   minedNonce() {
     return Promise.resolve(this.usedNonces);
   }
-  funds(): Promise<{ balance: bigint; minedNonce: number }> {
-    return Promise.reject(new Error('these writes spend nothing: no funds are read'));
+  /** The wallet's balance at the block a read may be as old as (`recent`) and at the newest (`newest`). */
+  wallet: { recent: bigint; newest: bigint } | undefined;
+  /** The `maxAgeMs` of each funds read. */
+  readonly fundsReads: number[] = [];
+  funds(_token: Hex, _account: Hex, maxAgeMs: number): Promise<{ balance: bigint; minedNonce: number }> {
+    if (!this.wallet) return Promise.reject(new Error('these writes spend nothing: no funds are read'));
+    this.fundsReads.push(maxAgeMs);
+    return Promise.resolve({ balance: maxAgeMs > 0 ? this.wallet.recent : this.wallet.newest, minedNonce: 0 });
   }
 }
 
@@ -147,12 +153,22 @@ function hooks(signings: UnsignedTx[]): SubmitHooks {
   };
 }
 
+/** A ledger with nothing in flight: a debit is reserved when the snapshot's balance covers it. */
+const emptyLedger: Pick<FundsRepository, 'reserve' | 'release' | 'purge'> = {
+  reserve: (debit, snapshot) =>
+    Promise.resolve(
+      snapshot.balance >= debit.amount ? { ok: true } : { ok: false, balance: snapshot.balance, held: 0n },
+    ),
+  release: () => Promise.resolve(),
+  purge: () => Promise.resolve(0),
+};
+
 function setup() {
   const repo = new MemoryTxRepository();
   const node = new FakeNode();
   const pipeline = new ChainTxPipeline(
     repo as unknown as ChainTxRepository,
-    { purge: () => Promise.resolve(0) } as unknown as FundsRepository,
+    emptyLedger as FundsRepository,
     node,
     logger,
     systemClock,
@@ -260,6 +276,43 @@ describe('the pipeline after a broadcast that was not accepted', () => {
       { key: 'mint:500', nonce: 0, status: 'failed', reason: 'nonce 0 was used by another transaction' },
       { key: 'mint:500', nonce: 1, status: 'signed', reason: undefined },
     ]);
+  });
+});
+
+describe('the funds reservation of a write that spends', () => {
+  const stake = {
+    ...mint,
+    key: 'bet:1',
+    debit: { token: TOKEN, amount: 50n, refusal: 'INSUFFICIENT_CREDITS' },
+  } as const;
+
+  it('is checked at a head up to a second old, and reads the chain no further when that covers it', async () => {
+    const { node, pipeline } = setup();
+    node.wallet = { recent: 80n, newest: 80n };
+    await pipeline.submit(stake, hooks([]));
+    expect(node.fundsReads).toEqual([1_000]);
+    expect(node.sent).toHaveLength(1);
+  });
+
+  it('asks again at the newest block before refusing: a deposit since that head counts', async () => {
+    const { node, pipeline } = setup();
+    node.wallet = { recent: 10n, newest: 80n };
+    await pipeline.submit(stake, hooks([]));
+    expect(node.fundsReads).toEqual([1_000, 0]);
+    expect(node.sent).toHaveLength(1);
+  });
+
+  it('refuses with the write’s code when the newest block does not cover it either, and signs nothing', async () => {
+    const { node, pipeline } = setup();
+    node.wallet = { recent: 10n, newest: 20n };
+    const signings: UnsignedTx[] = [];
+    await expect(pipeline.submit(stake, hooks(signings))).rejects.toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      details: { balance: '20', available: '20', required: '50' },
+    });
+    expect(node.fundsReads).toEqual([1_000, 0]);
+    expect(signings).toEqual([]);
+    expect(node.sent).toEqual([]);
   });
 });
 

@@ -38,6 +38,13 @@ const DEFAULTS: PipelineSettings = { gapRetries: 5, gapRetryDelayMs: 40, maxResi
 
 /** How often a write is signed again after another process took the nonce it guessed, before it waits on the row lock. */
 const CAS_TRIES = 3;
+/**
+ * How old the block a funds reservation is checked at may be: the head any read of the process
+ * took in the last second, so concurrent placements share one head read instead of each asking
+ * the node first. Reservations are kept an hour after their write (RESERVATIONS_KEPT_MS), so a
+ * write mined since that block is still counted.
+ */
+const FUNDS_BLOCK_MAX_AGE_MS = 1_000;
 
 /** What the chain says about a write whose broadcast was not accepted (see `askChain`). */
 export type ChainVerdict = 'settled' | 'known' | 'free' | 'taken';
@@ -144,14 +151,21 @@ export class ChainTxPipeline {
    * less every reservation the chain's balance does not reflect yet (see FundsRepository).
    */
   private async reserveFunds(intent: TxIntent, debit: NonNullable<TxIntent['debit']>, key: string): Promise<void> {
-    const snapshot = await this.node.funds(debit.token, intent.account);
-    const now = this.clock.now();
-    const outcome = await this.funds.reserve(
-      { chainId: this.chainId, account: intent.account, token: debit.token, amount: debit.amount, key },
-      snapshot,
-      new Date(now - this.settings.unrecordedHoldMs),
-      new Date(now),
-    );
+    const reserveAt = async (maxAgeMs: number) => {
+      const snapshot = await this.node.funds(debit.token, intent.account, maxAgeMs);
+      const now = this.clock.now();
+      return this.funds.reserve(
+        { chainId: this.chainId, account: intent.account, token: debit.token, amount: debit.amount, key },
+        snapshot,
+        new Date(now - this.settings.unrecordedHoldMs),
+        new Date(now),
+      );
+    };
+    // A slightly older block only holds back more: writes mined since it are still counted as in
+    // flight, and deposits since it are not counted. So an acceptance there stands, and only a
+    // refusal is asked again at the newest block.
+    let outcome = await reserveAt(FUNDS_BLOCK_MAX_AGE_MS);
+    if (!outcome.ok) outcome = await reserveAt(0);
     if (outcome.ok) return;
     const available = outcome.balance > outcome.held ? outcome.balance - outcome.held : 0n;
     throw new DomainError(

@@ -122,8 +122,11 @@ export interface TxNode {
    * transaction's receipt is still withheld, and the write would be signed again.
    */
   minedNonce(account: Hex): Promise<number>;
-  /** `account`'s balance of `token` and its mined transaction count, both read at the same block. */
-  funds(token: Hex, account: Hex): Promise<{ readonly balance: bigint; readonly minedNonce: number }>;
+  /**
+   * `account`'s balance of `token` and its mined transaction count, both read at the same block:
+   * the newest the node had at most `maxAgeMs` ago (0: the newest now).
+   */
+  funds(token: Hex, account: Hex, maxAgeMs: number): Promise<{ readonly balance: bigint; readonly minedNonce: number }>;
 }
 
 /** What a submission needs from the caller that knows the chain's types. */
