@@ -116,6 +116,22 @@ describe('EventRelay', () => {
     expect(published).toMatchObject([{ prev: '1', last: '2' }]);
   });
 
+  it('publishes a batch the bus refused again at the next run with nothing newer, and only once', async () => {
+    const { relay, published, add, busDown } = setup();
+    add('a', 'b');
+    busDown(true);
+    await relay.runOnce();
+    add('c');
+    await relay.runOnce();
+
+    busDown(false);
+    expect(await relay.runOnce()).toBe(0);
+    // The newest refused batch: its prev tells the streams to read 1 and 2 from the log.
+    expect(published.map((b) => [b.prev, b.last])).toEqual([['2', '3']]);
+    await relay.runOnce();
+    expect(published).toHaveLength(1);
+  });
+
   it('fails the run and publishes nothing when a hook of the numbering fails', async () => {
     const { relay, published, add } = setup({ hooks: [() => Promise.reject(new Error('deliveries insert failed'))] });
     add('a');
