@@ -786,7 +786,16 @@ export async function createContainer(
   });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const indexerLease = new Lease(orm, 'indexer:markets', owner, 30_000);
-  const indexer = new MarketIndexer(orm, chain, indexerLease, logger, 2_000n, () => listCache.invalidate(), sinks);
+  const indexer = new MarketIndexer(
+    orm,
+    chain,
+    indexerLease,
+    logger,
+    2_000n,
+    () => listCache.invalidate(),
+    sinks,
+    clock,
+  );
   const tournaments = createTournaments({
     orm,
     vault: prizeVault,

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import { sqlIn, type SqlExec } from '../../platform/db/sql.js';
 import type { RecordedTx, TxOutcome } from '../../platform/chain-tx/chain-tx.types.js';
 import type { MarketEventSink } from './market-indexer.js';
-import { BET_CONFIRMED_SQL, BET_FAILED_SQL, duelEventSql } from './market-events.sql.js';
+import { BET_FAILED_SQL, duelEventSql } from './market-events.sql.js';
 
 const DUEL_EVENT_OF = {
   created: 'duel.confirmed',
@@ -15,23 +15,20 @@ const DUEL_EVENT_OF = {
 
 /**
  * Writes the markets flow's events (docs/events.md) into the event log, inside the transaction of
- * the change: as an indexer sink (confirmations, trades, resolutions, settlements, cancellations,
- * applied just before the sink runs) and for the outcome of a trade the chain refused. Each event
- * has a natural dedupe key — one resolution per market, one trade per (txHash, logIndex) — so a
- * replayed batch writes no second event.
+ * the change: as an indexer sink (confirmations, resolutions, settlements, cancellations, applied
+ * just before the sink runs) and for the outcome of a trade the chain refused. A trade's
+ * `bet.confirmed` is written by the indexer's statement for the trade itself (`applyTrade`). Each
+ * event has a natural dedupe key — one resolution per market, one trade per (txHash, logIndex) —
+ * so a replayed batch writes no second event.
  */
 export class MarketEventLogRepository implements MarketEventSink {
   constructor(private readonly clock: Clock) {}
 
   async apply(em: EntityManager, event: MarketEvent): Promise<void> {
+    if (!(event.kind in DUEL_EVENT_OF)) return;
     const sql = sqlIn(em);
     const at = new Date(this.clock.now());
     const duelId = event.duelId.toLowerCase();
-    if (event.kind === 'bought' || event.kind === 'sold') {
-      await sql(BET_CONFIRMED_SQL, [at, event.txHash.toLowerCase(), event.logIndex]);
-      return;
-    }
-    if (!(event.kind in DUEL_EVENT_OF)) return;
     const type = DUEL_EVENT_OF[event.kind as keyof typeof DUEL_EVENT_OF];
     // A creation the API never recorded is ignored by the indexer, and so here.
     await sql(duelEventSql('duels d where d.duel_id = ?'), [type, `${type}:`, at, duelId]);

@@ -95,6 +95,7 @@ describe('market events (the outbox of the markets flow)', () => {
       2_000n,
       undefined,
       sinks,
+      clock,
     );
     await indexer.runOnce();
     // Replay the same batch, as after a crash between the chain read and the cursor's commit.

@@ -20,15 +20,21 @@ export function duelEventSql(from: string): string {
   );
 }
 
-/** `bet.confirmed` for the trade `t` (by id), with the market's pools and price after it. */
-export const BET_CONFIRMED_SQL = eventInsertSql(
-  `select 'bet.confirmed', d.builder_app_id, d.duel_id, d.is_private, 'bet.confirmed:' || t.tx_hash || ':' || t.log_index,
-     jsonb_build_object('duelId', d.duel_id, 'txHash', t.tx_hash, 'logIndex', t.log_index, 'trader', t.trader,
-       'side', t.side, 'optionIndex', t.option_index, 'collateral', t.collateral::text, 'fee', t.fee::text,
-       'shares', t.shares::text, 'poolBalances', to_jsonb(d.pool_balances), 'yesBps', d.yes_bps),
-     ?::timestamptz
-   from trades t join duels d on d.duel_id = t.duel_id where t.tx_hash = ? and t.log_index = ?`,
-);
+/**
+ * `bet.confirmed` for each trade row `t` of `from` joined to its market row `d`, with the market's
+ * pools and price after the trade. Parameters: the pools (text[]), the price (yes bps), created_at,
+ * then those of `from`. The indexer writes it in the trade's own statement (`applyTrade`).
+ */
+export function betConfirmedSql(from: string): string {
+  return eventInsertSql(
+    `select 'bet.confirmed', d.builder_app_id, d.duel_id, d.is_private, 'bet.confirmed:' || t.tx_hash || ':' || t.log_index,
+       jsonb_build_object('duelId', d.duel_id, 'txHash', t.tx_hash, 'logIndex', t.log_index, 'trader', t.trader,
+         'side', t.side, 'optionIndex', t.option_index, 'collateral', t.collateral::text, 'fee', t.fee::text,
+         'shares', t.shares::text, 'poolBalances', to_jsonb(?::text[]), 'yesBps', ?::int),
+       ?::timestamptz
+     from ${from}`,
+  );
+}
 
 /** `bet.failed` for an accepted trade whose write reverted or failed. Parameters in order of the select. */
 export const BET_FAILED_SQL = eventInsertSql(

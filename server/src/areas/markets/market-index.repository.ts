@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlIn } from '../../platform/db/sql.js';
+import { betConfirmedSql } from './market-events.sql.js';
 import { tradeSnapshotInsertSql, type TradeSnapshot } from './price-snapshot.repository.js';
 
 /** A PostgreSQL array literal of decimal strings (the query builder would expand a JS array). */
@@ -111,9 +112,9 @@ export class MarketIndexRepository {
   /**
    * A trade applied to the read model in one statement, once (keyed by txHash, logIndex): the
    * trade row, its holder's position (`positionUpsertSql`), the duel's pools, price, volume and
-   * participants, and the price snapshot it leaves (none when `snapshot` is null). A trade already
-   * applied (a replayed batch) changes nothing. Returns the new trade's id, or undefined when it
-   * was already applied.
+   * participants, the price snapshot it leaves (none when `snapshot` is null) and its
+   * `bet.confirmed` event, created at `eventAt`. A trade already applied (a replayed batch)
+   * changes nothing. Returns the new trade's id, or undefined when it was already applied.
    *
    * The parts share the statement's snapshot, so none sees the trade row it inserts: "the trader
    * has another trade in this market" reads only the trades before this one, which is what counts
@@ -124,15 +125,18 @@ export class MarketIndexRepository {
     duelId: string,
     t: IndexedTrade,
     after: { balances: readonly bigint[]; yesBps: number; snapshot: TradeSnapshot | null },
+    eventAt: Date,
   ): Promise<string | undefined> {
     const snapshot = after.snapshot
       ? `, snapshot as (${tradeSnapshotInsertSql('select t.duel_id, ?::text[], ?::int, to_timestamp(?) from trade t')})`
       : '';
+    const pools = textArray(after.balances.map((b) => b.toString()));
     const rows = await sqlIn(em)<{ id: string }>(
       `with trade as (
          insert into trades (id, duel_id, tx_hash, log_index, block_number, trader, side, option_index, collateral, fee, shares, created_at)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, to_timestamp(?))
-         on conflict (tx_hash, log_index) do nothing returning id, duel_id, trader, option_index
+         on conflict (tx_hash, log_index) do nothing
+         returning id, duel_id, tx_hash, log_index, trader, side, option_index, collateral, fee, shares
        ), position as (
          ${positionUpsertSql('select t.duel_id, t.trader, t.option_index, ?::numeric, ?::numeric from trade t')}
        ), duel as (
@@ -140,7 +144,9 @@ export class MarketIndexRepository {
            unique_participants = unique_participants +
              case when exists (select 1 from trades where trader = ? and duel_id = ?) then 0 else 1 end
          where duel_id = ? and exists (select 1 from trade)
-       )${snapshot}
+       )${snapshot}, event as (
+         ${betConfirmedSql('trade t join duels d on d.duel_id = t.duel_id')}
+       )
        select id from trade`,
       [
         randomUUID(),
@@ -156,13 +162,16 @@ export class MarketIndexRepository {
         t.shares.toString(),
         t.timestamp,
         ...positionChange(t),
-        textArray(after.balances.map((b) => b.toString())),
+        pools,
         after.yesBps,
         t.collateral.toString(),
         t.trader,
         duelId,
         duelId,
         ...(after.snapshot ? [after.snapshot.optionPrices, after.snapshot.yesBps, t.timestamp] : []),
+        pools,
+        after.yesBps,
+        eventAt,
       ],
     );
     return rows[0]?.id;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAddress } from 'viem';
 import type { ChainPort, MarketEvent } from '../../adapters/chain/chain.port.js';
 import { ONE, prices } from './fpmm.math.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 import type { Orm } from '../../platform/db/orm.js';
 import type { Lease } from '../../platform/jobs/lease.js';
 import type { Logger } from '../../logger.js';
@@ -43,6 +44,8 @@ export class MarketIndexer {
     /** Called after a batch that changed the read model (list caches drop their entries). */
     private readonly onChange: () => void = () => undefined,
     private readonly sinks: readonly MarketEventSink[] = [],
+    /** When the events the indexer writes are created (`bet.confirmed`). */
+    private readonly clock: Clock = systemClock,
     private readonly repo = new MarketIndexRepository(),
   ) {}
 
@@ -104,7 +107,8 @@ export class MarketIndexer {
   ): Promise<void> {
     const yesBps = Number(((prices(e.balances)[0] ?? 0n) * 10_000n) / ONE);
     // One statement: the trade once (a replayed trade changes nothing), its position, the duel
-    // after it (a new participant counted at their first trade in this market) and its snapshot.
+    // after it (a new participant counted at their first trade in this market), its snapshot and
+    // its bet.confirmed event.
     await this.repo.applyTrade(
       em,
       duelId,
@@ -121,6 +125,7 @@ export class MarketIndexer {
         timestamp: e.timestamp,
       },
       { balances: e.balances, yesBps, snapshot: tradeSnapshot(e.balances) },
+      new Date(this.clock.now()),
     );
   }
 }
