@@ -189,6 +189,9 @@ export interface TradingRow {
   accepted: number;
   rejected: number;
   acceptedPerSecond: number;
+  /** Latency of an accepted `POST /svc/user/bets/create`, ms: median and 99th percentile. */
+  placeP50: number;
+  placeP99: number;
   /** The server process's CPU time per accepted bet (estimate + place), ms. */
   serverCpuMsPerBet: number;
   /** The chain node's CPU time per accepted bet, ms (undefined when it runs inside the server). */
@@ -209,12 +212,12 @@ export async function tradingBench(): Promise<TradingRow[]> {
   for (const shape of shapes) rows.push(await tradingRun(shape));
   console.log(`\n## Trading (16 users, ${DURATION} s per row; target ≤ 4 ms of server CPU per accepted bet)`);
   console.log(
-    '\n| chain | estimate-buy req/s (p99 ms) | accepted/s | server CPU ms/bet | chain node CPU ms/bet | indexed/s |',
+    '\n| chain | estimate-buy req/s (p99 ms) | accepted/s | placement p50 / p99 ms | server CPU ms/bet | chain node CPU ms/bet | indexed/s |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.chain} | ${r.estimate.rps.toFixed(0)} (${r.estimate.p99}) | ${r.acceptedPerSecond.toFixed(1)} | **${r.serverCpuMsPerBet.toFixed(2)}** | ${r.chainCpuMsPerBet === undefined ? '(in the server)' : r.chainCpuMsPerBet.toFixed(2)} | ${r.indexedPerSecond.toFixed(1)} |`,
+      `| ${r.chain} | ${r.estimate.rps.toFixed(0)} (${r.estimate.p99}) | ${r.acceptedPerSecond.toFixed(1)} | ${r.placeP50.toFixed(1)} / ${r.placeP99.toFixed(1)} | **${r.serverCpuMsPerBet.toFixed(2)}** | ${r.chainCpuMsPerBet === undefined ? '(in the server)' : r.chainCpuMsPerBet.toFixed(2)} | ${r.indexedPerSecond.toFixed(1)} |`,
     );
   }
   return rows;
@@ -273,6 +276,7 @@ async function tradingRows(
   const place = async (phase: string, until: { seconds: number } | { bets: number }) => {
     let accepted = 0;
     let rejected = 0;
+    const placeMs: number[] = [];
     const deadline = Date.now() + ('seconds' in until ? until.seconds : 60) * 1000;
     const more = () => Date.now() < deadline && ('bets' in until ? accepted < until.bets : true);
     await Promise.all(
@@ -284,6 +288,7 @@ async function tradingRows(
             rejected++;
             continue;
           }
+          const sent = performance.now();
           const placed = await post(
             info,
             s.token,
@@ -300,12 +305,16 @@ async function tradingRows(
             },
             `bench-${phase}-${u}-${i}`,
           );
-          if (placed.status === 201) accepted++;
-          else rejected++;
+          if (placed.status === 201) {
+            accepted++;
+            placeMs.push(performance.now() - sent);
+          } else rejected++;
         }
       }),
     );
-    return { accepted, rejected };
+    placeMs.sort((a, b) => a - b);
+    const at = (q: number) => placeMs[Math.min(placeMs.length - 1, Math.floor(q * placeMs.length))] ?? 0;
+    return { accepted, rejected, placeP50: at(0.5), placeP99: at(0.99) };
   };
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const trades = async () =>
@@ -318,7 +327,7 @@ async function tradingRows(
   const cpuBefore = cpuMs(target.proc.pid);
   const chainCpuBefore = cpuMs(chainNode?.proc.pid);
   const started = Date.now();
-  const { accepted, rejected } = await place('measured', { seconds: DURATION });
+  const { accepted, rejected, placeP50, placeP99 } = await place('measured', { seconds: DURATION });
   const acceptSeconds = (Date.now() - started) / 1000;
   const serverCpuMsPerBet = (cpuMs(target.proc.pid) - cpuBefore) / Math.max(1, accepted);
   const chainCpuMsPerBet = chainNode ? (cpuMs(chainNode.proc.pid) - chainCpuBefore) / Math.max(1, accepted) : undefined;
@@ -334,6 +343,7 @@ async function tradingRows(
   console.log('\n| measure | value |');
   console.log('|---|---:|');
   console.log(`| bets accepted (201) | ${accepted} |`);
+  console.log(`| accepted placement latency p50 / p99 | ${placeP50.toFixed(1)} / ${placeP99.toFixed(1)} ms |`);
   console.log(`| rejected | ${rejected} |`);
   console.log(`| accepted/s | ${(accepted / acceptSeconds).toFixed(1)} |`);
   // Less sensitive to other load on the machine than the rate: what one accepted bet costs the server.
@@ -348,6 +358,8 @@ async function tradingRows(
     accepted,
     rejected,
     acceptedPerSecond: accepted / acceptSeconds,
+    placeP50,
+    placeP99,
     serverCpuMsPerBet,
     chainCpuMsPerBet,
     indexedPerSecond: indexed / indexSeconds,
