@@ -155,12 +155,13 @@ export class BetsService {
         details: { minimum: MIN_STAKE.toString() },
       });
     }
-    const { duel, balances, available } = await this.tradableOrThrow(
-      estimate.duelId,
-      estimate.optionIndex,
-      trader,
-      true,
-    );
+    const duel = await this.tradableDuelOrThrow(estimate.duelId, estimate.optionIndex, trader);
+    // The funds check's read starts with the pool's: asked in the same tick, the two go to the
+    // node as one request.
+    const [balances, available] = await Promise.all([
+      this.balances(duel),
+      this.deps.collateral.collateralBalance(duel.collateralStack, getAddress(trader.address)),
+    ]);
     const label = duel.options[estimate.optionIndex] ?? '';
     if (label.toLowerCase() !== input.bet.trim().toLowerCase()) {
       throw new DomainError('VALIDATION_FAILED', `Option ${estimate.optionIndex} is "${label}"`, {
@@ -178,7 +179,6 @@ export class BetsService {
         details: { liveSharesOut: live.sharesOut.toString(), minSharesOut: floor.toString() },
       });
     }
-    if (available === undefined) throw new Error('tradable read no funds for a placement');
     if (!ctx.resumed && available < amount) {
       throw new DomainError('INSUFFICIENT_CREDITS', 'Insufficient Credits: the managed wallet cannot cover the stake', {
         details: { required: amount.toString(), available: available.toString() },
@@ -226,7 +226,8 @@ export class BetsService {
     if (Object.keys(mismatch).length) {
       throw new DomainError('QUOTE_INVALID', 'The request does not match its estimate', { fieldErrors: mismatch });
     }
-    const { duel, balances } = await this.tradableOrThrow(estimate.duelId, estimate.optionIndex, trader);
+    const duel = await this.tradableDuelOrThrow(estimate.duelId, estimate.optionIndex, trader);
+    const balances = await this.balances(duel);
     const shares = BigInt(estimate.shares);
     const held = await this.deps.trading.sharesOf(
       duel.duelId as `0x${string}`,
@@ -349,34 +350,26 @@ export class BetsService {
   }
 
   /** The duel and its live pool, or a rejection when it does not trade now. */
-  private async tradable(
-    duelId: string,
-    option: number,
-    caller: string | undefined,
-    trader?: Trader,
-    withFunds = false,
-  ) {
+  private async tradable(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
+    const duel = await this.tradableDuel(duelId, option, caller, trader);
+    return { duel, balances: await this.balances(duel) };
+  }
+
+  /** The duel, or a rejection when it does not trade now. */
+  private async tradableDuel(duelId: string, option: number, caller: string | undefined, trader?: Trader) {
     const duel = await this.deps.duels.requireForTrading(duelId);
     await this.deps.access.assertCanView(duel, caller);
     if (trader) assertCollateralAllowed(trader.region, duel.collateralStack);
     this.assertOption(duel, option);
     const why = this.notTradable(duel);
     if (why) reject('MARKET_NOT_TRADABLE', why, { status: duel.status, chainState: duel.chainState });
-    // A placement's funds check reads the wallet alongside the pools: asked in the same tick, the
-    // two reads go to the node as one request.
-    const [balances, available] = await Promise.all([
-      this.balances(duel),
-      withFunds && trader
-        ? this.deps.collateral.collateralBalance(duel.collateralStack, getAddress(trader.address))
-        : undefined,
-    ]);
-    return { duel, balances, available };
+    return duel;
   }
 
-  /** Like `tradable`, but a 4xx error: placing a trade is not a quote. */
-  private async tradableOrThrow(duelId: string, option: number, trader: Trader, withFunds = false) {
+  /** Like `tradableDuel`, but a 4xx error: placing a trade is not a quote. */
+  private async tradableDuelOrThrow(duelId: string, option: number, trader: Trader) {
     try {
-      return await this.tradable(duelId, option, trader.address, trader, withFunds);
+      return await this.tradableDuel(duelId, option, trader.address, trader);
     } catch (err) {
       if (err instanceof Rejected) {
         throw new DomainError(err.rejection.code, err.rejection.message, { details: err.rejection.details ?? {} });
