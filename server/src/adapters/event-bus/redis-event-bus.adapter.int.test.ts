@@ -74,6 +74,35 @@ describe('the event bus on Redis', () => {
     expect(listener.heard).toEqual([batch(1)]);
   });
 
+  it('subscribes once its connection is ready when asked while the connection is being made, and stays subscribed', async () => {
+    const database = `dk_bus_${randomBytes(4).toString('hex')}`;
+    const redis = new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // The channel's name arrives the moment the subscriber's connection is made, before that
+    // connection's handshake and ready check have run.
+    let made: () => void = () => undefined;
+    const connected = new Promise<void>((resolve) => (made = resolve));
+    const duplicate = redis.duplicate.bind(redis);
+    redis.duplicate = (options) => {
+      const sub = duplicate(options);
+      sub.once('connect', () => made());
+      return sub;
+    };
+    // An error of the subscriber's connection (the dropped connection of redis/ioredis#2037) fails the test.
+    let fail: (err: Error) => void = () => undefined;
+    const failed = new Promise<never>((_, reject) => (fail = reject));
+    const bus = new RedisEventBusAdapter(
+      redis,
+      () => connected.then(() => database),
+      (err) => fail(err as Error),
+    );
+    opened.push({ bus, redis });
+
+    const listener = await hear(bus, 1);
+    await (await busFor(() => Promise.resolve(database))).publish(batch(3));
+    await Promise.race([listener.all, failed]);
+    expect(listener.heard).toEqual([batch(3)]);
+  });
+
   it('subscribes again after its connection was cut, then says so: what was published meanwhile never came', async () => {
     const database = `dk_bus_${randomBytes(4).toString('hex')}`;
     const name = `dk-bus-test-${randomBytes(4).toString('hex')}`;

@@ -76,20 +76,6 @@ export class RedisEventBusAdapter implements EventBusPort {
         autoResubscribe: false,
       });
       this.subscriber = sub;
-      let connections = 0;
-      sub.on('ready', () => {
-        // The first connection takes the subscription made below.
-        if (++connections === 1) return;
-        // Back after the connection was lost: what was published meanwhile never came.
-        void this.name()
-          .then((channel) => sub.subscribe(channel))
-          .then(
-            () => {
-              for (const resume of this.resumed) resume();
-            },
-            (err: unknown) => this.onError(err),
-          );
-      });
       sub.on('message', (_channel: string, message: string) => {
         let batch: EventBatch;
         try {
@@ -101,7 +87,7 @@ export class RedisEventBusAdapter implements EventBusPort {
         for (const h of this.handlers) h(batch);
       });
       sub.on('error', (err: unknown) => this.onError(err));
-      this.subscribed = this.name().then((channel) => sub.subscribe(channel));
+      this.subscribed = this.listen(sub, this.name());
     }
     const { subscriber, subscribed } = this;
     try {
@@ -121,6 +107,42 @@ export class RedisEventBusAdapter implements EventBusPort {
       this.handlers.delete(handler);
       if (onResumed) this.resumed.delete(onResumed);
     };
+  }
+
+  /**
+   * Subscribes `sub` to the channel on each of its connections once that connection is ready, and
+   * resolves when the first subscription is acknowledged; each later one calls the `resumed`
+   * callbacks (what was published while the connection was down never came).
+   *
+   * Only once ready: ioredis writes a SUBSCRIBE made while a connection's handshake is under way
+   * ahead of its ready check, whose INFO then fails in subscriber mode and drops the connection
+   * (redis/ioredis#2037); the next connection would come up unsubscribed.
+   */
+  private listen(sub: Redis, channel: Promise<string>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let acknowledged = false;
+      const onReady = () => {
+        channel
+          .then(async (name) => {
+            // Lost again before the name was known: that connection's own 'ready' subscribes.
+            if (sub.status !== 'ready') return;
+            await sub.subscribe(name);
+            if (!acknowledged) {
+              acknowledged = true;
+              resolve();
+              return;
+            }
+            for (const resume of this.resumed) resume();
+          })
+          .catch((err: Error) => {
+            if (acknowledged) this.onError(err);
+            else reject(err);
+          });
+      };
+      sub.on('ready', onReady);
+      // A name that cannot be looked up fails the subscription now, ready connection or not.
+      channel.catch(reject);
+    });
   }
 
   async close(): Promise<void> {
