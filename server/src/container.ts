@@ -25,7 +25,12 @@ import { WebhookService } from './areas/webhooks/webhook.service.js';
 import { EventLogRepository } from './platform/events/event-log.repository.js';
 import { EventRelay } from './platform/events/event-relay.service.js';
 import { EventStreamService } from './platform/events/event-stream.service.js';
-import { JobEngine } from './platform/jobs/job-engine.js';
+import {
+  JobBackendUnavailableError,
+  JobEngine,
+  retryUntilStarted,
+  type JobEngineOptions,
+} from './platform/jobs/job-engine.js';
 import { Lease } from './platform/jobs/lease.js';
 import { BetsService } from './areas/markets/bets.service.js';
 import { ListCache } from './areas/markets/duel-list.cache.js';
@@ -907,6 +912,7 @@ export async function createContainer(
   });
   const events = createEvents(orm, redis, box, clock, logger, config.mode === 'embedded');
   closers.unshift(() => events.close());
+  const extmarket = await createExtMarket(config, clock, box, orm, closers, logger, () => listCache.invalidate());
   let jobs: JobEngine | undefined;
   if (config.markets.jobsEnabled) {
     events.relay.start(250);
@@ -914,17 +920,10 @@ export async function createContainer(
     // sync: seven) holds a connection to listen; the rest serve queue operations. A pool no larger than
     // the workers leaves none for adding and scheduling jobs, and start-up waits for ever.
     const backend = config.markets.jobsBackend;
-    jobs = await JobEngine.start(
+    const engineOptions: JobEngineOptions =
       backend.kind === 'redis' && config.redisUrl
         ? { backend: 'redis', redisUrl: config.redisUrl, prefix: backend.prefix, logger }
-        : { databaseUrl: url, poolMax: embedded ? 11 : 13, embedded: Boolean(embedded), logger },
-    );
-    logger.info({ backend: backend.kind }, 'background jobs started');
-    const engine = jobs;
-    closers.unshift(async () => {
-      await engine.close();
-      await indexerLease.release().catch(() => undefined);
-    });
+        : { databaseUrl: url, poolMax: embedded ? 11 : 13, embedded: Boolean(embedded), logger };
     const tasks: ScheduledTask[] = [
       indexerTask(indexer, config.markets.indexerIntervalMs),
       {
@@ -945,22 +944,53 @@ export async function createContainer(
       { name: 'wallet-credentials-prune', everyMs: 15 * 60_000, run: (now) => walletCredentials.prune(now) },
       { name: 'webhook-deliveries', everyMs: 1_000, run: () => events.dispatcher.runOnce() },
       ...parlayTasks(parlay, config.markets.indexerIntervalMs),
+      ...settlementTasks({
+        resolution,
+        distribution,
+        admin: marketAdmin,
+        onChange: () => listCache.invalidate(),
+      }),
+      ...packs.tasks,
+      ...money.tasks,
     ];
-    distribution.attach(jobs);
-    packs.attach(jobs);
-    const settling = settlementTasks({
-      resolution,
-      distribution,
-      admin: marketAdmin,
-      onChange: () => listCache.invalidate(),
+    /** Starts the engine, its workers and schedules, all or nothing. */
+    const startJobs = async (): Promise<JobEngine> => {
+      const engine = await JobEngine.start(engineOptions);
+      try {
+        distribution.attach(engine);
+        packs.attach(engine);
+        await scheduleMarketJobs(engine, tasks, logger, clock);
+        await tournaments.attach(engine);
+        await operations.attach(engine);
+        await racing.attach(engine);
+        await extmarket.sync.attach(engine, config.extMarket.syncIntervalMs);
+      } catch (err) {
+        await engine.close().catch(() => undefined);
+        throw err;
+      }
+      logger.info({ backend: backend.kind }, 'background jobs started');
+      return engine;
+    };
+    const waiting = await startJobs().then(
+      (engine) => {
+        jobs = engine;
+        return undefined;
+      },
+      (err: unknown) => {
+        // Redis is shared by every instance and its outage is not this one's (docs/kernel.md,
+        // "Readiness and outages"): the instance serves requests meanwhile, as an API-only one does,
+        // and its jobs start once Redis answers.
+        if (!(err instanceof JobBackendUnavailableError)) throw err;
+        logger.warn({ err: err.message }, 'background jobs wait for Redis; requests are served meanwhile');
+        return retryUntilStarted(startJobs, (engine) => (jobs = engine), logger);
+      },
+    );
+    closers.unshift(async () => {
+      await waiting?.stop();
+      await jobs?.close();
+      await indexerLease.release().catch(() => undefined);
     });
-    await scheduleMarketJobs(jobs, [...tasks, ...settling, ...packs.tasks, ...money.tasks], logger, clock);
-    await tournaments.attach(jobs);
-    await operations.attach(jobs);
-    await racing.attach(jobs);
   }
-  const extmarket = await createExtMarket(config, clock, box, orm, closers, logger, () => listCache.invalidate());
-  if (jobs) await extmarket.sync.attach(jobs, config.extMarket.syncIntervalMs);
   const container: Container = {
     events,
     extmarket,
@@ -1040,7 +1070,10 @@ export async function createContainer(
         clock,
       }),
     },
-    jobs,
+    /** Undefined until the jobs have started (later than the rest when Redis was away at start). */
+    get jobs() {
+      return jobs;
+    },
     identity: { box, tokens, users, auth, admins },
     mediaRoot,
     tournaments,

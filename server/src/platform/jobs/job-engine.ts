@@ -108,6 +108,56 @@ async function postgresBackend(options: PostgresJobEngineOptions): Promise<Backe
   };
 }
 
+/** How long the engine waits for Redis to answer when it starts. */
+const REDIS_START_WAIT_MS = 5_000;
+
+/** Between two attempts to start on a Redis that did not answer (`retryUntilStarted`). */
+const START_RETRY_MS = 2_000;
+
+/** The engine could not start: its Redis did not answer within `REDIS_START_WAIT_MS`. */
+export class JobBackendUnavailableError extends Error {
+  override readonly name = 'JobBackendUnavailableError';
+}
+
+/**
+ * Calls `start` every `START_RETRY_MS` until it succeeds and hands what it started to `started`
+ * (the jobs of an instance whose Redis was away at start). `stop` ends the attempts, after the
+ * one under way.
+ */
+export function retryUntilStarted(
+  start: () => Promise<JobEngine>,
+  started: (engine: JobEngine) => void,
+  logger: Logger,
+): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const attempts = (async () => {
+    while (!stopped) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, START_RETRY_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (stopped) return;
+      try {
+        started(await start());
+        return;
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'background jobs did not start; trying again');
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      wake();
+      await attempts;
+    },
+  };
+}
+
 async function redisBackend(options: RedisJobEngineOptions): Promise<Backend> {
   const warn = (err: Error) => options.logger.warn({ err: err.message }, 'job engine redis error');
   // Queues add jobs on behalf of requests, so a command gives up after ioredis' usual retries
@@ -118,7 +168,25 @@ async function redisBackend(options: RedisJobEngineOptions): Promise<Backend> {
   const consumer = new Redis(options.redisUrl, { connectionName: 'duelkit-workers', maxRetriesPerRequest: null });
   producer.on('error', warn);
   consumer.on('error', warn);
-  await Promise.all([producer.ping(), consumer.ping()]);
+  // Without a bound, the producer's first command would be retried for about ten seconds and then
+  // fail start-up, and the consumer's would wait for ever.
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      Promise.all([producer.ping(), consumer.ping()]),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_START_WAIT_MS} ms`)), REDIS_START_WAIT_MS);
+      }),
+    ]);
+  } catch (err) {
+    producer.disconnect();
+    consumer.disconnect();
+    throw new JobBackendUnavailableError(`Redis did not answer the job engine: ${(err as Error).message}`, {
+      cause: err,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     queue: (name) => new RedisQueue(name, { connection: producer, prefix: options.prefix }),
     worker: (name, processor, tuning) =>

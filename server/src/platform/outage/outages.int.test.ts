@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChainNode } from '../../../test/support/chain-node.js';
@@ -164,5 +165,42 @@ describe('outages', () => {
     expect(sports.status).toBe(200);
     await proxy.restore();
     await readyState(server.marketsUrl, 'ready');
+  }, 120_000);
+
+  it('Redis down at start: the instance comes up degraded and serves, and its background jobs start once Redis answers', async () => {
+    const proxy = await proxyTo(6379);
+    await proxy.cut();
+    const prefix = `{dk-outage-${randomBytes(6).toString('hex')}}`;
+    const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    cleanup.push(async () => {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    });
+    // The jobs on Redis (the backend a deployment with REDIS_URL and DATABASE_URL gets).
+    const { server, key } = await serverProcess({
+      DATABASE_URL: await testDatabaseUrl(),
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      JOBS_ENABLED: 'true',
+      JOBS_REDIS_PREFIX: prefix,
+    });
+    expect(server.lines.some((l) => l.includes('background jobs wait for Redis'))).toBe(true);
+    const degraded = await readyState(server.marketsUrl, 'degraded');
+    expect(degraded.body.checks['redis']?.status).toBe('down');
+    const username = await call(server.marketsUrl, key, '/svc/user/auth/check-username?username=redis_away_at_start');
+    expect(username.status).toBe(200);
+    expect(await redis.zcard(`${prefix}:markets:completed`)).toBe(0);
+
+    await proxy.restore();
+    await readyState(server.marketsUrl, 'ready');
+    // The jobs start, once, and the scheduled tasks run: the indexer's runs complete on the markets queue.
+    const started = () => server.lines.filter((l) => l.includes('"background jobs started"')).length;
+    const completed = () => redis.zcard(`${prefix}:markets:completed`);
+    for (let i = 0; i < 150 && (started() === 0 || (await completed()) === 0); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(await completed()).toBeGreaterThan(0);
+    expect(started()).toBe(1);
+    expect(server.child.exitCode).toBeNull();
   }, 120_000);
 });
