@@ -12,6 +12,8 @@ export default tseslint.config(
       'server/src/adapters/chain/artifacts/**',
       'coverage/**',
       'sdk/test/api-parity.generated.ts',
+      // The guides test's generated files, there only while it runs (scripts/guides.test.ts).
+      'examples/.guides-check-*/**',
     ],
   },
   eslint.configs.recommended,

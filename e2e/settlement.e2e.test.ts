@@ -238,6 +238,10 @@ describe('resolution, contests and payouts through the SDK', () => {
     const { client: alice } = await signedIn('st_gina');
     const { client: bob } = await signedIn('st_hank');
     const { client: carol } = await signedIn('st_ivy');
+    const ops = await signedInAdmin(server, 'settle_ops_contest');
+    // A period no run of this test outlasts: the server's time also moves with the wall clock, and
+    // the early attempt below must fall inside it however slowly the steps before it run.
+    await ops.adminMarket.duration({ body: { contestPeriodSeconds: 3_600 } });
     const { duelId, endTime } = await market(alice, 3_000, 600_000);
     await bet(bob, duelId, 0, 10n);
     await bet(carol, duelId, 1, 10n);
@@ -250,7 +254,6 @@ describe('resolution, contests and payouts through the SDK', () => {
     await carol.resolution.submitContest({
       body: { duelId, reason: 'The result was reversed on review', proposedOptionIndex: 1 },
     });
-    const ops = await signedInAdmin(server, 'settle_ops_contest');
 
     const early = await failure(ops.adminMarket.finalizeContest({ body: { duelId, winningOptionIndex: 1 } }));
     expect([early.status, early.code]).toEqual([409, 'INVALID_STATE']);
