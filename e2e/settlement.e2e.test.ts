@@ -9,7 +9,9 @@ let server: ServerProcess;
 beforeAll(async () => {
   server = await startServer({
     DUEL_PUBLIC_LEAD_SECONDS: '0',
-    DUEL_CONTEST_PERIOD_SECONDS: '3',
+    // Longer than any run of a test takes: the server's time also moves with the wall clock, and
+    // the tests file contests inside the period; they pass its end by moving the clock.
+    DUEL_CONTEST_PERIOD_SECONDS: '3600',
     INDEXER_INTERVAL_MS: '200',
     JOBS_ENABLED: 'true',
     // The suite polls markets and statuses closely; the default 120/min would throttle it.
@@ -239,8 +241,8 @@ describe('resolution, contests and payouts through the SDK', () => {
     const { client: bob } = await signedIn('st_hank');
     const { client: carol } = await signedIn('st_ivy');
     const ops = await signedInAdmin(server, 'settle_ops_contest');
-    // A period no run of this test outlasts: the server's time also moves with the wall clock, and
-    // the early attempt below must fall inside it however slowly the steps before it run.
+    // The previous test left a 5 s period: the contest below is filed inside the period however slowly
+    // the steps before it run (see DUEL_CONTEST_PERIOD_SECONDS).
     await ops.adminMarket.duration({ body: { contestPeriodSeconds: 3_600 } });
     const { duelId, endTime } = await market(alice, 3_000, 600_000);
     await bet(bob, duelId, 0, 10n);
