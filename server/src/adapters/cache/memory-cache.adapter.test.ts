@@ -44,7 +44,8 @@ describe('MemoryCacheAdapter', () => {
   });
 
   it('gives a lock to one holder at a time, released only with its token or by expiry', async () => {
-    const cache = new MemoryCacheAdapter(1_000);
+    const leases = new ManualClock();
+    const cache = new MemoryCacheAdapter(1_000, new ManualClock(), leases);
     const token = await cache.tryLock('l', 100);
     expect(token).toEqual(expect.any(String));
     expect(await cache.tryLock('l', 100)).toBeNull();
@@ -53,7 +54,9 @@ describe('MemoryCacheAdapter', () => {
     await cache.unlock('l', token as string);
     expect(await cache.isLocked('l')).toBe(false);
     expect(await cache.tryLock('l', 20)).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 30));
+    leases.advance(19);
+    expect(await cache.isLocked('l')).toBe(true);
+    leases.advance(1);
     expect(await cache.isLocked('l')).toBe(false);
     expect(await cache.tryLock('l', 100)).not.toBeNull();
   });

@@ -4,6 +4,9 @@ import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { CacheEntry, CachePort } from './cache.port.js';
 
+/** Monotonic time, for lock lifetimes: a wall-clock step must not end or stretch a lock. */
+const monotonic: Clock = { now: () => performance.now() };
+
 /** Bytes charged per entry beyond its JSON body: key, timestamps and LRU bookkeeping. */
 const ENTRY_OVERHEAD = 96;
 
@@ -19,10 +22,13 @@ export class MemoryCacheAdapter implements CachePort {
   /**
    * @param maxBytes upper bound of all entries together; an entry larger than this is not kept.
    * @param clock decides when an entry's stale window has passed (the service's clock).
+   * @param leases decides when a lock's lifetime has passed: real time, like Redis PX, whatever
+   *   clock judges the cache windows (tests pass one they move).
    */
   constructor(
     maxBytes: number,
     private readonly clock: Clock = systemClock,
+    private readonly leases: Clock = monotonic,
   ) {
     this.entries = new LRUCache<string, CacheEntry>({
       maxSize: maxBytes,
@@ -50,12 +56,12 @@ export class MemoryCacheAdapter implements CachePort {
     this.entries.set(key, entry);
   }
 
-  // Lock lifetimes are real time, like Redis PX, whatever clock judges the cache windows.
   async tryLock(key: string, ttlMs: number): Promise<string | null> {
+    const now = this.leases.now();
     const held = this.locks.get(key);
-    if (held && held.until > performance.now()) return null;
+    if (held && held.until > now) return null;
     const token = randomUUID();
-    this.locks.set(key, { token, until: performance.now() + ttlMs });
+    this.locks.set(key, { token, until: now + ttlMs });
     return token;
   }
 
@@ -64,9 +70,10 @@ export class MemoryCacheAdapter implements CachePort {
   }
 
   async isLocked(key: string): Promise<boolean> {
+    const now = this.leases.now();
     const held = this.locks.get(key);
-    if (held && held.until <= performance.now()) this.locks.delete(key);
-    return Boolean(held && held.until > performance.now());
+    if (held && held.until <= now) this.locks.delete(key);
+    return Boolean(held && held.until > now);
   }
 }
 
