@@ -632,6 +632,16 @@ export async function createContainer(
     },
     { critical: false },
   );
+  // Critical: a node that answers as another chain than the database's is a configuration to
+  // correct, and no call reaches it (a node away at start is only waited for: see `chain` above).
+  health.addProbe(
+    'chainIdentity',
+    () => {
+      const verification = chain.verification();
+      return verification.state === 'refused' ? Promise.reject(new Error(verification.reason)) : Promise.resolve();
+    },
+    { critical: true },
+  );
   const sportsCache: CachePort = redis
     ? new RedisCacheAdapter(redis, `${config.redisPrefix}:cache:`)
     : new MemoryCacheAdapter(config.sports.cacheMaxBytes);

@@ -15,6 +15,8 @@ import type { ChainTxRepository } from '../../platform/chain-tx/chain-tx.reposit
 import type { FundsRepository } from '../../platform/chain-tx/funds.repository.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ChainAddresses } from './chain.port.js';
+import { classifyInfrastructureError } from '../../platform/outage/infrastructure-error.js';
+import { ChainGate, ChainNotVerifiedError, type ChainGateState } from './chain.gate.js';
 import { verifyRpcIdentity } from './chain-identity.js';
 import { ChainWriter } from './chain-writer.js';
 import { startEmbeddedChain, type EmbeddedChain, type ParlayBookDeployment } from './embedded-chain.js';
@@ -67,6 +69,8 @@ export interface ChainConnection {
   readonly embeddedRpcUrl: string | undefined;
   /** The embedded chain's time control (see `EmbeddedChain.advanceTime`); undefined on a real chain. */
   readonly time: Pick<EmbeddedChain, 'aheadMs' | 'advanceTime'> | undefined;
+  /** Whether the node has been recognised as this database's chain (always, on the embedded one). */
+  gate(): ChainGateState;
   /** Stops serving the embedded chain and writes its journal out. */
   close(): Promise<void>;
 }
@@ -86,9 +90,15 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
   let flush = () => Promise.resolve();
   let time: ChainConnection['time'];
   let rpcConnections: RpcFetch | undefined;
+  let gate: ChainGate | undefined;
+  let chainId: number;
   if (config.rpcUrl) {
+    if (!addresses) throw new Error('CHAIN_CONTRACTS must name the deployed contracts when CHAIN_RPC_URL is set');
     rpcConnections = rpcFetch();
-    const { fetchFn } = rpcConnections;
+    const connected = await reachRpcChain(config.rpcUrl, addresses, rpcConnections, logger, stores.state);
+    gate = connected.gate;
+    chainId = connected.chainId;
+    const fetchFn = gate.wrap(rpcConnections.fetchFn);
     // Reads issued together (a balance and a nonce at one block, a bet's quote reads) share one
     // HTTP request; a node that refuses batches takes CHAIN_RPC_BATCH_SIZE=0.
     transport = http(config.rpcUrl, {
@@ -112,19 +122,10 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     time = { aheadMs: () => chain.aheadMs(), advanceTime: (seconds) => chain.advanceTime(seconds) };
     transport = custom(provider);
     broadcastTransport = transport;
+    chainId = await createPublicClient({ transport }).getChainId();
+    await refuseRewoundChain(chain.journaledHead(), stores.state);
   }
-  if (!addresses) throw new Error('CHAIN_CONTRACTS must name the deployed contracts when CHAIN_RPC_URL is set');
   const publicClient = createPublicClient({ transport });
-  const chainId = await publicClient.getChainId();
-  if (config.rpcUrl) await verifyRpcIdentity(publicClient, addresses, stores.state);
-  const head = finalHead ? finalHead() : await publicClient.getBlockNumber({ cacheTime: 0 });
-  const cursor = await stores.state.highestCursor();
-  if (cursor !== null && cursor > head) {
-    throw new ChainIdentityError(
-      `Refusing to start: the indexer has read up to block ${cursor}, but the chain's head is block ${head}: ` +
-        'this is not the chain the database was written against. Point CHAIN_RPC_URL at that chain, or use a fresh database.',
-    );
-  }
   const confirmations = config.rpcUrl ? config.confirmations : 0;
   const node = new ViemTxNode(chainId, publicClient, createPublicClient({ transport: broadcastTransport }), {
     broadcastTimeoutMs: config.broadcastTimeoutMs,
@@ -154,10 +155,66 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
     finalHead,
     embeddedRpcUrl: served?.url,
     time,
+    gate: () => gate?.state() ?? { state: 'verified' },
     async close() {
       await served?.close();
       await flush();
       rpcConnections?.close();
     },
   };
+}
+
+/** How long the start-up check waits for the node, and how often a node away is checked again. */
+const START_CHECK_TIMEOUT_MS = 5_000;
+const RECHECK_AFTER_MS = 1_000;
+
+/**
+ * Checks the node behind CHAIN_RPC_URL before anything is read from it or signed for it (see
+ * `verifyRpcChain`). A node that does not answer at start does not fail the start when the
+ * database already recorded its chain: the instance serves, and every call to the node waits
+ * behind the gate until the check passes. A first start records the chain, so it needs the node.
+ */
+async function reachRpcChain(
+  rpcUrl: string,
+  addresses: ChainAddresses,
+  connections: RpcFetch,
+  logger: Logger,
+  state: ChainStateRepository,
+): Promise<{ gate: ChainGate; chainId: number }> {
+  // The check's own client: one attempt per call, so a node away is known in seconds.
+  const checker = createPublicClient({
+    transport: http(rpcUrl, { fetchFn: connections.fetchFn, retryCount: 0, timeout: START_CHECK_TIMEOUT_MS }),
+  });
+  const gate = new ChainGate(() => verifyRpcChain(checker, addresses, state), logger, {
+    retryAfterMs: RECHECK_AFTER_MS,
+  });
+  try {
+    await gate.pass();
+    return { gate, chainId: await checker.getChainId() };
+  } catch (err) {
+    const cause = err instanceof ChainNotVerifiedError ? err.cause : err;
+    const recorded = cause instanceof ChainIdentityError ? null : await state.identity();
+    if (!recorded || classifyInfrastructureError(cause)?.code !== 'CHAIN_UNAVAILABLE') throw cause;
+    logger.warn(
+      { err: cause instanceof Error ? cause.message.split('\n')[0] : String(cause) },
+      'chain node unreachable at start; serving without it, chain calls wait until it answers as the recorded chain',
+    );
+    return { gate, chainId: recorded.chainId };
+  }
+}
+
+/** The identity check of a node, and that the indexer has not read past its head. */
+async function verifyRpcChain(client: PublicClient, addresses: ChainAddresses, state: ChainStateRepository) {
+  await verifyRpcIdentity(client, addresses, state);
+  await refuseRewoundChain(await client.getBlockNumber({ cacheTime: 0 }), state);
+}
+
+async function refuseRewoundChain(head: bigint, state: ChainStateRepository): Promise<void> {
+  const cursor = await state.highestCursor();
+  if (cursor !== null && cursor > head) {
+    throw new ChainIdentityError(
+      `Refusing to start: the indexer has read up to block ${cursor}, but the chain's head is block ${head}: ` +
+        'this is not the chain the database was written against. Point CHAIN_RPC_URL at that chain, or use a fresh database.',
+    );
+  }
 }

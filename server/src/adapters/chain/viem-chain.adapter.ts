@@ -26,6 +26,7 @@ import type {
 } from './chain.port.js';
 import type { ParlayBookPort } from './parlay-book.port.js';
 import { ViemParlayBookAdapter } from './viem-parlay-book.adapter.js';
+import type { ChainGateState } from './chain.gate.js';
 import { connectChain, type ChainConfig, type ChainConnection, type ChainStores } from './chain-connection.js';
 import type { ChainWriter, WriteIntent } from './chain-writer.js';
 import { MarketEventReader } from './market-event-reader.js';
@@ -101,6 +102,11 @@ export class ViemChainAdapter implements ChainPort {
   static async connect(config: ChainConfig, logger: Logger, stores: ChainStores): Promise<ViemChainAdapter> {
     const c = await connectChain(config, logger, stores);
     return new ViemChainAdapter(c, new MarketEventReader(c.publicClient, c.addresses.markets));
+  }
+
+  /** Whether the node has been recognised as this database's chain (see `ChainGate`). */
+  verification(): ChainGateState {
+    return this.connection.gate();
   }
 
   blockNumber(): Promise<bigint> {

@@ -21,7 +21,7 @@ async function proxyTo(port: number): Promise<TcpProxy> {
 }
 
 async function serverProcess(env: Record<string, string>): Promise<{ server: ServerProcess; key: string }> {
-  const key = `dk_outage_${randomBytes(12).toString('hex')}`;
+  const key = env['DUELKIT_DEV_BUILDER_KEY'] ?? `dk_outage_${randomBytes(12).toString('hex')}`;
   const server = await startServerProcess({
     DUELKIT_DEV_BUILDER_KEY: key,
     BUILDER_KEY_CACHE_MS: '0',
@@ -145,6 +145,71 @@ describe('outages', () => {
     const answered = await api('/svc/user/duels/create', { body: market, token });
     expect(answered.body['code']).toBe('INSUFFICIENT_CREDITS');
   }, 180_000);
+
+  it('chain node down at start: the instance comes up degraded and serves, and reaches the chain once the node answers as the recorded one', async () => {
+    const node = await startChainNode();
+    cleanup.push(() => node.stop());
+    const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
+    const env = {
+      DATABASE_URL: await testDatabaseUrl(),
+      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
+      CHAIN_CONTRACTS: node.contracts,
+      CHAIN_OPERATOR_KEY: node.operatorKey,
+      CHAIN_CONFIRMATIONS: '0',
+    };
+    // A first start records the chain's identity in the database.
+    const first = await serverProcess(env);
+    await readyState(first.server.marketsUrl, 'ready');
+    expect(await first.server.stop('SIGTERM')).toBe(0);
+
+    await proxy.cut();
+    // The builder key the first start registered.
+    const { server, key } = await serverProcess({ ...env, DUELKIT_DEV_BUILDER_KEY: first.key });
+    expect(key).toBe(first.key);
+    expect(server.lines.some((l) => l.includes('chain node unreachable at start'))).toBe(true);
+    const degraded = await readyState(server.marketsUrl, 'degraded');
+    expect(degraded.httpStatus).toBe(200);
+    expect(degraded.body.checks['chain']?.status).toBe('down');
+    expect(degraded.body.checks['chainIdentity']?.status).toBe('up');
+    const api = marketsApi(() => ({ marketsUrl: server.marketsUrl, builderKey: key }) as TestServer);
+    const signedUp = await signUpWallet(api, 'chain_away_at_start');
+    const token = signedUp.body['token'] as string;
+    const market = {
+      question: 'Chain away at start?',
+      category: 'Football',
+      startTime: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+      endTime: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+    };
+    const refused = await api('/svc/user/duels/create', { body: market, token });
+    expect(refused.status).toBe(503);
+    expect(refused.body['code']).toBe('CHAIN_UNAVAILABLE');
+    expect((await api('/svc/public/duels/all')).status).toBe(200);
+
+    await proxy.restore();
+    await readyState(server.marketsUrl, 'ready');
+    expect(server.lines.some((l) => l.includes('chain node verified'))).toBe(true);
+    // The chain answers: the unfunded creator is refused for a reason the chain gave.
+    const answered = await api('/svc/user/duels/create', { body: market, token });
+    expect(answered.body['code']).toBe('INSUFFICIENT_CREDITS');
+    expect(server.child.exitCode).toBeNull();
+  }, 180_000);
+
+  it('chain node down at a first start: the start is refused, since the chain it would record is unknown', async () => {
+    const node = await startChainNode();
+    cleanup.push(() => node.stop());
+    const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
+    await proxy.cut();
+    const failed = await serverProcess({
+      DATABASE_URL: await testDatabaseUrl(),
+      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
+      CHAIN_CONTRACTS: node.contracts,
+      CHAIN_OPERATOR_KEY: node.operatorKey,
+    }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(String(failed)).toContain('did not start');
+  }, 120_000);
 
   it('Redis down: readiness degraded (200) and requests still served from the in-memory fallbacks', async () => {
     const proxy = await proxyTo(6379);
