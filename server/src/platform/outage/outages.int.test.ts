@@ -55,6 +55,19 @@ async function call(base: string, key: string, path: string, init: { body?: unkn
   };
 }
 
+/** A signed-up (unfunded) user of the instance, and a market they may try to create. */
+async function marketCreator(marketsUrl: string, builderKey: string, username: string, question: string) {
+  const api = marketsApi(() => ({ marketsUrl, builderKey }) as TestServer);
+  const signedUp = await signUpWallet(api, username);
+  const market = {
+    question,
+    category: 'Football',
+    startTime: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+    endTime: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+  };
+  return { api, token: signedUp.body['token'] as string, market };
+}
+
 /** Polls until the instance reports `status` on /ready (the pools reconnect by themselves). */
 async function readyState(base: string, status: string) {
   const deadline = Date.now() + 30_000;
@@ -119,15 +132,7 @@ describe('outages', () => {
       CHAIN_OPERATOR_KEY: node.operatorKey,
       CHAIN_CONFIRMATIONS: '0',
     });
-    const api = marketsApi(() => ({ marketsUrl: server.marketsUrl, builderKey: key }) as TestServer);
-    const signedUp = await signUpWallet(api, 'chain_outage');
-    const token = signedUp.body['token'] as string;
-    const market = {
-      question: 'Chain outage?',
-      category: 'Football',
-      startTime: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-      endTime: new Date(Date.now() + 3 * 3_600_000).toISOString(),
-    };
+    const { api, token, market } = await marketCreator(server.marketsUrl, key, 'chain_outage', 'Chain outage?');
 
     await proxy.cut();
     const refused = await api('/svc/user/duels/create', { body: market, token });
@@ -171,15 +176,12 @@ describe('outages', () => {
     expect(degraded.httpStatus).toBe(200);
     expect(degraded.body.checks['chain']?.status).toBe('down');
     expect(degraded.body.checks['chainIdentity']?.status).toBe('up');
-    const api = marketsApi(() => ({ marketsUrl: server.marketsUrl, builderKey: key }) as TestServer);
-    const signedUp = await signUpWallet(api, 'chain_away_at_start');
-    const token = signedUp.body['token'] as string;
-    const market = {
-      question: 'Chain away at start?',
-      category: 'Football',
-      startTime: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-      endTime: new Date(Date.now() + 3 * 3_600_000).toISOString(),
-    };
+    const { api, token, market } = await marketCreator(
+      server.marketsUrl,
+      key,
+      'chain_away_at_start',
+      'Chain away at start?',
+    );
     const refused = await api('/svc/user/duels/create', { body: market, token });
     expect(refused.status).toBe(503);
     expect(refused.body['code']).toBe('CHAIN_UNAVAILABLE');
