@@ -1,14 +1,16 @@
 /**
  * `pnpm bench [suite…]`: each target runs in its own process and autocannon drives it from this
- * one; every figure is printed next to a baseline measured in the same run. With no suite: the
- * kernel and the list benches, then both summarised side by side.
+ * one; every figure is printed next to a baseline measured in the same run. With no suite: every
+ * suite a target is set for (kernel, lists, trading, topology, embedded start), the kernel and
+ * list rows summarised side by side, then each target judged on this run's figures.
  */
 import { embeddedBench } from './embedded.bench.js';
 import { CONNECTIONS, DURATION, type Measured } from './harness.js';
 import { kernelBench } from './kernel.bench.js';
 import { listBench, marketsBench, tradingBench } from './markets.bench.js';
 import { sportsBench } from './sports.bench.js';
-import { topologyBench } from './topology.bench.js';
+import { judge, printTargets } from './targets.js';
+import { topologyBench, topologyMissing } from './topology.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   kernel: kernelBench,
@@ -26,6 +28,10 @@ const rps = (m: Measured) => m.rps.toFixed(0);
 async function summary(): Promise<void> {
   const kernel = await kernelBench();
   const lists = await listBench();
+  const trading = await tradingBench();
+  const missing = topologyMissing();
+  const topology = missing ?? (await topologyBench());
+  const embedded = await embeddedBench();
   console.log(
     `\n## Summary (${DURATION} s per row; kernel ${CONNECTIONS} connections, lists ${process.env['BENCH_LIST_CONNECTIONS'] ?? 32})`,
   );
@@ -51,10 +57,11 @@ async function summary(): Promise<void> {
   console.log(
     `| 240-URL mix | ${rps(lists.mix.naive)} | ${rps(lists.mix.duelkit)} | **${ratio(lists.mix.duelkit, lists.mix.naive)}×** (target ≥ 3) | ${lists.mix.duelkit.p99} | ${lists.mix.naive.p99} |`,
   );
+  printTargets(judge({ kernel, lists, trading, topology, embedded }));
 }
 
-// With no suite: the kernel and list summary. `topology` (HAProxy and two replicas) and `embedded`
-// (the README's `pnpm start`) run only when asked for.
+// With no suite: every suite with a target, and the targets judged. `sports` and `markets` run only
+// when asked for.
 const wanted = process.argv.slice(2).filter((a) => a in suites);
 if (wanted.length === 0) await summary();
 for (const name of wanted) await (suites[name] as () => Promise<unknown>)();

@@ -18,6 +18,7 @@ import {
 import { wrkInstalled } from './wrk.js';
 import { freshDatabase, seedDuels } from './markets.bench.js';
 
+const HAPROXY = '/usr/sbin/haproxy';
 const HAPROXY_CFG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
 
 /** CPU ms used so far by every process whose command name is `name` (Linux /proc). */
@@ -91,7 +92,7 @@ async function startRedis(): Promise<{ url: string; pid: number | undefined; com
  * address twice puts one replica behind it); the tournaments backend points at a closed port.
  */
 async function startHaproxy(markets: [string, string]): Promise<{ url: string; stop(): void }> {
-  if (!existsSync('/usr/sbin/haproxy')) throw new Error('haproxy is not installed: apt-get install -y haproxy');
+  if (!existsSync(HAPROXY)) throw new Error('haproxy is not installed: apt-get install -y haproxy');
   const [front, unused, closed] = [await freePort(), await freePort(), await freePort()];
   const replacements: [string, string][] = [
     ['bind :8080', `bind 127.0.0.1:${front}`],
@@ -110,7 +111,7 @@ async function startHaproxy(markets: [string, string]): Promise<{ url: string; s
   config = config.replace('    option httplog\n', '    option httplog\n    no log\n');
   const dir = mkdtempSync(join(tmpdir(), 'duelkit-bench-haproxy-'));
   writeFileSync(join(dir, 'haproxy.cfg'), config);
-  const proc: ChildProcess = spawn('/usr/sbin/haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn(HAPROXY, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${front}`;
   for (let i = 0; ; i++) {
     const up = await fetch(`${url}/ready`).then(
@@ -134,7 +135,19 @@ async function startHaproxy(markets: [string, string]): Promise<{ url: string; s
  * `pnpm bench topology`: the public duel list through HAProxy (deploy/haproxy.cfg) to one API
  * replica, then to two, both on one database and one Redis, as deploy/ runs them.
  */
-export async function topologyBench(): Promise<void> {
+export interface TopologyResult {
+  readonly single: Measured;
+  readonly double: Measured;
+}
+
+/** Why the topology rows cannot run here (HAProxy or wrk missing), or null. */
+export function topologyMissing(): string | null {
+  if (!existsSync(HAPROXY)) return 'HAProxy is not installed (apt-get install -y haproxy)';
+  if (!wrkInstalled()) return 'wrk is not installed (apt-get install -y wrk)';
+  return null;
+}
+
+export async function topologyBench(): Promise<TopologyResult> {
   buildServer();
   const url = await freshDatabase('dk_bench_topology');
   await seedDuels(url, 10_000);
@@ -193,6 +206,7 @@ export async function topologyBench(): Promise<void> {
     console.log(`Redis commands per list request: ${perRequest.toFixed(2)} (${sample} requests)`);
     const cores = execFileSync('nproc', { encoding: 'utf8' }).trim();
     console.log(`(${cores} cores: the replicas, HAProxy, PostgreSQL, Redis and the load generator share them)`);
+    return { single, double };
   } finally {
     for (const p of proxies) p.stop();
     for (const r of replicas) r.proc.kill();
