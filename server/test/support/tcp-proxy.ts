@@ -9,6 +9,8 @@ export interface TcpProxy {
   /** An outage: drops every open connection and refuses new ones until `restore`. */
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /** Sends the connections made from now on to another service (a node replaced behind one address). */
+  retarget(target: { host: string; port: number }): void;
   close(): Promise<void>;
 }
 
@@ -23,9 +25,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     s.on('close', () => sockets.delete(s));
     s.on('error', () => s.destroy());
   };
+  let upstreamOf = target;
   const onConnection = (client: Socket) => {
     track(client);
-    const upstream = connect(target.port, target.host);
+    const upstream = connect(upstreamOf.port, upstreamOf.host);
     track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
@@ -56,6 +59,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     async restore() {
       server = createServer(onConnection);
       await listen(port);
+    },
+    retarget(next) {
+      upstreamOf = next;
     },
     async close() {
       for (const s of sockets) s.destroy();

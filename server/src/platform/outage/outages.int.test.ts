@@ -196,6 +196,43 @@ describe('outages', () => {
     expect(server.child.exitCode).toBeNull();
   }, 180_000);
 
+  it('chain node replaced by another chain while away: chain calls stay refused, and readiness fails on the chain identity', async () => {
+    const [node, other] = await Promise.all([startChainNode(), startChainNode()]);
+    cleanup.push(
+      () => node.stop(),
+      () => other.stop(),
+    );
+    const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
+    const env = {
+      DATABASE_URL: await testDatabaseUrl(),
+      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
+      CHAIN_CONTRACTS: node.contracts,
+      CHAIN_OPERATOR_KEY: node.operatorKey,
+      CHAIN_CONFIRMATIONS: '0',
+    };
+    const first = await serverProcess(env);
+    await readyState(first.server.marketsUrl, 'ready');
+    expect(await first.server.stop('SIGTERM')).toBe(0);
+
+    await proxy.cut();
+    const { server, key } = await serverProcess({ ...env, DUELKIT_DEV_BUILDER_KEY: first.key });
+    const { api, token, market } = await marketCreator(server.marketsUrl, key, 'chain_replaced', 'Chain replaced?');
+    // Behind the same address, a node of another chain answers.
+    proxy.retarget({ host: '127.0.0.1', port: Number(new URL(other.rpcUrl).port) });
+    await proxy.restore();
+
+    const refused = await readyState(server.marketsUrl, 'not_ready');
+    expect(refused.httpStatus).toBe(503);
+    expect(refused.body.checks['chainIdentity']?.status).toBe('down');
+    expect(server.lines.some((l) => l.includes('chain node answers as another chain'))).toBe(true);
+    const write = await api('/svc/user/duels/create', { body: market, token });
+    expect(write.status).toBe(503);
+    expect(write.body['code']).toBe('CHAIN_UNAVAILABLE');
+    // Reads from the database are still answered.
+    expect((await api('/svc/public/duels/all')).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  }, 180_000);
+
   it('chain node down at a first start: the start is refused, since the chain it would record is unknown', async () => {
     const node = await startChainNode();
     cleanup.push(() => node.stop());
