@@ -81,7 +81,7 @@ describe('ChainGate', () => {
     clock.advance(60_000);
     await expect(gate.pass()).rejects.toBeInstanceOf(ChainNotVerifiedError);
     expect(check.calls).toBe(1);
-    expect(gate.state()).toEqual({ state: 'refused', reason: 'Refusing to start: genesis 0xabc' });
+    expect(gate.state()).toEqual({ state: 'refused', reason: 'genesis 0xabc' });
   });
 
   it('passes every call at once when opened by a check made before it', async () => {

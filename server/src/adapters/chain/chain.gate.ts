@@ -59,7 +59,8 @@ export class ChainGate {
 
   state(): ChainGateState {
     if (this.verified) return { state: 'verified' };
-    if (this.refusal) return { state: 'refused', reason: this.refusal.message };
+    // The identity check words its finding for a start it refuses; here the instance is running.
+    if (this.refusal) return { state: 'refused', reason: this.refusal.message.replace(/^Refusing to start: /, '') };
     return { state: 'waiting', lastError: this.lastError === null ? null : describe(this.lastError) };
   }
 

@@ -223,7 +223,10 @@ describe('outages', () => {
 
     const refused = await readyState(server.marketsUrl, 'not_ready');
     expect(refused.httpStatus).toBe(503);
-    expect(refused.body.checks['chainIdentity']?.status).toBe('down');
+    expect(refused.body.checks['chainIdentity']).toMatchObject({
+      status: 'down',
+      error: expect.stringContaining('this database belongs to a chain reached over CHAIN_RPC_URL'),
+    });
     expect(server.lines.some((l) => l.includes('chain node answers as another chain'))).toBe(true);
     const write = await api('/svc/user/duels/create', { body: market, token });
     expect(write.status).toBe(503);
