@@ -84,11 +84,29 @@ describe('ChainGate', () => {
     expect(gate.state()).toEqual({ state: 'refused', reason: 'genesis 0xabc' });
   });
 
-  it('passes every call at once when opened by a check made before it', async () => {
+  it('checks the node again after a call lost its connection, and not after a call that was only aborted', async () => {
     const check = scriptedCheck();
+    check.outcome = () => Promise.resolve();
     const gate = gateWith(check);
-    gate.open();
-    expect(await gate.wrap(() => Promise.resolve('answer'))()).toBe('answer');
-    expect(check.calls).toBe(0);
+    let failWith: Error | null = null;
+    const fetch = gate.wrap(() => (failWith ? Promise.reject(failWith) : Promise.resolve('answer')));
+    expect(await fetch()).toBe('answer');
+    expect(check.calls).toBe(1);
+
+    failWith = Object.assign(new Error('The RPC request was aborted'), { name: 'AbortError' });
+    await expect(fetch()).rejects.toThrow('aborted');
+    failWith = null;
+    expect(await fetch()).toBe('answer');
+    expect(check.calls).toBe(1);
+
+    failWith = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    await expect(fetch()).rejects.toThrow('socket hang up');
+    expect(gate.state()).toEqual({ state: 'waiting', lastError: null });
+    failWith = null;
+    // The node behind the address now answers as another chain: the next call is refused.
+    check.outcome = () => Promise.reject(new ChainIdentityError('Refusing to start: genesis 0xdef'));
+    await expect(fetch()).rejects.toBeInstanceOf(ChainNotVerifiedError);
+    expect(check.calls).toBe(2);
+    expect(gate.state()).toEqual({ state: 'refused', reason: 'genesis 0xdef' });
   });
 });

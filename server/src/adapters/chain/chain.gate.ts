@@ -35,6 +35,11 @@ export interface ChainGateOptions {
  * calls wait for the same one, and after a failed one the next is made no sooner than
  * `retryAfterMs`. A node that answers as another chain (`ChainIdentityError`) closes the gate for
  * good: that is a configuration to correct, as it refuses a start.
+ *
+ * A call whose connection was refused or lost (the node, or whatever answers at its address, went
+ * away) makes the next call check the node again: a node restarted, failed over or replaced
+ * behind the same address is recognised before anything more is read from it or signed for it.
+ * A call that only took too long (an abort) does not.
  */
 export class ChainGate {
   private verified = false;
@@ -50,11 +55,6 @@ export class ChainGate {
     private readonly options: ChainGateOptions,
   ) {
     this.clock = options.clock ?? monotonic;
-  }
-
-  /** Marks the chain recognised without a check (the start-up check passed). */
-  open(): void {
-    this.verified = true;
   }
 
   state(): ChainGateState {
@@ -80,7 +80,19 @@ export class ChainGate {
 
   /** `fetch` behind the gate: the call is made only once the chain is recognised. */
   wrap<A extends unknown[], R>(fetch: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-    return (...args: A) => (this.verified ? fetch(...args) : this.pass().then(() => fetch(...args)));
+    const call = (...args: A) =>
+      fetch(...args).catch((err: unknown) => {
+        this.failed(err);
+        throw err;
+      });
+    return (...args: A) => (this.verified ? call(...args) : this.pass().then(() => call(...args)));
+  }
+
+  /** A call that lost its connection: the node is checked again before the next call. */
+  private failed(err: unknown): void {
+    if (!this.verified || !isConnectionLoss(err)) return;
+    this.verified = false;
+    this.logger.warn({ err: describe(err) }, 'chain node connection lost; it is checked again before the next call');
   }
 
   private async check(): Promise<void> {
@@ -110,6 +122,23 @@ export class ChainGate {
       { cause },
     );
   }
+}
+
+/** Socket errors of a node that refused or dropped the connection (not an abort or an HTTP status). */
+const CONNECTION_LOSS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+]);
+
+function isConnectionLoss(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONNECTION_LOSS.has(code);
 }
 
 function describe(err: unknown): string {
