@@ -164,13 +164,13 @@ export async function connectChain(config: ChainConfig, logger: Logger, stores: 
   };
 }
 
-/** How long the start-up check waits for the node, and how often a node away is checked again. */
-const START_CHECK_TIMEOUT_MS = 5_000;
+/** How long each call of the check waits for the node, and how often a node away is checked again. */
+const CHECK_TIMEOUT_MS = 5_000;
 const RECHECK_AFTER_MS = 1_000;
 
 /**
- * Checks the node behind CHAIN_RPC_URL before anything is read from it or signed for it (see
- * `verifyRpcChain`). A node that does not answer at start does not fail the start when the
+ * Checks the node behind CHAIN_RPC_URL before anything is read from it or signed for it: its
+ * identity (`verifyRpcIdentity`) and that the indexer has not read past its head. A node that does not answer at start does not fail the start when the
  * database already recorded its chain: the instance serves, and every call to the node waits
  * behind the gate until the check passes. A first start records the chain, so it needs the node.
  */
@@ -183,11 +183,21 @@ async function reachRpcChain(
 ): Promise<{ gate: ChainGate; chainId: number }> {
   // The check's own client: one attempt per call, so a node away is known in seconds.
   const checker = createPublicClient({
-    transport: http(rpcUrl, { fetchFn: connections.fetchFn, retryCount: 0, timeout: START_CHECK_TIMEOUT_MS }),
+    transport: http(rpcUrl, { fetchFn: connections.fetchFn, retryCount: 0, timeout: CHECK_TIMEOUT_MS }),
   });
-  const gate = new ChainGate(() => verifyRpcChain(checker, addresses, state), logger, {
-    retryAfterMs: RECHECK_AFTER_MS,
-  });
+  // The first check that passes is the start's, made now or deferred while the node is away: it
+  // also refuses a node behind what the indexer has read. The checks after a lost connection are
+  // of the identity only: a node failed over to may lag a few blocks, which is not another chain.
+  let checked = false;
+  const gate = new ChainGate(
+    async () => {
+      await verifyRpcIdentity(checker, addresses, state);
+      if (!checked) await refuseRewoundChain(await checker.getBlockNumber({ cacheTime: 0 }), state);
+      checked = true;
+    },
+    logger,
+    { retryAfterMs: RECHECK_AFTER_MS },
+  );
   try {
     await gate.pass();
     return { gate, chainId: await checker.getChainId() };
@@ -201,12 +211,6 @@ async function reachRpcChain(
     );
     return { gate, chainId: recorded.chainId };
   }
-}
-
-/** The identity check of a node, and that the indexer has not read past its head. */
-async function verifyRpcChain(client: PublicClient, addresses: ChainAddresses, state: ChainStateRepository) {
-  await verifyRpcIdentity(client, addresses, state);
-  await refuseRewoundChain(await client.getBlockNumber({ cacheTime: 0 }), state);
 }
 
 async function refuseRewoundChain(head: bigint, state: ChainStateRepository): Promise<void> {
