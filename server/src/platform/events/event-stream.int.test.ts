@@ -122,9 +122,12 @@ describe('event stream', () => {
       'the resumed bets',
       () => whyNot(duelId, second.messages),
     );
-    await new Promise((r) => setTimeout(r, 300));
-    const resumed = second.messages.filter((m) => m.event === 'bet.confirmed').map((m) => BigInt(m.id ?? '0'));
-    expect(resumed).toHaveLength(4);
+    // A marker after them: once it arrives, a duplicate of any of the four would have too.
+    await betThroughB(duelId);
+    await until(() => second.messages.filter((m) => m.event === 'bet.confirmed').length >= 5, 'the marker');
+    const delivered = second.messages.filter((m) => m.event === 'bet.confirmed').map((m) => BigInt(m.id ?? '0'));
+    expect(delivered).toHaveLength(5);
+    const resumed = delivered.slice(0, 4);
     expect(resumed.every((id) => id > BigInt(seen[0]?.id ?? '0'))).toBe(true);
     expect(new Set(resumed).size).toBe(4);
     expect([...resumed].sort((x, y) => (x < y ? -1 : 1))).toEqual(resumed);
@@ -144,10 +147,26 @@ describe('event stream', () => {
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
     const seen = () => live.messages.filter((m) => m.event === 'bet.confirmed');
     for (let i = 0; i < 200 && seen().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    // A few more indexer and relay rounds on B: still one.
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(seen()).toHaveLength(1);
-    const event = JSON.parse(seen()[0]?.data ?? '{}') as { type: string; data: Record<string, unknown> };
+    // A second bet as a marker: once A's client has it, later indexer and relay rounds on B have
+    // run, and the first bet is still there once.
+    const marker = await postJson(
+      caller,
+      '/svc/user/bets/create',
+      await betBody(caller, duelId, 10n * UNIT),
+      'b-marker',
+    );
+    expect(marker.status, JSON.stringify(marker.body)).toBe(201);
+    const ofTx = (txHash: unknown) =>
+      seen().filter((m) => (JSON.parse(m.data ?? '{}') as { data?: { txHash?: string } }).data?.txHash === txHash);
+    for (let i = 0; i < 200 && ofTx(marker.body['txHash']).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ofTx(placed.body['txHash'])).toHaveLength(1);
+    expect(seen()).toHaveLength(2);
+    const event = JSON.parse(ofTx(placed.body['txHash'])[0]?.data ?? '{}') as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(event.type).toBe('bet.confirmed');
     expect(event.data).toMatchObject({
       duelId,
