@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startChainNode } from '../../../test/support/chain-node.js';
+import { startChainNode, type ChainNode } from '../../../test/support/chain-node.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { marketsApi, signUpWallet, type Body } from '../../../test/support/http.js';
 import { startServerProcess, type ServerProcess } from '../../../test/support/server-process.js';
@@ -31,6 +31,17 @@ async function serverProcess(env: Record<string, string>): Promise<{ server: Ser
   });
   cleanup.push(() => server.stop('SIGKILL'));
   return { server, key };
+}
+
+/** A server's settings for a chain node reached through `proxy`, on a fresh database. */
+async function behindProxy(node: ChainNode, proxy: TcpProxy): Promise<Record<string, string>> {
+  return {
+    DATABASE_URL: await testDatabaseUrl(),
+    CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
+    CHAIN_CONTRACTS: node.contracts,
+    CHAIN_OPERATOR_KEY: node.operatorKey,
+    CHAIN_CONFIRMATIONS: '0',
+  };
 }
 
 async function testDatabaseUrl(): Promise<string> {
@@ -125,13 +136,7 @@ describe('outages', () => {
     const node = await startChainNode();
     cleanup.push(() => node.stop());
     const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
-    const { server, key } = await serverProcess({
-      DATABASE_URL: await testDatabaseUrl(),
-      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
-      CHAIN_CONTRACTS: node.contracts,
-      CHAIN_OPERATOR_KEY: node.operatorKey,
-      CHAIN_CONFIRMATIONS: '0',
-    });
+    const { server, key } = await serverProcess(await behindProxy(node, proxy));
     const { api, token, market } = await marketCreator(server.marketsUrl, key, 'chain_outage', 'Chain outage?');
 
     await proxy.cut();
@@ -155,13 +160,7 @@ describe('outages', () => {
     const node = await startChainNode();
     cleanup.push(() => node.stop());
     const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
-    const env = {
-      DATABASE_URL: await testDatabaseUrl(),
-      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
-      CHAIN_CONTRACTS: node.contracts,
-      CHAIN_OPERATOR_KEY: node.operatorKey,
-      CHAIN_CONFIRMATIONS: '0',
-    };
+    const env = await behindProxy(node, proxy);
     // A first start records the chain's identity in the database.
     const first = await serverProcess(env);
     await readyState(first.server.marketsUrl, 'ready');
@@ -203,13 +202,7 @@ describe('outages', () => {
       () => other.stop(),
     );
     const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
-    const { server, key } = await serverProcess({
-      DATABASE_URL: await testDatabaseUrl(),
-      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
-      CHAIN_CONTRACTS: node.contracts,
-      CHAIN_OPERATOR_KEY: node.operatorKey,
-      CHAIN_CONFIRMATIONS: '0',
-    });
+    const { server, key } = await serverProcess(await behindProxy(node, proxy));
     await readyState(server.marketsUrl, 'ready');
     const { api, token, market } = await marketCreator(server.marketsUrl, key, 'chain_replaced', 'Chain replaced?');
 
@@ -240,12 +233,7 @@ describe('outages', () => {
     cleanup.push(() => node.stop());
     const proxy = await proxyTo(Number(new URL(node.rpcUrl).port));
     await proxy.cut();
-    const failed = await serverProcess({
-      DATABASE_URL: await testDatabaseUrl(),
-      CHAIN_RPC_URL: `http://127.0.0.1:${proxy.port}`,
-      CHAIN_CONTRACTS: node.contracts,
-      CHAIN_OPERATOR_KEY: node.operatorKey,
-    }).then(
+    const failed = await serverProcess(await behindProxy(node, proxy)).then(
       () => null,
       (err: unknown) => err,
     );
