@@ -5,6 +5,12 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Milliseconds since an arbitrary origin that never jumps (`performance.now`): for how long
+ * something took or is held (a lock's lifetime, the spacing of retries), never for a date.
+ */
+export const monotonicClock: Clock = { now: () => performance.now() };
+
 /** A clock a test or the operator can move forward. */
 export interface AdjustableClock extends Clock {
   advance(ms: number): void;

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
-import { systemClock, type Clock } from '../../platform/clock.js';
+import { monotonicClock, systemClock, type Clock } from '../../platform/clock.js';
 import type { CacheEntry, CachePort } from './cache.port.js';
-
-/** Monotonic time, for lock lifetimes: a wall-clock step must not end or stretch a lock. */
-const monotonic: Clock = { now: () => performance.now() };
 
 /** Bytes charged per entry beyond its JSON body: key, timestamps and LRU bookkeeping. */
 const ENTRY_OVERHEAD = 96;
@@ -28,7 +24,7 @@ export class MemoryCacheAdapter implements CachePort {
   constructor(
     maxBytes: number,
     private readonly clock: Clock = systemClock,
-    private readonly leases: Clock = monotonic,
+    private readonly leases: Clock = monotonicClock,
   ) {
     this.entries = new LRUCache<string, CacheEntry>({
       maxSize: maxBytes,

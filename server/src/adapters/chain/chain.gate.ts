@@ -1,8 +1,6 @@
 import type { Logger } from '../../logger.js';
 import { ChainIdentityError } from '../../platform/chain-tx/chain-state.repository.js';
-import type { Clock } from '../../platform/clock.js';
-
-const monotonic: Clock = { now: () => performance.now() };
+import { monotonicClock, type Clock } from '../../platform/clock.js';
 
 /** Why a call to the chain node was not made: the node has not yet been recognised as this database's chain. */
 export class ChainNotVerifiedError extends Error {
@@ -54,7 +52,7 @@ export class ChainGate {
     private readonly logger: Logger,
     private readonly options: ChainGateOptions,
   ) {
-    this.clock = options.clock ?? monotonic;
+    this.clock = options.clock ?? monotonicClock;
   }
 
   state(): ChainGateState {
