@@ -14,7 +14,8 @@ const c = initContract();
 
 /**
  * One idempotent route whose handler mints on chain through the pipeline, then does what the
- * request's `then` says: answer, fail, or hold the request open for a while.
+ * request's `then` says: answer, fail, or hold the request open for a while. `wait-first` holds a
+ * destination's first run before it mints, until the test lets it go (`letGo`).
  */
 const grantContract = c.router(
   {
@@ -25,7 +26,7 @@ const grantContract = c.router(
         .object({
           to: z.string(),
           amount: AmountSchema,
-          then: z.enum(['answer', 'fail', 'fail-first', 'hold']),
+          then: z.enum(['answer', 'fail', 'fail-first', 'hold', 'wait-first']),
           knownAnswer: z.boolean(),
         })
         .strict(),
@@ -41,6 +42,9 @@ let probe: Awaited<ReturnType<typeof serveOnLoopback>> | undefined;
 let url: string;
 let runs = 0;
 const seen = new Set<string>();
+/** Destinations whose first run is held before it mints, and how to let it go on. */
+const held = new Map<string, () => void>();
+const letGo = (to: string) => held.get(to)?.();
 
 async function grant(key: string, body: Record<string, unknown>) {
   const res = await fetch(`${url}/test/grants`, {
@@ -71,6 +75,9 @@ beforeAll(async () => {
       s.router(grantContract, {
         grant: async ({ body, req }) => {
           runs++;
+          if (body.then === 'wait-first' && !held.has(body.to)) {
+            await new Promise<void>((resolve) => held.set(body.to, resolve));
+          }
           const answer = (txHash: `0x${string}`) => ({ txHash, amount: body.amount });
           const txHash = await server.container.chain.mint('credits', body.to as `0x${string}`, BigInt(body.amount), {
             write: ctxOf(req).writeKey('grant'),
@@ -162,6 +169,46 @@ describe('Idempotency-Key once the effect started', () => {
     expect(sent?.n).toBe('1');
     expect(resumed.body['txHash']).toBe(sent?.tx_hash);
     expect(await balance(to)).toBe(7n);
+  });
+
+  it('sends one write when a retry takes over the key of a request that is still running, slower than the lock timeout', async () => {
+    const to = fresh();
+    const body = { to, amount: '9', then: 'wait-first', knownAnswer: false };
+    const before = runs;
+    const slow = grant('overlap', body);
+    await until(
+      () => Promise.resolve(runs - before),
+      (n) => n === 1,
+      10_000,
+    );
+    expect(await keyRow('overlap')).toEqual({ state: 'in_flight', started: false });
+    // The first run's lock grows older than the lock timeout while it still runs (aged in the
+    // database, whose clock the lock is judged by).
+    await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update idempotency_keys set locked_at = locked_at - interval '1 hour' where idempotency_key = ?`, [
+        'overlap',
+      ]);
+    const retry = await grant('overlap', body);
+    expect(retry.status).toBe(201);
+    expect(runs - before).toBe(2);
+
+    // The first run goes on: its write is the one the retry recorded, found by its name.
+    letGo(to);
+    const first = await slow;
+    expect(first.status).toBe(201);
+    expect(first.body['txHash']).toBe(retry.body['txHash']);
+    const [sent] = await server.container.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: string }[]>(
+        `select count(*) as n from chain_txs where kind = 'collateral.mint' and effect->>'to' = ?`,
+        [to],
+      );
+    expect(sent?.n).toBe('1');
+    expect(await balance(to)).toBe(9n);
+    expect(await keyRow('overlap')).toEqual({ state: 'completed', started: true });
   });
 
   it('releases a key whose request failed before any write, so a retry runs', async () => {
