@@ -16,7 +16,7 @@ import type { FundsRepository } from '../../platform/chain-tx/funds.repository.j
 import type { Clock } from '../../platform/clock.js';
 import type { ChainAddresses } from './chain.port.js';
 import { classifyInfrastructureError } from '../../platform/outage/infrastructure-error.js';
-import { ChainGate, ChainNotVerifiedError, type ChainGateState } from './chain.gate.js';
+import { ChainGate, ChainNotVerifiedError, describeError, type ChainGateState } from './chain.gate.js';
 import { verifyRpcIdentity } from './chain-identity.js';
 import { ChainWriter } from './chain-writer.js';
 import { startEmbeddedChain, type EmbeddedChain, type ParlayBookDeployment } from './embedded-chain.js';
@@ -206,7 +206,7 @@ async function reachRpcChain(
     const recorded = cause instanceof ChainIdentityError ? null : await state.identity();
     if (!recorded || classifyInfrastructureError(cause)?.code !== 'CHAIN_UNAVAILABLE') throw cause;
     logger.warn(
-      { err: cause instanceof Error ? cause.message.split('\n')[0] : String(cause) },
+      { err: describeError(cause) },
       'chain node unreachable at start; serving without it, chain calls wait until it answers as the recorded chain',
     );
     return { gate, chainId: recorded.chainId };

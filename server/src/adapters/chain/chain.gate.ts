@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger.js';
 import { ChainIdentityError } from '../../platform/chain-tx/chain-state.repository.js';
 import { monotonicClock, type Clock } from '../../platform/clock.js';
+import { isSocketFailure } from '../../platform/outage/infrastructure-error.js';
 
 /** Why a call to the chain node was not made: the node has not yet been recognised as this database's chain. */
 export class ChainNotVerifiedError extends Error {
@@ -59,7 +60,7 @@ export class ChainGate {
     if (this.verified) return { state: 'verified' };
     // The identity check words its finding for a start it refuses; here the instance is running.
     if (this.refusal) return { state: 'refused', reason: this.refusal.message.replace(/^Refusing to start: /, '') };
-    return { state: 'waiting', lastError: this.lastError === null ? null : describe(this.lastError) };
+    return { state: 'waiting', lastError: this.lastError === null ? null : describeError(this.lastError) };
   }
 
   /** Resolves once the chain is recognised; rejects with `ChainNotVerifiedError` while it is not. */
@@ -88,9 +89,12 @@ export class ChainGate {
 
   /** A call that lost its connection: the node is checked again before the next call. */
   private failed(err: unknown): void {
-    if (!this.verified || !isConnectionLoss(err)) return;
+    if (!this.verified || !isSocketFailure(err)) return;
     this.verified = false;
-    this.logger.warn({ err: describe(err) }, 'chain node connection lost; it is checked again before the next call');
+    this.logger.warn(
+      { err: describeError(err) },
+      'chain node connection lost; it is checked again before the next call',
+    );
   }
 
   private async check(): Promise<void> {
@@ -103,7 +107,7 @@ export class ChainGate {
         this.refusal = err;
         this.logger.error({ reason: err.message }, 'chain node answers as another chain; chain calls stay refused');
       } else {
-        this.logger.warn({ err: describe(err) }, 'chain node not verified yet; chain calls wait for it');
+        this.logger.warn({ err: describeError(err) }, 'chain node not verified yet; chain calls wait for it');
       }
       throw this.notVerified(err);
     }
@@ -116,30 +120,14 @@ export class ChainGate {
     return new ChainNotVerifiedError(
       cause instanceof ChainIdentityError
         ? cause.message
-        : `The chain node has not been verified as this database's chain yet: ${describe(cause)}`,
+        : `The chain node has not been verified as this database's chain yet: ${describeError(cause)}`,
       { cause },
     );
   }
 }
 
-/** Socket errors of a node that refused or dropped the connection (not an abort or an HTTP status). */
-const CONNECTION_LOSS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-]);
-
-function isConnectionLoss(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && CONNECTION_LOSS.has(code);
-}
-
-function describe(err: unknown): string {
+/** The first line of an error's message, for a log field or a readiness check. */
+export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message.split('\n')[0] ?? err.name;
   return String(err);
 }

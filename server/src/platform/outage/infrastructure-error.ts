@@ -26,6 +26,11 @@ const SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** Whether `err` itself is a socket failure: the peer refused, dropped or could not be reached. */
+export function isSocketFailure(err: unknown): boolean {
+  return SOCKET_CODES.has(text((err as ErrorLike | null)?.code));
+}
+
 /** Messages of the pg driver and its pool when the server is gone or unreachable. */
 const PG_CONNECTION_MESSAGES = [
   'Connection terminated unexpectedly',
